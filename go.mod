@@ -1,13 +1,17 @@
 module github.com/vaultctx/vaultctx
 
-go 1.26
+go 1.26.0
+
+require (
+	github.com/asg017/sqlite-vec-go-bindings v0.1.6
+	github.com/mattn/go-sqlite3 v1.14.53
+	golang.org/x/text v0.44.0
+)
 
 require (
 	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/adrg/frontmatter v0.2.0 // indirect
 	github.com/alecthomas/kong v1.17.0 // indirect
-	github.com/asg017/sqlite-vec-go-bindings v0.1.6 // indirect
-	github.com/mattn/go-sqlite3 v1.14.53 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/rogpeppe/go-internal v1.16.0 // indirect
@@ -17,6 +21,5 @@ require (
 	github.com/tidwall/pretty v1.3.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/term v0.48.0 // indirect
-	golang.org/x/text v0.44.0 // indirect
 	gopkg.in/yaml.v2 v2.3.0 // indirect
 )
