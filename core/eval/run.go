@@ -1,0 +1,240 @@
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Hit is one search result as the evaluator sees it: the vault-relative
+// path of the note (forward slashes) and the heading of the chunk ("" for
+// text before the first heading).
+type Hit struct {
+	Path    string
+	Section string
+}
+
+// Searcher is what Run needs from a search engine: the best k hits for
+// query in mode ("bm25", "vector" or "hybrid"), best first.
+type Searcher interface {
+	Search(ctx context.Context, query, mode string, k int) ([]Hit, error)
+}
+
+// Set is a named judged query set, built by BEIRSet or VaultSet.
+type Set struct {
+	Name    string
+	Queries []SetQuery
+}
+
+// SetQuery is one judged query of a Set. Grades is keyed by unit (corpus id
+// or note key); keyOf maps a hit to its unit.
+type SetQuery struct {
+	ID     string
+	Kind   string
+	Text   string
+	Grades Grades
+	keyOf  func(Hit) string
+}
+
+// Modes are the search modes Run measures when RunOptions.Modes is empty,
+// in report order.
+var Modes = []string{"bm25", "vector", "hybrid"}
+
+// DefaultK is the metric cut-off: recall@10, nDCG@10, MRR@10.
+const DefaultK = 10
+
+// DefaultDepthFactor times K is the number of hits Run asks the Searcher
+// for, so that K distinct units remain after chunks of one note collapse.
+const DefaultDepthFactor = 3
+
+// RunOptions configures Run.
+type RunOptions struct {
+	// Modes to measure, in report order; empty means Modes.
+	Modes []string
+	// K is the metric cut-off; <= 0 means DefaultK.
+	K int
+	// Depth is the number of hits requested per search; <= 0 means
+	// DefaultDepthFactor*K. It is never below K.
+	Depth int
+	// PerQuery keeps each query's scores in the report.
+	PerQuery bool
+	// Logger receives one debug line per mode; nil discards.
+	Logger *slog.Logger
+}
+
+// Report is the result of Run. It marshals to JSON as is.
+type Report struct {
+	Set     string       `json:"set"`
+	K       int          `json:"k"`
+	Depth   int          `json:"depth"`
+	Queries int          `json:"queries"`
+	Modes   []ModeResult `json:"modes"`
+}
+
+// ModeResult holds the scores of one mode: the means over all scored
+// queries of recall@K, nDCG@K and RR@K (that is MRR@K), and the
+// nearest-rank 50th and 95th percentiles of per-query search latency in
+// milliseconds (wall time of the Search call).
+type ModeResult struct {
+	Mode     string        `json:"mode"`
+	Recall   float64       `json:"recall"`
+	NDCG     float64       `json:"ndcg"`
+	MRR      float64       `json:"mrr"`
+	P50Ms    float64       `json:"p50_ms"`
+	P95Ms    float64       `json:"p95_ms"`
+	PerQuery []QueryResult `json:"per_query,omitempty"`
+}
+
+// QueryResult holds one query's scores in one mode. Ranked is the list of
+// the first K distinct units (corpus ids or note keys) that were scored.
+type QueryResult struct {
+	ID        string   `json:"id"`
+	Kind      string   `json:"kind,omitempty"`
+	Recall    float64  `json:"recall"`
+	NDCG      float64  `json:"ndcg"`
+	RR        float64  `json:"rr"`
+	LatencyMs float64  `json:"latency_ms"`
+	Ranked    []string `json:"ranked"`
+}
+
+// Run sends every scored query of set to s once per mode and scores the
+// hits: each hit becomes a unit (see BEIRSet and VaultSet), repeated units
+// count once at their best rank, and Recall, NDCG and ReciprocalRank are
+// taken at K. Queries without any relevant unit (grade > 0) are skipped;
+// a query the searcher returns nothing for scores 0 (unlike BEIR's
+// pytrec_eval averaging, which drops queries absent from the run).
+//
+// A Search error stops the run and is returned wrapped with the mode and
+// query id; a cancelled ctx returns ctx.Err() wrapped.
+func Run(ctx context.Context, s Searcher, set *Set, opt RunOptions) (*Report, error) {
+	modes := opt.Modes
+	if len(modes) == 0 {
+		modes = Modes
+	}
+	k := opt.K
+	if k <= 0 {
+		k = DefaultK
+	}
+	depth := opt.Depth
+	if depth <= 0 {
+		depth = DefaultDepthFactor * k
+	}
+	depth = max(depth, k)
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+
+	var scored []*SetQuery
+	for i := range set.Queries {
+		if set.Queries[i].Grades.relevant() > 0 {
+			scored = append(scored, &set.Queries[i])
+		}
+	}
+	rep := &Report{Set: set.Name, K: k, Depth: depth, Queries: len(scored)}
+	for _, mode := range modes {
+		res := ModeResult{Mode: mode}
+		lat := make([]float64, 0, len(scored))
+		for _, q := range scored {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("eval %s: %w", set.Name, err)
+			}
+			start := time.Now()
+			hits, err := s.Search(ctx, q.Text, mode, depth)
+			ms := float64(time.Since(start).Nanoseconds()) / 1e6
+			if err != nil {
+				return nil, fmt.Errorf("eval %s: mode %s: query %s: %w", set.Name, mode, q.ID, err)
+			}
+			lat = append(lat, ms)
+			units := make([]string, len(hits))
+			for i, h := range hits {
+				units[i] = q.keyOf(h)
+			}
+			qr := QueryResult{
+				ID:        q.ID,
+				Kind:      q.Kind,
+				Recall:    Recall(units, q.Grades, k),
+				NDCG:      NDCG(units, q.Grades, k),
+				RR:        ReciprocalRank(units, q.Grades, k),
+				LatencyMs: ms,
+			}
+			res.Recall += qr.Recall
+			res.NDCG += qr.NDCG
+			res.MRR += qr.RR
+			if opt.PerQuery {
+				qr.Ranked = firstK(units, k)
+				res.PerQuery = append(res.PerQuery, qr)
+			}
+		}
+		if n := float64(len(scored)); n > 0 {
+			res.Recall /= n
+			res.NDCG /= n
+			res.MRR /= n
+		}
+		res.P50Ms = Percentile(lat, 50)
+		res.P95Ms = Percentile(lat, 95)
+		log.Debug("eval mode done", "set", set.Name, "mode", mode, "queries", len(scored),
+			"ndcg", res.NDCG, "p50_ms", res.P50Ms)
+		rep.Modes = append(rep.Modes, res)
+	}
+	return rep, nil
+}
+
+// Percentile returns the p-th percentile (0 < p <= 100) of xs by the
+// nearest-rank method: the smallest value such that at least p% of xs are
+// less or equal, i.e. sorted[ceil(p/100*n)-1]. It returns 0 for no values.
+// xs is not modified.
+func Percentile(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	i := int(math.Ceil(p/100*float64(len(s)))) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+// Mode returns the result for mode, or false when the report lacks it.
+func (r *Report) Mode(mode string) (ModeResult, bool) {
+	for _, m := range r.Modes {
+		if m.Mode == mode {
+			return m, true
+		}
+	}
+	return ModeResult{}, false
+}
+
+// WriteTable writes the report as one aligned text table, a title line
+// followed by one row per mode:
+//
+//	scifact/train@1000: 809 queries, k=10, depth 30
+//	mode    recall@10  nDCG@10  MRR@10  p50 ms  p95 ms
+//	bm25       0.8123   0.7012  0.6690    1.21    2.48
+func (r *Report) WriteTable(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d queries, k=%d, depth %d\n", r.Set, r.Queries, r.K, r.Depth)
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "mode\trecall@%d\tnDCG@%d\tMRR@%d\tp50 ms\tp95 ms\t\n", r.K, r.K, r.K)
+	for _, m := range r.Modes {
+		fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\t%.2f\t%.2f\t\n", m.Mode, m.Recall, m.NDCG, m.MRR, m.P50Ms, m.P95Ms)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteJSON writes the report as indented JSON followed by a newline.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
