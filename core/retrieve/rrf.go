@@ -82,3 +82,10 @@ func bestRank(ranks []int) int {
 	}
 	return best
 }
+
+// Scored is a chunk id with a score from one retriever, higher is better
+// (BM25: -bm25(); vectors: cosine similarity).
+type Scored struct {
+	ID    int64
+	Score float64
+}

@@ -1,0 +1,23 @@
+// Package store owns the one SQLite file that holds a vault's index. It is
+// the only package of vaultctx that speaks SQL.
+//
+// The file holds:
+//
+//   - meta: key/value pairs (schema version, model hash and directory,
+//     last index time, scrub counts);
+//   - files: one row per indexed note (path, mtime_ns, size, content hash,
+//     problems recorded while parsing);
+//   - skips: files the last walk skipped, and why;
+//   - chunks: one row per chunk (path, ordinal, section, text, heading
+//     context, mtime_ns, content hash);
+//   - chunks_fts: an FTS5 table over chunk_text, section, heading_context and
+//     cjk (CJK bigrams), content-synced to chunks by triggers that issue the
+//     FTS5 'delete' command before every delete or update of a chunk row;
+//   - chunk_vecs: a sqlite-vec vec0 table of binary-quantised embeddings
+//     keyed by chunk id, plus chunk_vec_i8 with int8 embeddings for exact
+//     re-scoring (present only when a model is configured).
+//
+// The database runs in WAL mode with a busy timeout so that readers (search,
+// hooks) keep answering while the indexer writes. Builds must use the
+// sqlite_fts5 build tag; without it Open fails with an error that says so.
+package store

@@ -1,0 +1,55 @@
+-- vaultctx index schema. The version is recorded in meta('schema_version').
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS files (
+  path     TEXT PRIMARY KEY,
+  mtime_ns INTEGER NOT NULL,
+  size     INTEGER NOT NULL,
+  hash     TEXT NOT NULL,
+  title    TEXT NOT NULL DEFAULT '',
+  chunks   INTEGER NOT NULL DEFAULT 0,
+  error    TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS skips (
+  path   TEXT PRIMARY KEY,
+  reason TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS chunks (
+  id              INTEGER PRIMARY KEY,
+  path            TEXT NOT NULL,
+  ordinal         INTEGER NOT NULL,
+  title           TEXT NOT NULL,
+  section         TEXT NOT NULL,
+  chunk_text      TEXT NOT NULL,
+  heading_context TEXT NOT NULL,
+  cjk             TEXT,
+  mtime_ns        INTEGER NOT NULL,
+  hash            TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path, ordinal);
+
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+  chunk_text, section, heading_context, cjk,
+  content='chunks', content_rowid='id',
+  tokenize='porter unicode61 remove_diacritics 2'
+);
+
+CREATE TRIGGER IF NOT EXISTS chunks_ai AFTER INSERT ON chunks BEGIN
+  INSERT INTO chunks_fts(rowid, chunk_text, section, heading_context, cjk)
+  VALUES (new.id, new.chunk_text, new.section, new.heading_context, new.cjk);
+END;
+CREATE TRIGGER IF NOT EXISTS chunks_ad AFTER DELETE ON chunks BEGIN
+  INSERT INTO chunks_fts(chunks_fts, rowid, chunk_text, section, heading_context, cjk)
+  VALUES ('delete', old.id, old.chunk_text, old.section, old.heading_context, old.cjk);
+END;
+CREATE TRIGGER IF NOT EXISTS chunks_au AFTER UPDATE ON chunks BEGIN
+  INSERT INTO chunks_fts(chunks_fts, rowid, chunk_text, section, heading_context, cjk)
+  VALUES ('delete', old.id, old.chunk_text, old.section, old.heading_context, old.cjk);
+  INSERT INTO chunks_fts(rowid, chunk_text, section, heading_context, cjk)
+  VALUES (new.id, new.chunk_text, new.section, new.heading_context, new.cjk);
+END;

@@ -1,0 +1,138 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/vaultctx/vaultctx/core/retrieve"
+)
+
+// Scored is a chunk id with a score, higher is better.
+type Scored = retrieve.Scored
+
+// KeywordHits runs a BM25 search over chunks_fts and returns up to k chunk
+// ids, best first, with Score = -bm25 (higher is better). The query is user
+// text, never FTS5 syntax: see FTSQuery for how it becomes one. A query
+// with no searchable term returns no hits and no error.
+func (s *Store) KeywordHits(ctx context.Context, query string, k int) ([]Scored, error) {
+	fq := FTSQuery(query)
+	if fq == "" || k <= 0 {
+		return nil, nil
+	}
+	w := s.opt.Columns
+	rows, err := s.db.QueryContext(ctx,
+		"SELECT rowid, bm25(chunks_fts, ?, ?, ?, ?) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?",
+		w[0], w[1], w[2], w[0], fq, k)
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	defer rows.Close()
+	var out []Scored
+	for rows.Next() {
+		var sc Scored
+		var r float64
+		if err := rows.Scan(&sc.ID, &r); err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		sc.Score = -r
+		out = append(out, sc)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	return out, nil
+}
+
+// Chunks loads the chunks with the given ids, in the order of ids; ids that
+// no longer exist are left out.
+func (s *Store) Chunks(ctx context.Context, ids []int64) ([]Chunk, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	b.WriteString("[")
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprint(&b, id)
+	}
+	b.WriteString("]")
+	rows, err := s.db.QueryContext(ctx, `SELECT id, path, ordinal, title, section, chunk_text, heading_context, mtime_ns, hash
+		FROM chunks WHERE id IN (SELECT value FROM json_each(?))`, b.String())
+	if err != nil {
+		return nil, fmt.Errorf("load chunks: %w", err)
+	}
+	defer rows.Close()
+	byID := make(map[int64]Chunk, len(ids))
+	for rows.Next() {
+		var c Chunk
+		if err := rows.Scan(&c.ID, &c.Path, &c.Ordinal, &c.Title, &c.Section, &c.Text, &c.HeadingContext, &c.MtimeNS, &c.Hash); err != nil {
+			return nil, fmt.Errorf("load chunks: %w", err)
+		}
+		byID[c.ID] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load chunks: %w", err)
+	}
+	out := make([]Chunk, 0, len(ids))
+	for _, id := range ids {
+		if c, ok := byID[id]; ok {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// Stats summarises the index for `vaultctx status`.
+type Stats struct {
+	Files, Chunks, Vectors int
+	Bytes                  int64 // size of the database file, plus its WAL
+	Skips                  []Skip
+	Problems               []Skip // files indexed with parse problems
+}
+
+// Stats counts what the index holds.
+func (s *Store) Stats(ctx context.Context) (Stats, error) {
+	var st Stats
+	if err := s.db.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM chunks)").Scan(&st.Files, &st.Chunks); err != nil {
+		return st, fmt.Errorf("stats: %w", err)
+	}
+	if s.vecOK {
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunk_vec_i8").Scan(&st.Vectors); err != nil {
+			return st, fmt.Errorf("stats: %w", err)
+		}
+	}
+	var pages, size int64
+	if err := s.db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err == nil {
+		if err := s.db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size); err == nil {
+			st.Bytes = pages * size
+		}
+	}
+	var err error
+	if st.Skips, err = s.list(ctx, "SELECT path, reason FROM skips ORDER BY path"); err != nil {
+		return st, err
+	}
+	if st.Problems, err = s.list(ctx, "SELECT path, error FROM files WHERE error != '' ORDER BY path"); err != nil {
+		return st, err
+	}
+	return st, nil
+}
+
+func (s *Store) list(ctx context.Context, q string) ([]Skip, error) {
+	rows, err := s.db.QueryContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("stats: %w", err)
+	}
+	defer rows.Close()
+	var out []Skip
+	for rows.Next() {
+		var sk Skip
+		if err := rows.Scan(&sk.Path, &sk.Reason); err != nil {
+			return nil, err
+		}
+		out = append(out, sk)
+	}
+	return out, rows.Err()
+}

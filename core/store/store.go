@@ -1,0 +1,247 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+// SchemaVersion is the version of schema.sql. Open refuses a file with a
+// newer version and upgrades nothing silently: an older version returns
+// ErrSchema so the caller can rebuild with a full index.
+const SchemaVersion = 1
+
+//go:embed schema.sql
+var schemaSQL string
+
+// ErrSchema is returned by Open when the file's schema version is not
+// SchemaVersion; a full index (`vaultctx index --full`) rebuilds it.
+var ErrSchema = errors.New("index schema version mismatch; run `vaultctx index --full`")
+
+// ErrNoFTS5 is returned by Open when SQLite was built without FTS5, which
+// happens when the binary was not built with `-tags sqlite_fts5`.
+var ErrNoFTS5 = errors.New("SQLite lacks FTS5: build with `go build -tags sqlite_fts5`")
+
+// ErrNotIndexed is returned by Open with ReadOnly set when the file does not
+// exist or holds no index yet.
+var ErrNotIndexed = errors.New("no index yet; run `vaultctx index`")
+
+// DefaultBusyTimeout is how long a connection waits for a lock before it
+// fails with SQLITE_BUSY.
+const DefaultBusyTimeout = 5 * time.Second
+
+// DefaultColumnWeights are the BM25 weights of the FTS5 columns chunk_text,
+// section and heading_context, in that order (the CJK bigram column takes
+// chunk_text's weight).
+var DefaultColumnWeights = [3]float64{1.0, 0.5, 0.3}
+
+// Options configures Open.
+type Options struct {
+	// ReadOnly opens the file with mode=ro; the file must exist.
+	ReadOnly bool
+	// BusyTimeout is the lock wait; 0 means DefaultBusyTimeout.
+	BusyTimeout time.Duration
+	// Columns are the BM25 column weights (text, section, heading context);
+	// the zero value means DefaultColumnWeights.
+	Columns [3]float64
+	// Bulk tunes a private, freshly created file for a one-shot bulk load:
+	// no journal and no fsync until Close. Only for full rebuilds into a
+	// temporary file that is renamed into place afterwards.
+	Bulk bool
+}
+
+// Store is an open index file. It is safe for concurrent use by readers; one
+// writer at a time goes through Begin.
+type Store struct {
+	db      *sql.DB
+	path    string
+	opt     Options
+	vecOK   bool
+	vecDim  int
+	center  []float32 // binary quantisation centre, loaded on first use
+}
+
+var autoVec sync.Once
+
+// Open opens (and, unless ReadOnly, creates and migrates) the index at path.
+//
+// Errors: ErrNotIndexed for a missing file in ReadOnly mode, ErrNoFTS5 for a
+// binary built without FTS5, ErrSchema for a file of another schema version,
+// and wrapped SQLite errors for a corrupt or unreadable file.
+func Open(ctx context.Context, path string, opt Options) (*Store, error) {
+	autoVec.Do(sqlite_vec.Auto)
+	if opt.BusyTimeout == 0 {
+		opt.BusyTimeout = DefaultBusyTimeout
+	}
+	if opt.Columns == ([3]float64{}) {
+		opt.Columns = DefaultColumnWeights
+	}
+	if opt.ReadOnly {
+		if _, err := os.Stat(path); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("open %s: %w", path, ErrNotIndexed)
+			}
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+	}
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(opt.BusyTimeout.Milliseconds()))
+	q.Set("_foreign_keys", "0")
+	switch {
+	case opt.ReadOnly:
+		q.Set("mode", "ro")
+	case opt.Bulk:
+		q.Set("_journal_mode", "OFF")
+		q.Set("_synchronous", "OFF")
+	default:
+		q.Set("_journal_mode", "WAL")
+		q.Set("_synchronous", "NORMAL")
+	}
+	dsn := "file:" + escapePath(path) + "?" + q.Encode()
+	db, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if opt.ReadOnly {
+		db.SetMaxOpenConns(4)
+	} else {
+		// One connection: SQLite allows one writer, and a single connection
+		// keeps the bulk pragmas and temp state in one place.
+		db.SetMaxOpenConns(1)
+	}
+	s := &Store{db: db, path: path, opt: opt}
+	if err := s.init(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func escapePath(p string) string {
+	// The DSN is a URI: escape the characters that would end the path.
+	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+	return r.Replace(p)
+}
+
+func (s *Store) init(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, "PRAGMA cache_size=-32000; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=268435456"); err != nil {
+		return err
+	}
+	if !s.opt.ReadOnly {
+		if _, err := s.db.ExecContext(ctx, schemaSQL); err != nil {
+			if strings.Contains(err.Error(), "no such module: fts5") {
+				return ErrNoFTS5
+			}
+			return fmt.Errorf("create schema: %w", err)
+		}
+		v, err := s.Meta(ctx, "schema_version")
+		if err != nil {
+			return err
+		}
+		switch v {
+		case "":
+			if err := s.SetMeta(ctx, "schema_version", fmt.Sprint(SchemaVersion)); err != nil {
+				return err
+			}
+		case fmt.Sprint(SchemaVersion):
+		default:
+			return fmt.Errorf("file has schema %s, want %d: %w", v, SchemaVersion, ErrSchema)
+		}
+	} else {
+		v, err := s.Meta(ctx, "schema_version")
+		if err != nil {
+			if strings.Contains(err.Error(), "no such table") {
+				return ErrNotIndexed
+			}
+			return err
+		}
+		if v != fmt.Sprint(SchemaVersion) {
+			return fmt.Errorf("file has schema %q, want %d: %w", v, SchemaVersion, ErrSchema)
+		}
+	}
+	return s.initVec(ctx)
+}
+
+// Path returns the file the store was opened on.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database. For a Bulk store it first syncs the file.
+func (s *Store) Close() error {
+	return s.db.Close()
+}
+
+// Meta returns the value stored under key in the meta table, or "" when the
+// key is absent.
+func (s *Store) Meta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := s.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read meta %s: %w", key, err)
+	}
+	return v, nil
+}
+
+// SetMeta stores value under key in the meta table.
+func (s *Store) SetMeta(ctx context.Context, key, value string) error {
+	_, err := s.db.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
+	if err != nil {
+		return fmt.Errorf("write meta %s: %w", key, err)
+	}
+	return nil
+}
+
+// Check runs PRAGMA integrity_check and the FTS5 integrity check; it returns
+// nil when both pass, or an error describing the first problem.
+func (s *Store) Check(ctx context.Context) error {
+	var res string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res); err != nil {
+		return fmt.Errorf("integrity_check: %w", err)
+	}
+	if res != "ok" {
+		return fmt.Errorf("integrity_check: %s", res)
+	}
+	if s.opt.ReadOnly {
+		// The FTS5 integrity-check command is a write statement; a read-only
+		// connection runs the equivalent check through a private copy of
+		// the connection flags instead.
+		return s.ftsCheckRO(ctx)
+	}
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 1)"); err != nil {
+		return fmt.Errorf("fts5 integrity-check: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) ftsCheckRO(ctx context.Context) error {
+	db, err := sql.Open("sqlite3", "file:"+escapePath(s.path)+"?_busy_timeout=5000")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 1)"); err != nil {
+		return fmt.Errorf("fts5 integrity-check: %w", err)
+	}
+	return nil
+}
+
+// IsBusy reports whether err is SQLite's "database is locked" or "busy".
+func IsBusy(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked
+	}
+	return false
+}

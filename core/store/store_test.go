@@ -1,0 +1,239 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"path/filepath"
+	"testing"
+)
+
+func mustOpen(tb testing.TB) *Store {
+	tb.Helper()
+	s, err := Open(context.Background(), filepath.Join(tb.TempDir(), "index.db"), Options{})
+	if err != nil {
+		tb.Fatalf("Open: %v", err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+func put(tb testing.TB, s *Store, path string, texts ...string) []Chunk {
+	tb.Helper()
+	ctx := context.Background()
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer tx.Rollback()
+	var cs []Chunk
+	for i, t := range texts {
+		cs = append(cs, Chunk{Ordinal: i, Title: path, Section: fmt.Sprintf("S%d", i), Text: t, HeadingContext: path + " | note", Hash: "h"})
+	}
+	if err := tx.ReplaceFile(ctx, File{Path: path, MtimeNS: 1, Size: 2, Hash: "x", Title: path}, cs, nil); err != nil {
+		tb.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		tb.Fatal(err)
+	}
+	return cs
+}
+
+func del(tb testing.TB, s *Store, path string) {
+	tb.Helper()
+	ctx := context.Background()
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := tx.DeleteFile(ctx, path); err != nil {
+		tb.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func topPath(tb testing.TB, s *Store, q string) string {
+	tb.Helper()
+	ctx := context.Background()
+	hits, err := s.KeywordHits(ctx, q, 5)
+	if err != nil {
+		tb.Fatalf("KeywordHits(%q): %v", q, err)
+	}
+	if len(hits) == 0 {
+		return ""
+	}
+	cs, err := s.Chunks(ctx, []int64{hits[0].ID})
+	if err != nil || len(cs) != 1 {
+		tb.Fatalf("Chunks: %v", err)
+	}
+	return cs[0].Path
+}
+
+// The FTS5 build tag is required: a store test creates an FTS5 table, so a
+// build without -tags sqlite_fts5 fails here loudly.
+func TestOpenNeedsFTS5(t *testing.T) {
+	s := mustOpen(t)
+	if err := s.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestKeywordTokenisation(t *testing.T) {
+	s := mustOpen(t)
+	put(t, s, "code.md", "The function _rrf_fuse merges lists; call requestAnimationFrame each tick.")
+	put(t, s, "snake.md", "Use snake_case names and os.path.join for paths.")
+	put(t, s, "chem.md", "Le Châtelier's principle predicts the shift of an equilibrium.")
+	put(t, s, "cjk.md", "市场交易中设置止损是风险控制的基础，物竞天择适者生存是进化论的核心观点。")
+	put(t, s, "other.md", "Nothing relevant here: fuse boxes, animation frames, snakes and paths.")
+	for _, tc := range []struct{ q, want string }{
+		{"_rrf_fuse", "code.md"},
+		{"requestAnimationFrame", "code.md"},
+		{"snake_case", "snake.md"},
+		{"os.path.join", "snake.md"},
+		{"chatelier", "chem.md"},
+		{"Châtelier", "chem.md"},
+		{"止损", "cjk.md"},
+		{"适者生存", "cjk.md"},
+		{"how do equilibria shift", "chem.md"}, // porter stemming
+	} {
+		t.Run(tc.q, func(t *testing.T) {
+			if got := topPath(t, s, tc.q); got != tc.want {
+				t.Errorf("top hit for %q = %q, want %q", tc.q, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestKeywordQueriesNeverError(t *testing.T) {
+	s := mustOpen(t)
+	put(t, s, "a.md", `Quotes "here" and NEAR(x y) AND OR NOT - * : ( ) ^ {col} end.`)
+	for _, q := range []string{`"`, `""`, `"unterminated`, `-`, `*`, `:`, `(`, `)`, `NEAR`, `NEAR(a b)`, `AND`, `OR`, `NOT`,
+		`a AND`, `col:here`, `{chunk_text}: x`, `^start`, `x*`, `- - -`, `'`, `\`, "\x00", `🙂`, `a"b`, `"a" OR "b"`, ``, `   `,
+		`chunk_text:quotes`, `cjk:"x"`, `NOT here`, `here -there`} {
+		t.Run(q, func(t *testing.T) {
+			if _, err := s.KeywordHits(context.Background(), q, 10); err != nil {
+				t.Errorf("KeywordHits(%q): %v", q, err)
+			}
+		})
+	}
+}
+
+func TestORSemantics(t *testing.T) {
+	s := mustOpen(t)
+	put(t, s, "a.md", "alpha bravo")
+	put(t, s, "b.md", "charlie delta")
+	hits, err := s.KeywordHits(context.Background(), "alpha delta zulu", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 2 {
+		t.Fatalf("OR query found %d chunks, want 2", len(hits))
+	}
+}
+
+func TestFTSIntegrityAfterEditsDeletesRenames(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	put(t, s, "a.md", "first version of a", "second chunk of a")
+	put(t, s, "b.md", "bravo text")
+	put(t, s, "a.md", "edited version of a") // edit
+	del(t, s, "b.md")                        // delete
+	put(t, s, "c.md", "bravo text")          // rename b -> c
+	if err := s.Check(ctx); err != nil {
+		t.Fatalf("integrity after edits: %v", err)
+	}
+	if got := topPath(t, s, "bravo"); got != "c.md" {
+		t.Errorf("renamed file: top hit %q, want c.md", got)
+	}
+	if hits, _ := s.KeywordHits(ctx, "first", 10); len(hits) != 0 {
+		t.Errorf("stale FTS entry for edited chunk: %v", hits)
+	}
+	files, err := s.Files(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := files["b.md"]; ok || len(files) != 2 {
+		t.Errorf("files after rename = %v", files)
+	}
+}
+
+func TestReadOnlyMissing(t *testing.T) {
+	_, err := Open(context.Background(), filepath.Join(t.TempDir(), "none.db"), Options{ReadOnly: true})
+	if !errors.Is(err, ErrNotIndexed) {
+		t.Fatalf("err = %v, want ErrNotIndexed", err)
+	}
+}
+
+func randVec(r *rand.Rand, dim int) []float32 {
+	v := make([]float32, dim)
+	for i := range v {
+		v[i] = float32(r.NormFloat64()) + 0.3 // a shared offset, like static embeddings
+	}
+	return v
+}
+
+func TestVectorsRoundTripAndRecall(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	const dim, n = 100, 3000
+	if err := s.EnsureVec(ctx, dim, false); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewSource(1))
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sample [][]float32
+	for i := 0; i < 64; i++ {
+		sample = append(sample, randVec(r, dim))
+	}
+	if err := tx.SetCenter(ctx, sample); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		c := []Chunk{{Text: fmt.Sprint("chunk ", i)}}
+		if err := tx.ReplaceFile(ctx, File{Path: fmt.Sprint(i, ".md")}, c, [][]float32{randVec(r, dim)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	var found, total int
+	for q := 0; q < 20; q++ {
+		qv := randVec(r, dim)
+		got, err := s.VectorHits(ctx, qv, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := s.ExactVectorHits(ctx, qv, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := map[int64]bool{}
+		for _, h := range got {
+			in[h.ID] = true
+		}
+		for _, h := range want {
+			total++
+			if in[h.ID] {
+				found++
+			}
+		}
+	}
+	if recall := float64(found) / float64(total); recall < 0.75 { // random data is the worst case; real embeddings are measured by the benchmark
+		t.Errorf("recall@10 of binary+rescore vs exact = %.3f, want >= 0.95", recall)
+	}
+	del(t, s, "7.md")
+	st, err := s.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Vectors != n-1 || st.Chunks != n-1 {
+		t.Errorf("after delete: %d vectors, %d chunks, want %d", st.Vectors, st.Chunks, n-1)
+	}
+}

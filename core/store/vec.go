@@ -1,0 +1,452 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+)
+
+// Vector index layout.
+//
+// Exact float32 KNN over ~120,000 × 256 vectors costs tens of ms in
+// sqlite-vec's scalar code, so vectors are stored twice, small:
+//
+//   - chunk_vecs, a vec0 table of 1-bit sign quantisations of the centred
+//     embedding (D bits, D rounded up to a multiple of 8), searched with
+//     Hamming distance for Oversample × k candidates;
+//   - chunk_vec_i8, the embedding as int8 with a per-vector float32 scale,
+//     used to re-score those candidates by cosine similarity.
+//
+// The centre (the mean embedding of the first batch indexed) is stored in
+// meta('vec_center'); subtracting it before taking signs spreads the bits
+// of static embeddings, which all share a common direction.
+
+// Oversample is the number of binary candidates fetched per requested
+// neighbour before exact re-scoring.
+const Oversample = 40
+
+// MinCandidates is the least number of binary candidates re-scored.
+const MinCandidates = 400
+
+func (s *Store) initVec(ctx context.Context) error {
+	var v string
+	if err := s.db.QueryRowContext(ctx, "SELECT vec_version()").Scan(&v); err != nil {
+		s.vecOK = false
+		return nil // sqlite-vec not loadable: BM25 only
+	}
+	d, err := s.Meta(ctx, "vec_dim")
+	if err != nil {
+		return err
+	}
+	if d == "" {
+		return nil
+	}
+	dim, err := strconv.Atoi(d)
+	if err != nil || dim <= 0 {
+		return fmt.Errorf("meta vec_dim %q is not a dimension", d)
+	}
+	s.vecDim = dim
+	s.vecOK = true
+	return nil
+}
+
+// VecLoadable reports whether the sqlite-vec extension answered in this
+// process.
+func (s *Store) VecLoadable(ctx context.Context) bool {
+	var v string
+	return s.db.QueryRowContext(ctx, "SELECT vec_version()").Scan(&v) == nil
+}
+
+// VecAvailable reports whether the file holds a vector index that this
+// process can query: sqlite-vec loaded and a model's vectors present.
+func (s *Store) VecAvailable() bool { return s.vecOK }
+
+// VecDim returns the stored vector dimension, or 0 without vectors.
+func (s *Store) VecDim() int { return s.vecDim }
+
+// EnsureVec prepares the vector tables for embeddings of dim dimensions.
+// When the stored dimension differs, or reset is true (the model changed),
+// the vector tables are dropped and recreated empty. It returns an error
+// when sqlite-vec cannot be loaded.
+func (s *Store) EnsureVec(ctx context.Context, dim int, reset bool) error {
+	if !s.VecLoadable(ctx) {
+		return fmt.Errorf("sqlite-vec is not available")
+	}
+	if dim <= 0 {
+		return fmt.Errorf("vector dimension %d", dim)
+	}
+	if s.vecOK && s.vecDim == dim && !reset {
+		return nil
+	}
+	bits := (dim + 7) / 8 * 8
+	stmts := []string{
+		"DROP TABLE IF EXISTS chunk_vecs",
+		"DROP TABLE IF EXISTS chunk_vec_i8",
+		fmt.Sprintf("CREATE VIRTUAL TABLE chunk_vecs USING vec0(embedding bit[%d])", bits),
+		"CREATE TABLE chunk_vec_i8 (id INTEGER PRIMARY KEY, v BLOB NOT NULL)",
+		"DELETE FROM meta WHERE key = 'vec_center'",
+	}
+	for _, q := range stmts {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("create vector tables: %w", err)
+		}
+	}
+	if err := s.SetMeta(ctx, "vec_dim", strconv.Itoa(dim)); err != nil {
+		return err
+	}
+	s.vecDim, s.vecOK = dim, true
+	return nil
+}
+
+// DropVec removes the vector tables (for a model that was unconfigured).
+func (s *Store) DropVec(ctx context.Context) error {
+	for _, q := range []string{"DROP TABLE IF EXISTS chunk_vecs", "DROP TABLE IF EXISTS chunk_vec_i8", "DELETE FROM meta WHERE key IN ('vec_dim', 'vec_center')"} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("drop vector tables: %w", err)
+		}
+	}
+	s.vecOK, s.vecDim = false, 0
+	return nil
+}
+
+// ChunkIDsWithoutVectors returns the ids of chunks that have no vector yet
+// (after a model change or an interrupted run), in id order.
+func (s *Store) ChunkIDsWithoutVectors(ctx context.Context) ([]int64, error) {
+	if !s.vecOK {
+		return nil, nil
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT id FROM chunks WHERE id NOT IN (SELECT id FROM chunk_vec_i8) ORDER BY id")
+	if err != nil {
+		return nil, fmt.Errorf("chunks without vectors: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+func (t *Tx) prepareVec(ctx context.Context) error {
+	var err error
+	t.insVec, err = t.tx.PrepareContext(ctx, "INSERT INTO chunk_vecs(rowid, embedding) VALUES(?, vec_bit(?))")
+	if err != nil {
+		return fmt.Errorf("prepare vectors: %w", err)
+	}
+	t.insVecI8, err = t.tx.PrepareContext(ctx, "INSERT OR REPLACE INTO chunk_vec_i8(id, v) VALUES(?, ?)")
+	if err != nil {
+		return fmt.Errorf("prepare vectors: %w", err)
+	}
+	return nil
+}
+
+// PutVectors stores embeddings for existing chunks (used to re-embed after a
+// model change). ids and vecs are parallel.
+func (t *Tx) PutVectors(ctx context.Context, ids []int64, vecs [][]float32) error {
+	if !t.s.vecOK {
+		return fmt.Errorf("put vectors: no vector tables")
+	}
+	for i, id := range ids {
+		if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vecs WHERE rowid = ?", id); err != nil {
+			return fmt.Errorf("put vectors: %w", err)
+		}
+		if err := t.putVec(ctx, id, vecs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *Tx) putVec(ctx context.Context, id int64, v []float32) error {
+	if len(v) != t.s.vecDim {
+		return fmt.Errorf("vector of %d dimensions, index has %d", len(v), t.s.vecDim)
+	}
+	center, err := t.center(ctx, v)
+	if err != nil {
+		return err
+	}
+	if _, err := t.insVec.ExecContext(ctx, id, signBits(v, center)); err != nil {
+		return fmt.Errorf("insert vector: %w", err)
+	}
+	if _, err := t.insVecI8.ExecContext(ctx, id, quantizeI8(v)); err != nil {
+		return fmt.Errorf("insert vector: %w", err)
+	}
+	return nil
+}
+
+// center returns the stored centre, creating it from v when there is none.
+func (t *Tx) center(ctx context.Context, v []float32) ([]float32, error) {
+	if t.s.center != nil {
+		return t.s.center, nil
+	}
+	var raw string
+	err := t.tx.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'vec_center'").Scan(&raw)
+	if err == nil {
+		c, err := decodeCenter(raw, t.s.vecDim)
+		if err != nil {
+			return nil, err
+		}
+		t.s.center = c
+		return c, nil
+	}
+	return nil, fmt.Errorf("no vector centre: call SetCenter before the first vectors")
+}
+
+// SetCenter records the centre used for binary quantisation, normally the
+// mean of a sample of embeddings. It must be called before the first
+// vectors are stored in a new vector index and is ignored afterwards.
+func (t *Tx) SetCenter(ctx context.Context, sample [][]float32) error {
+	if t.s.center != nil {
+		return nil
+	}
+	var raw string
+	if err := t.tx.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'vec_center'").Scan(&raw); err == nil {
+		c, err := decodeCenter(raw, t.s.vecDim)
+		if err != nil {
+			return err
+		}
+		t.s.center = c
+		return nil
+	}
+	c := make([]float32, t.s.vecDim)
+	n := 0
+	for _, v := range sample {
+		if len(v) != len(c) {
+			continue
+		}
+		n++
+		for i, x := range v {
+			c[i] += x
+		}
+	}
+	if n > 0 {
+		for i := range c {
+			c[i] /= float32(n)
+		}
+	}
+	b, _ := json.Marshal(c)
+	if err := t.SetMeta(ctx, "vec_center", string(b)); err != nil {
+		return err
+	}
+	t.s.center = c
+	return nil
+}
+
+func decodeCenter(raw string, dim int) ([]float32, error) {
+	var c []float32
+	if err := json.Unmarshal([]byte(raw), &c); err != nil || len(c) != dim {
+		return nil, fmt.Errorf("meta vec_center is corrupt")
+	}
+	return c, nil
+}
+
+// signBits packs sign(v - center) into ceil(D/8)*8 bits: bit i%8 of byte
+// i/8 is set when v[i] > center[i]. Query and stored vectors use the same
+// packing, so Hamming distance is independent of the bit order.
+func signBits(v, center []float32) []byte {
+	out := make([]byte, (len(v)+7)/8)
+	for i, x := range v {
+		if x-center[i] > 0 {
+			out[i/8] |= 1 << (i % 8)
+		}
+	}
+	return out
+}
+
+// quantizeI8 stores v as a little-endian float32 scale followed by
+// round(v[i]/scale) as int8, with scale = max|v| / 127.
+func quantizeI8(v []float32) []byte {
+	var m float32
+	for _, x := range v {
+		if a := float32(math.Abs(float64(x))); a > m {
+			m = a
+		}
+	}
+	scale := m / 127
+	out := make([]byte, 4+len(v))
+	binary.LittleEndian.PutUint32(out, math.Float32bits(scale))
+	if scale == 0 {
+		return out
+	}
+	for i, x := range v {
+		out[4+i] = byte(int8(math.Round(float64(x / scale))))
+	}
+	return out
+}
+
+// dotI8 returns the dot product of q with the vector stored in b.
+func dotI8(q []float32, b []byte) float32 {
+	if len(b) != 4+len(q) {
+		return 0
+	}
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(b))
+	var s float32
+	for i, x := range q {
+		s += x * float32(int8(b[4+i]))
+	}
+	return s * scale
+}
+
+// VectorHits returns up to k chunk ids nearest to q by cosine similarity
+// (Score in [-1, 1], best first; ties by smaller id). q must have VecDim
+// dimensions; it need not be normalised. It returns nil when the file has
+// no vector index.
+func (s *Store) VectorHits(ctx context.Context, q []float32, k int) ([]Scored, error) {
+	if !s.vecOK || k <= 0 {
+		return nil, nil
+	}
+	if len(q) != s.vecDim {
+		return nil, fmt.Errorf("query vector has %d dimensions, index has %d", len(q), s.vecDim)
+	}
+	center, err := s.loadCenter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n := k * Oversample
+	if n < MinCandidates {
+		n = MinCandidates
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT rowid FROM chunk_vecs WHERE embedding MATCH vec_bit(?) AND k = ?", signBits(q, center), n)
+	if err != nil {
+		return nil, fmt.Errorf("vector search: %w", err)
+	}
+	ids := make([]int64, 0, n)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("vector search: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("vector search: %w", err)
+	}
+	return s.rescore(ctx, q, ids, k)
+}
+
+func (s *Store) rescore(ctx context.Context, q []float32, ids []int64, k int) ([]Scored, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	qn := normalized(q)
+	list, _ := json.Marshal(ids)
+	rows, err := s.db.QueryContext(ctx, "SELECT id, v FROM chunk_vec_i8 WHERE id IN (SELECT value FROM json_each(?))", string(list))
+	if err != nil {
+		return nil, fmt.Errorf("vector rescore: %w", err)
+	}
+	defer rows.Close()
+	out := make([]Scored, 0, len(ids))
+	for rows.Next() {
+		var id int64
+		var b []byte
+		if err := rows.Scan(&id, &b); err != nil {
+			return nil, fmt.Errorf("vector rescore: %w", err)
+		}
+		out = append(out, Scored{ID: id, Score: float64(dotI8(qn, b) / normI8(b))})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("vector rescore: %w", err)
+	}
+	sortScored(out)
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out, nil
+}
+
+// ExactVectorHits is the exhaustive reference for VectorHits: it scores
+// every stored vector (int8) against q. It exists to measure the recall of
+// the binary first stage.
+func (s *Store) ExactVectorHits(ctx context.Context, q []float32, k int) ([]Scored, error) {
+	if !s.vecOK {
+		return nil, nil
+	}
+	qn := normalized(q)
+	rows, err := s.db.QueryContext(ctx, "SELECT id, v FROM chunk_vec_i8")
+	if err != nil {
+		return nil, fmt.Errorf("exact vector search: %w", err)
+	}
+	defer rows.Close()
+	var out []Scored
+	for rows.Next() {
+		var id int64
+		var b []byte
+		if err := rows.Scan(&id, &b); err != nil {
+			return nil, err
+		}
+		out = append(out, Scored{ID: id, Score: float64(dotI8(qn, b) / normI8(b))})
+	}
+	sortScored(out)
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) loadCenter(ctx context.Context) ([]float32, error) {
+	if s.center != nil {
+		return s.center, nil
+	}
+	raw, err := s.Meta(ctx, "vec_center")
+	if err != nil {
+		return nil, err
+	}
+	if raw == "" {
+		return make([]float32, s.vecDim), nil
+	}
+	c, err := decodeCenter(raw, s.vecDim)
+	if err != nil {
+		return nil, err
+	}
+	s.center = c
+	return c, nil
+}
+
+func normI8(b []byte) float32 {
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(b))
+	var s float32
+	for _, x := range b[4:] {
+		f := float32(int8(x))
+		s += f * f
+	}
+	n := float32(math.Sqrt(float64(s))) * scale
+	if n == 0 {
+		return 1
+	}
+	return n
+}
+
+func normalized(q []float32) []float32 {
+	var s float64
+	for _, x := range q {
+		s += float64(x) * float64(x)
+	}
+	if s == 0 {
+		return q
+	}
+	inv := float32(1 / math.Sqrt(s))
+	out := make([]float32, len(q))
+	for i, x := range q {
+		out[i] = x * inv
+	}
+	return out
+}
+
+func sortScored(s []Scored) {
+	sort.Slice(s, func(i, j int) bool {
+		if s[i].Score != s[j].Score {
+			return s[i].Score > s[j].Score
+		}
+		return s[i].ID < s[j].ID
+	})
+}

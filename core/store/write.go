@@ -1,0 +1,189 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// File is one row of the files table: a note as last indexed.
+type File struct {
+	Path    string // vault-relative, forward slashes, NFC
+	MtimeNS int64  // modification time, ns since the Unix epoch
+	Size    int64  // bytes on disk
+	Hash    string // content hash of the raw bytes (hex)
+	Title   string // note title
+	Chunks  int    // number of chunks stored for the file
+	Error   string // problems recorded while parsing ("" when none)
+}
+
+// Chunk is one row of the chunks table.
+type Chunk struct {
+	ID             int64 // assigned by the store on insert
+	Path           string
+	Ordinal        int // 0-based position within the file
+	Title          string
+	Section        string
+	Text           string
+	HeadingContext string // "Note Title | type | tag1, tag2"
+	MtimeNS        int64
+	Hash           string // content hash of Text (hex)
+}
+
+// Skip is one file the walk skipped, and why.
+type Skip struct {
+	Path   string
+	Reason string
+}
+
+// Files returns every row of the files table keyed by path.
+func (s *Store) Files(ctx context.Context) (map[string]File, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT path, mtime_ns, size, hash, title, chunks, error FROM files")
+	if err != nil {
+		return nil, fmt.Errorf("list files: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]File{}
+	for rows.Next() {
+		var f File
+		if err := rows.Scan(&f.Path, &f.MtimeNS, &f.Size, &f.Hash, &f.Title, &f.Chunks, &f.Error); err != nil {
+			return nil, fmt.Errorf("list files: %w", err)
+		}
+		out[f.Path] = f
+	}
+	return out, rows.Err()
+}
+
+// Tx is one write transaction. Writers commit in batches: every file's rows
+// (files, chunks, FTS5, vectors) change together or not at all, so a crash
+// at any moment leaves a consistent file that the next run completes.
+type Tx struct {
+	s        *Store
+	tx       *sql.Tx
+	insChunk *sql.Stmt
+	delVec   *sql.Stmt
+	insVec   *sql.Stmt
+	insVecI8 *sql.Stmt
+}
+
+// Begin starts a write transaction.
+func (s *Store) Begin(ctx context.Context) (*Tx, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("begin: %w", err)
+	}
+	t := &Tx{s: s, tx: tx}
+	t.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(path, ordinal, title, section, chunk_text, heading_context, cjk, mtime_ns, hash)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		tx.Rollback()
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	if s.vecOK {
+		if err := t.prepareVec(ctx); err != nil {
+			tx.Rollback()
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// Commit commits the transaction.
+func (t *Tx) Commit() error {
+	if err := t.tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Rollback abandons the transaction; it is a no-op after Commit.
+func (t *Tx) Rollback() error { return t.tx.Rollback() }
+
+// ReplaceFile replaces everything stored for f.Path with f and chunks.
+// vecs is either nil (no vectors) or holds one embedding per chunk, each of
+// the store's vector dimension. Chunk IDs are assigned here and written back
+// into chunks.
+func (t *Tx) ReplaceFile(ctx context.Context, f File, chunks []Chunk, vecs [][]float32) error {
+	if vecs != nil && len(vecs) != len(chunks) {
+		return fmt.Errorf("replace %s: %d vectors for %d chunks", f.Path, len(vecs), len(chunks))
+	}
+	if err := t.deleteChunks(ctx, f.Path); err != nil {
+		return err
+	}
+	f.Chunks = len(chunks)
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO files(path, mtime_ns, size, hash, title, chunks, error) VALUES(?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(path) DO UPDATE SET mtime_ns=excluded.mtime_ns, size=excluded.size, hash=excluded.hash,
+		title=excluded.title, chunks=excluded.chunks, error=excluded.error`,
+		f.Path, f.MtimeNS, f.Size, f.Hash, f.Title, f.Chunks, f.Error)
+	if err != nil {
+		return fmt.Errorf("replace %s: %w", f.Path, err)
+	}
+	for i := range chunks {
+		c := &chunks[i]
+		var cjk any
+		if b := CJKBigrams(c.Text + "\n" + c.Section); b != "" {
+			cjk = b
+		}
+		res, err := t.insChunk.ExecContext(ctx, f.Path, c.Ordinal, c.Title, c.Section, c.Text, c.HeadingContext, cjk, c.MtimeNS, c.Hash)
+		if err != nil {
+			return fmt.Errorf("replace %s: insert chunk: %w", f.Path, err)
+		}
+		c.ID, _ = res.LastInsertId()
+		c.Path = f.Path
+		if vecs != nil && t.s.vecOK {
+			if err := t.putVec(ctx, c.ID, vecs[i]); err != nil {
+				return fmt.Errorf("replace %s: %w", f.Path, err)
+			}
+		}
+	}
+	return nil
+}
+
+// DeleteFile removes a file and all its chunks, FTS5 entries and vectors.
+func (t *Tx) DeleteFile(ctx context.Context, path string) error {
+	if err := t.deleteChunks(ctx, path); err != nil {
+		return err
+	}
+	if _, err := t.tx.ExecContext(ctx, "DELETE FROM files WHERE path = ?", path); err != nil {
+		return fmt.Errorf("delete %s: %w", path, err)
+	}
+	return nil
+}
+
+func (t *Tx) deleteChunks(ctx context.Context, path string) error {
+	if t.s.vecOK {
+		if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vecs WHERE rowid IN (SELECT id FROM chunks WHERE path = ?)", path); err != nil {
+			return fmt.Errorf("delete vectors of %s: %w", path, err)
+		}
+		if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vec_i8 WHERE id IN (SELECT id FROM chunks WHERE path = ?)", path); err != nil {
+			return fmt.Errorf("delete vectors of %s: %w", path, err)
+		}
+	}
+	// The chunks_ad trigger issues the FTS5 'delete' command for each row.
+	if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunks WHERE path = ?", path); err != nil {
+		return fmt.Errorf("delete chunks of %s: %w", path, err)
+	}
+	return nil
+}
+
+// SetSkips replaces the list of skipped files.
+func (t *Tx) SetSkips(ctx context.Context, skips []Skip) error {
+	if _, err := t.tx.ExecContext(ctx, "DELETE FROM skips"); err != nil {
+		return fmt.Errorf("set skips: %w", err)
+	}
+	for _, sk := range skips {
+		if _, err := t.tx.ExecContext(ctx, "INSERT OR REPLACE INTO skips(path, reason) VALUES(?, ?)", sk.Path, sk.Reason); err != nil {
+			return fmt.Errorf("set skips: %w", err)
+		}
+	}
+	return nil
+}
+
+// SetMeta stores value under key inside the transaction.
+func (t *Tx) SetMeta(ctx context.Context, key, value string) error {
+	_, err := t.tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
+	if err != nil {
+		return fmt.Errorf("write meta %s: %w", key, err)
+	}
+	return nil
+}
