@@ -1,0 +1,512 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/template"
+)
+
+// Names of the three hook binaries, as installed in the bin directory.
+const (
+	UserPromptBinary  = "vaultctx-userprompt"  // UserPromptSubmit
+	PreToolUseBinary  = "vaultctx-pretooluse"  // PreToolUse
+	PostToolUseBinary = "vaultctx-posttooluse" // PostToolUse
+)
+
+// MaxTimeout is the largest hook timeout Render accepts, in seconds. Claude
+// Code's timeouts are in seconds; a context hook that needs more than this
+// is broken, and a larger value only delays the user when it hangs.
+const MaxTimeout = 30
+
+// ErrShape is returned (wrapped) when a settings file is valid JSON but its
+// hooks cannot be edited safely: the top level is not an object, "hooks" or
+// an event we must edit has the wrong type, or a key we must edit appears
+// twice. The file is left untouched.
+var ErrShape = errors.New("unexpected settings shape")
+
+// Plan is the wiring vaultctx wants in settings.json, rendered from the
+// template by Render: one matcher group holding one command hook per event.
+type Plan struct {
+	Groups []Group
+}
+
+// Group is one matcher group of a Plan.
+type Group struct {
+	Event   string  // hook event, e.g. "PreToolUse"
+	Matcher string  // tool-name matcher; "" when the template has none
+	Handler Handler // the one command hook of the group
+	raw     []byte  // the group object, compact JSON
+}
+
+// Handler is one command hook of a Plan.
+type Handler struct {
+	Binary        string  // base name of the binary, e.g. "vaultctx-pretooluse"
+	Command       string  // the shell command line, an absolute path
+	Timeout       float64 // seconds, in (0, MaxTimeout]
+	StatusMessage string  // spinner text shown while it runs; may be ""
+	raw           []byte  // the handler object, compact JSON
+}
+
+// TemplateData is what the settings template is executed with. Each field
+// is a shell command line (an absolute path, quoted for sh when needed);
+// the template writes them with the json function, e.g. {{json .UserPrompt}}.
+type TemplateData struct {
+	UserPrompt  string
+	PreToolUse  string
+	PostToolUse string
+}
+
+// Render executes the settings template tmpl (text/template producing a
+// settings.json fragment {"hooks": {...}}) for the binaries in binDir, and
+// checks the result: every handler is a command hook running one of our
+// binaries, with a timeout in (0, MaxTimeout] seconds, and every event has
+// exactly one group with exactly one handler. binDir is made absolute.
+func Render(tmpl []byte, binDir string) (*Plan, error) {
+	abs, err := filepath.Abs(binDir)
+	if err != nil {
+		return nil, fmt.Errorf("render settings: %w", err)
+	}
+	t, err := template.New("settings.json.tmpl").Funcs(template.FuncMap{
+		"json": func(s string) (string, error) {
+			b, err := marshalNoEscape(s)
+			return string(b), err
+		},
+	}).Option("missingkey=error").Parse(string(tmpl))
+	if err != nil {
+		return nil, fmt.Errorf("render settings: %w", err)
+	}
+	data := TemplateData{
+		UserPrompt:  ShellQuote(filepath.Join(abs, UserPromptBinary)),
+		PreToolUse:  ShellQuote(filepath.Join(abs, PreToolUseBinary)),
+		PostToolUse: ShellQuote(filepath.Join(abs, PostToolUseBinary)),
+	}
+	var out bytes.Buffer
+	if err := t.Execute(&out, data); err != nil {
+		return nil, fmt.Errorf("render settings: %w", err)
+	}
+	return parsePlan(out.Bytes())
+}
+
+// parsePlan reads and checks a rendered template.
+func parsePlan(src []byte) (*Plan, error) {
+	if err := json.Unmarshal(src, new(any)); err != nil {
+		return nil, fmt.Errorf("render settings: template output is not JSON: %w", err)
+	}
+	root, err := parseTree(src)
+	if err != nil {
+		return nil, fmt.Errorf("render settings: %w", err)
+	}
+	hooks := root.get("hooks")
+	if hooks == nil || hooks.kind != '{' {
+		return nil, fmt.Errorf("render settings: template has no \"hooks\" object")
+	}
+	p := &Plan{}
+	for _, em := range hooks.members {
+		if em.val.kind != '[' || len(em.val.elems) != 1 {
+			return nil, fmt.Errorf("render settings: %s: want an array of one matcher group", em.key)
+		}
+		g := em.val.elems[0]
+		hs := g.get("hooks")
+		if hs == nil || hs.kind != '[' || len(hs.elems) != 1 {
+			return nil, fmt.Errorf("render settings: %s: want a group with one hook", em.key)
+		}
+		h := hs.elems[0]
+		var hv struct {
+			Type          string   `json:"type"`
+			Command       string   `json:"command"`
+			Timeout       *float64 `json:"timeout"`
+			StatusMessage string   `json:"statusMessage"`
+		}
+		if err := json.Unmarshal(src[h.start:h.end], &hv); err != nil {
+			return nil, fmt.Errorf("render settings: %s: %w", em.key, err)
+		}
+		bin, ours := Ours(hv.Command)
+		switch {
+		case hv.Type != "command":
+			return nil, fmt.Errorf("render settings: %s: type %q, want \"command\"", em.key, hv.Type)
+		case !ours:
+			return nil, fmt.Errorf("render settings: %s: command %q does not run a vaultctx binary", em.key, hv.Command)
+		case hv.Timeout == nil || *hv.Timeout <= 0 || *hv.Timeout > MaxTimeout:
+			return nil, fmt.Errorf("render settings: %s: timeout must be 1 to %d seconds", em.key, MaxTimeout)
+		}
+		matcher, _ := g.get("matcher").str(src)
+		p.Groups = append(p.Groups, Group{
+			Event:   em.key,
+			Matcher: matcher,
+			raw:     g.compact(src),
+			Handler: Handler{
+				Binary:        bin,
+				Command:       hv.Command,
+				Timeout:       *hv.Timeout,
+				StatusMessage: hv.StatusMessage,
+				raw:           h.compact(src),
+			},
+		})
+	}
+	if len(p.Groups) == 0 {
+		return nil, fmt.Errorf("render settings: template wires no events")
+	}
+	return p, nil
+}
+
+// group returns the group of p for event that runs binary bin, or nil.
+func (p *Plan) group(event, bin string) *Group {
+	if p == nil {
+		return nil
+	}
+	for i := range p.Groups {
+		if p.Groups[i].Event == event && p.Groups[i].Handler.Binary == bin {
+			return &p.Groups[i]
+		}
+	}
+	return nil
+}
+
+// Ours reports whether a hook command line runs a vaultctx binary, and
+// which: the base name of its first shell word (quotes and backslashes
+// honoured, a ".exe" suffix dropped) is "vaultctx" or starts with
+// "vaultctx-". Entries are recognised this way, not by their full path, so
+// a re-install from another bin directory updates them in place.
+func Ours(command string) (binary string, ok bool) {
+	base := commandBase(command)
+	if base == "vaultctx" || strings.HasPrefix(base, "vaultctx-") {
+		return base, true
+	}
+	return base, false
+}
+
+// commandBase returns the base name of the first shell word of command.
+func commandBase(command string) string {
+	s := strings.TrimLeft(command, " \t\n")
+	var w strings.Builder
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				w.WriteByte(c)
+			}
+		case quote == '"':
+			switch {
+			case c == '"':
+				quote = 0
+			case c == '\\' && i+1 < len(s):
+				i++
+				w.WriteByte(s[i])
+			default:
+				w.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\' && i+1 < len(s) && strings.IndexByte(" \t'\"\\$`;&|", s[i+1]) >= 0:
+			// An escape as sh reads it; other backslashes are kept, so a
+			// Windows path still yields its base name.
+			i++
+			w.WriteByte(s[i])
+		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|':
+			i = len(s)
+		default:
+			w.WriteByte(c)
+		}
+	}
+	word := w.String()
+	if word == "" {
+		return ""
+	}
+	if i := strings.LastIndexAny(word, `/\`); i >= 0 {
+		word = word[i+1:]
+	}
+	return strings.TrimSuffix(word, ".exe")
+}
+
+// ShellQuote returns s as one sh word: unchanged when it holds only
+// characters sh leaves alone, else in single quotes. Claude Code runs a
+// hook's command through a shell, so a bin directory with spaces must be
+// quoted.
+func ShellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_/.,:@%+=-", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// maxSteps bounds the edit loop of apply; every step is one splice, and a
+// settings file holds a handful of our entries at most.
+const maxSteps = 10000
+
+// Merge returns src with plan's hooks merged in: each group of plan is
+// present exactly once, updated in place when an entry of ours already
+// sits in a group with the same matcher, appended to its event otherwise;
+// entries of ours that plan does not want (duplicates, stale events) are
+// removed. Everything else keeps its bytes and order. Empty or
+// whitespace-only src counts as {}. It returns ErrShape (wrapped) for files
+// it cannot edit safely and a *SyntaxError for invalid JSON.
+func Merge(src []byte, plan *Plan) ([]byte, error) {
+	if plan == nil {
+		return nil, errors.New("merge settings: nil plan")
+	}
+	return apply(src, plan)
+}
+
+// Remove returns src without any hook entry of ours. A matcher group is
+// removed only when it held nothing else, an event only when its array
+// became empty, and "hooks" only when it became empty; everything else keeps
+// its bytes and order. Errors are as for Merge.
+func Remove(src []byte) ([]byte, error) {
+	return apply(src, nil)
+}
+
+func apply(src []byte, plan *Plan) ([]byte, error) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		src = []byte("{}\n")
+	}
+	if err := checkSyntax(src); err != nil {
+		return nil, err
+	}
+	st := detectStyle(src)
+	for range maxSteps {
+		root, err := parseTree(src)
+		if err != nil {
+			return nil, err
+		}
+		next, changed, err := step(src, root, plan, st)
+		if err != nil {
+			return nil, err
+		}
+		if !changed {
+			return src, nil
+		}
+		src = next
+	}
+	return nil, fmt.Errorf("merge settings: no fixed point after %d edits", maxSteps)
+}
+
+// step makes the first edit src needs, reporting false when none is left.
+func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
+	if root.kind != '{' {
+		return nil, false, fmt.Errorf("top level is %s, want an object: %w", kindName(root.kind), ErrShape)
+	}
+	hi := root.lookup("hooks")
+	switch {
+	case len(hi) > 1:
+		return nil, false, fmt.Errorf("key \"hooks\" appears %d times: %w", len(hi), ErrShape)
+	case len(hi) == 0 && plan == nil:
+		return src, false, nil
+	case len(hi) == 0:
+		return appendMember(src, st, root, "hooks", []byte("{}")), true, nil
+	}
+	hooksAt := hi[0]
+	hooks := root.members[hooksAt].val
+	if hooks.kind != '{' {
+		return nil, false, fmt.Errorf("\"hooks\" is %s, want an object: %w", kindName(hooks.kind), ErrShape)
+	}
+	seen := map[string]bool{}
+	for _, em := range hooks.members {
+		if seen[em.key] {
+			return nil, false, fmt.Errorf("key \"hooks.%s\" appears more than once: %w", em.key, ErrShape)
+		}
+		seen[em.key] = true
+	}
+
+	placed := map[string]bool{}
+	for ei, em := range hooks.members {
+		ev := em.val
+		if ev.kind != '[' {
+			continue // not an event array: nothing of ours can be in it
+		}
+		for gi, g := range ev.elems {
+			hs := g.get("hooks")
+			if hs == nil || hs.kind != '[' {
+				continue
+			}
+			for hj, h := range hs.elems {
+				cmd, ok := h.get("command").str(src)
+				if !ok {
+					continue
+				}
+				bin, ours := Ours(cmd)
+				if !ours {
+					continue
+				}
+				want := plan.group(em.key, bin)
+				if want != nil && !placed[em.key] && matcherOf(src, g) == want.Matcher {
+					placed[em.key] = true
+					if len(hs.elems) == 1 {
+						if !bytes.Equal(g.compact(src), want.raw) {
+							return replaceValue(src, st, g, want.raw), true, nil
+						}
+					} else if !bytes.Equal(h.compact(src), want.Handler.raw) {
+						return replaceValue(src, st, h, want.Handler.raw), true, nil
+					}
+					continue
+				}
+				// Ours but unwanted here: remove it, and whatever it leaves empty.
+				switch {
+				case len(hs.elems) > 1:
+					return removeElem(src, hs, hj), true, nil
+				case len(ev.elems) > 1:
+					return removeElem(src, ev, gi), true, nil
+				case len(hooks.members) > 1:
+					return removeMember(src, hooks, ei), true, nil
+				default:
+					return removeMember(src, root, hooksAt), true, nil
+				}
+			}
+		}
+	}
+	if plan == nil {
+		return src, false, nil
+	}
+	for _, g := range plan.Groups {
+		if placed[g.Event] {
+			continue
+		}
+		ei := hooks.lookup(g.Event)
+		if len(ei) == 0 {
+			return appendMember(src, st, hooks, g.Event, append(append([]byte{'['}, g.raw...), ']')), true, nil
+		}
+		ev := hooks.members[ei[0]].val
+		if ev.kind != '[' {
+			return nil, false, fmt.Errorf("\"hooks.%s\" is %s, want an array: %w", g.Event, kindName(ev.kind), ErrShape)
+		}
+		return appendElem(src, st, ev, g.raw), true, nil
+	}
+	return src, false, nil
+}
+
+// matcherOf returns a group's matcher, "" when absent or not a string.
+func matcherOf(src []byte, g *node) string {
+	m, _ := g.get("matcher").str(src)
+	return m
+}
+
+// Entry is one command hook found in a settings file.
+type Entry struct {
+	Event   string  // e.g. "PreToolUse"
+	Matcher string  // the group's matcher; "" when absent
+	Command string  // the command line as written
+	Binary  string  // base name of the command's first word
+	Timeout float64 // seconds; 0 when absent
+	Ours    bool    // Binary is a vaultctx binary (see Ours)
+}
+
+// Inspect lists every command hook of src, in file order. Empty src has
+// none. It returns a *SyntaxError for invalid JSON and ErrShape (wrapped)
+// when the top level or "hooks" is not an object.
+func Inspect(src []byte) ([]Entry, error) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return nil, nil
+	}
+	if err := checkSyntax(src); err != nil {
+		return nil, err
+	}
+	root, err := parseTree(src)
+	if err != nil {
+		return nil, err
+	}
+	if root.kind != '{' {
+		return nil, fmt.Errorf("top level is %s, want an object: %w", kindName(root.kind), ErrShape)
+	}
+	hooks := root.get("hooks")
+	if hooks == nil {
+		return nil, nil
+	}
+	if hooks.kind != '{' {
+		return nil, fmt.Errorf("\"hooks\" is %s, want an object: %w", kindName(hooks.kind), ErrShape)
+	}
+	var out []Entry
+	for _, em := range hooks.members {
+		if em.val.kind != '[' {
+			continue
+		}
+		for _, g := range em.val.elems {
+			hs := g.get("hooks")
+			if hs == nil || hs.kind != '[' {
+				continue
+			}
+			for _, h := range hs.elems {
+				cmd, ok := h.get("command").str(src)
+				if !ok {
+					continue
+				}
+				e := Entry{Event: em.key, Matcher: matcherOf(src, g), Command: cmd}
+				e.Binary, e.Ours = Ours(cmd)
+				if t := h.get("timeout"); t != nil && t.kind == '0' {
+					var f float64
+					if json.Unmarshal(src[t.start:t.end], &f) == nil {
+						e.Timeout = f
+					}
+				}
+				out = append(out, e)
+			}
+		}
+	}
+	return out, nil
+}
+
+// SyntaxError is returned when a settings file is not valid JSON. Such a
+// file is never modified.
+type SyntaxError struct {
+	Path         string // the file, when known
+	Line, Column int    // 1-based position of the error
+	Err          error  // the decoder's error
+}
+
+func (e *SyntaxError) Error() string {
+	where := "settings"
+	if e.Path != "" {
+		where = e.Path
+	}
+	return fmt.Sprintf("%s: not valid JSON at line %d, column %d: %v (left unchanged; fix it by hand and re-run)", where, e.Line, e.Column, e.Err)
+}
+
+func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// checkSyntax returns a *SyntaxError when src is not one valid JSON value.
+func checkSyntax(src []byte) error {
+	if json.Valid(src) {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(src))
+	var v any
+	err := dec.Decode(&v)
+	off := int(dec.InputOffset())
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		off = int(se.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		off = len(src)
+		err = errors.New("unexpected end of file")
+	case err == nil:
+		err = errors.New("data after the top-level value")
+		for off < len(src) && strings.IndexByte(" \t\r\n", src[off]) >= 0 {
+			off++
+		}
+		off++ // point at the extra value, 1-based like the decoder's offsets
+	}
+	if off > len(src) {
+		off = len(src)
+	}
+	line := 1 + bytes.Count(src[:off], []byte{'\n'})
+	col := off - bytes.LastIndexByte(src[:off], '\n')
+	return &SyntaxError{Line: line, Column: col, Err: err}
+}

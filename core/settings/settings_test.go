@@ -1,0 +1,543 @@
+package settings
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/vaultctx/vaultctx/install"
+)
+
+// freshEnv gives the test an empty HOME and CLAUDE_CONFIG_DIR and returns the
+// settings path they select.
+func freshEnv(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	cfg := filepath.Join(t.TempDir(), "claude-config")
+	t.Setenv("HOME", home)
+	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
+	p, err := UserPath(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(cfg, "settings.json"); p != want {
+		t.Fatalf("UserPath = %s, want %s", p, want)
+	}
+	return p
+}
+
+// mustPlan renders the real template for binDir.
+func mustPlan(t testing.TB, binDir string) *Plan {
+	t.Helper()
+	p, err := Render(install.SettingsTemplate, binDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func readFixture(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// layouts returns the competitors fixture as written, on one line, and
+// indented with tabs and with four spaces.
+func layouts(t *testing.T) map[string][]byte {
+	orig := readFixture(t, "competitors.json")
+	var compact, tabs, four bytes.Buffer
+	if err := json.Compact(&compact, orig); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Indent(&tabs, compact.Bytes(), "", "\t"); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Indent(&four, compact.Bytes(), "", "    "); err != nil {
+		t.Fatal(err)
+	}
+	return map[string][]byte{
+		"two spaces": orig,
+		"one line":   compact.Bytes(),
+		"tabs":       append(tabs.Bytes(), '\n'),
+		"four":       four.Bytes(),
+	}
+}
+
+// foreign returns the entries of src that are not ours.
+func foreign(t testing.TB, src []byte) []Entry {
+	t.Helper()
+	es, err := Inspect(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Entry
+	for _, e := range es {
+		if !e.Ours {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// topLevel returns each top-level key of src but "hooks" with its value's
+// exact bytes, in order.
+func topLevel(t testing.TB, src []byte) []string {
+	t.Helper()
+	root, err := parseTree(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range root.members {
+		if m.key != "hooks" {
+			out = append(out, m.key+"="+string(src[m.val.start:m.val.end]))
+		}
+	}
+	return out
+}
+
+// ours returns event -> commands of our entries in src.
+func ours(t testing.TB, src []byte) map[string][]string {
+	t.Helper()
+	es, err := Inspect(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, e := range es {
+		if e.Ours {
+			out[e.Event] = append(out[e.Event], e.Command)
+		}
+	}
+	return out
+}
+
+func TestInstallTwiceUninstallRestoresEveryByte(t *testing.T) {
+	for name, orig := range layouts(t) {
+		t.Run(name, func(t *testing.T) {
+			path := freshEnv(t)
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, orig, 0o640); err != nil {
+				t.Fatal(err)
+			}
+			bin := filepath.Join(t.TempDir(), "bin")
+			plan := mustPlan(t, bin)
+			ctx := context.Background()
+
+			res, err := Install(ctx, path, plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Changed || res.Backup == "" {
+				t.Fatalf("first install: %+v, want a change with a backup", res)
+			}
+			if b, err := os.ReadFile(res.Backup); err != nil || !bytes.Equal(b, orig) {
+				t.Fatalf("backup %s does not hold the original (err %v)", res.Backup, err)
+			}
+			installed, _ := os.ReadFile(path)
+			if !json.Valid(installed) {
+				t.Fatalf("installed file is not JSON:\n%s", installed)
+			}
+			if got, want := topLevel(t, installed), topLevel(t, orig); !reflect.DeepEqual(got, want) {
+				t.Errorf("top-level keys or values changed:\n got %q\nwant %q", got, want)
+			}
+			if got, want := foreign(t, installed), foreign(t, orig); !reflect.DeepEqual(got, want) {
+				t.Errorf("foreign hooks changed:\n got %+v\nwant %+v", got, want)
+			}
+			wired := ours(t, installed)
+			for _, g := range plan.Groups {
+				if got := wired[g.Event]; len(got) != 1 || got[0] != g.Handler.Command {
+					t.Errorf("%s: our commands %q, want exactly [%s]", g.Event, got, g.Handler.Command)
+				}
+			}
+			if len(wired) != len(plan.Groups) {
+				t.Errorf("wired events %v, want only the plan's %d", wired, len(plan.Groups))
+			}
+			if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
+				t.Errorf("mode %v, want 0640 kept", fi.Mode().Perm())
+			}
+
+			res, err = Install(ctx, path, plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again, _ := os.ReadFile(path); res.Changed || !bytes.Equal(again, installed) {
+				t.Errorf("second install changed the file (%+v)", res)
+			}
+
+			res, err = Uninstall(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Changed || res.Backup == "" {
+				t.Errorf("uninstall: %+v, want a change with a backup", res)
+			}
+			final, _ := os.ReadFile(path)
+			if !bytes.Equal(final, orig) {
+				t.Errorf("uninstall did not restore the file:\n%s", final)
+			}
+			backups, _ := filepath.Glob(path + ".bak-*")
+			if len(backups) != 2 {
+				t.Errorf("backups %v, want 2 (install, uninstall)", backups)
+			}
+			if tmp, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*tmp*")); len(tmp) != 0 {
+				t.Errorf("temporary files left: %v", tmp)
+			}
+		})
+	}
+}
+
+func TestInstallCreatesMissingFileAndDir(t *testing.T) {
+	path := freshEnv(t) // CLAUDE_CONFIG_DIR does not exist yet
+	ctx := context.Background()
+	plan := mustPlan(t, "/opt/vaultctx/bin")
+	res, err := Install(ctx, path, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Created || !res.Changed || res.Backup != "" {
+		t.Errorf("result %+v, want created without backup", res)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(src, []byte("{\n  \"hooks\": {\n")) || !bytes.HasSuffix(src, []byte("}\n")) {
+		t.Errorf("new file is not laid out like Claude Code's:\n%s", src)
+	}
+	if got := ours(t, src)["PreToolUse"]; len(got) != 1 || got[0] != "/opt/vaultctx/bin/vaultctx-pretooluse" {
+		t.Errorf("PreToolUse commands %q", got)
+	}
+	if _, err := Uninstall(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	if src, _ := os.ReadFile(path); string(src) != "{}\n" {
+		t.Errorf("after uninstall: %q, want {}", src)
+	}
+}
+
+func TestUninstallMissingFileWritesNothing(t *testing.T) {
+	path := freshEnv(t)
+	res, err := Uninstall(context.Background(), path)
+	if err != nil || res.Changed {
+		t.Fatalf("Uninstall = %+v, %v", res, err)
+	}
+	if _, err := os.Stat(filepath.Dir(path)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("uninstall created %s", filepath.Dir(path))
+	}
+}
+
+func TestInvalidJSONIsNeverTouched(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		line int
+	}{
+		{"trailing comma", "{\n  \"model\": \"opus\",\n}\n", 3},
+		{"comment", "{\n  // my settings\n  \"model\": \"opus\"\n}\n", 2},
+		{"truncated", "{\n  \"hooks\": {\n    \"Stop\": [\n", 4},
+		{"two values", "{}\n{}\n", 2},
+		{"byte order mark", "\ufeff{}", 1},
+		{"single quotes", "{'model': 'opus'}", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := freshEnv(t)
+			os.MkdirAll(filepath.Dir(path), 0o700)
+			if err := os.WriteFile(path, []byte(tt.src), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			for op, run := range map[string]func() error{
+				"install":   func() error { _, err := Install(ctx, path, mustPlan(t, "/b")); return err },
+				"uninstall": func() error { _, err := Uninstall(ctx, path); return err },
+				"status":    func() error { _, err := Status(ctx, path); return err },
+			} {
+				err := run()
+				var se *SyntaxError
+				if !errors.As(err, &se) {
+					t.Fatalf("%s: error %v, want *SyntaxError", op, err)
+				}
+				if se.Path != path || se.Line != tt.line {
+					t.Errorf("%s: path %q line %d, want %q line %d", op, se.Path, se.Line, path, tt.line)
+				}
+				if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, "not valid JSON") {
+					t.Errorf("%s: unclear message %q", op, msg)
+				}
+			}
+			if got, _ := os.ReadFile(path); string(got) != tt.src {
+				t.Errorf("file changed to %q", got)
+			}
+			if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 1 {
+				t.Errorf("directory holds %d entries, want only settings.json", len(ents))
+			}
+		})
+	}
+}
+
+func TestShapeErrorsLeaveFileAlone(t *testing.T) {
+	tests := []struct{ name, src string }{
+		{"top level array", `[{"hooks": {}}]`},
+		{"hooks is an array", `{"hooks": []}`},
+		{"hooks is null", `{"hooks": null}`},
+		{"event is an object", `{"hooks": {"PreToolUse": {"matcher": "Bash"}}}`},
+		{"duplicate hooks", `{"hooks": {}, "hooks": {}}`},
+		{"duplicate event", `{"hooks": {"Stop": [], "Stop": []}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "settings.json")
+			os.WriteFile(path, []byte(tt.src), 0o600)
+			_, err := Install(context.Background(), path, mustPlan(t, "/b"))
+			if !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("error %v, want ErrShape naming the path", err)
+			}
+			if got, _ := os.ReadFile(path); string(got) != tt.src {
+				t.Errorf("file changed to %q", got)
+			}
+		})
+	}
+}
+
+func TestStaleAndDuplicateEntries(t *testing.T) {
+	orig := readFixture(t, "stale.json")
+	plan := mustPlan(t, "/new/bin")
+	out, err := Merge(orig, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wired := ours(t, out)
+	want := map[string][]string{}
+	for _, g := range plan.Groups {
+		want[g.Event] = []string{g.Handler.Command}
+	}
+	if !reflect.DeepEqual(wired, want) {
+		t.Errorf("ours after merge %v, want %v", wired, want)
+	}
+	if got, want := foreign(t, out), foreign(t, orig); !reflect.DeepEqual(got, want) {
+		t.Errorf("foreign hooks changed:\n got %+v\nwant %+v", got, want)
+	}
+	// The wanted PreToolUse entry sat in the second group: it is updated
+	// there, after the foreign group, not appended.
+	es, _ := Inspect(out)
+	var pre []Entry
+	for _, e := range es {
+		if e.Event == "PreToolUse" {
+			pre = append(pre, e)
+		}
+	}
+	if len(pre) != 2 || pre[0].Ours || !pre[1].Ours || pre[1].Timeout != plan.Groups[1].Handler.Timeout {
+		t.Errorf("PreToolUse entries %+v", pre)
+	}
+	if bytes.Contains(out, []byte(`"Stop"`)) {
+		t.Errorf("Stop held only a stale entry of ours and should be gone:\n%s", out)
+	}
+	if again, _ := Merge(out, plan); !bytes.Equal(again, out) {
+		t.Errorf("merge is not idempotent")
+	}
+	removed, err := Remove(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ours(t, removed)) != 0 {
+		t.Errorf("entries of ours survived Remove:\n%s", removed)
+	}
+	if got, want := foreign(t, removed), foreign(t, orig); !reflect.DeepEqual(got, want) {
+		t.Errorf("Remove changed foreign hooks")
+	}
+}
+
+func TestReinstallFromAnotherDirUpdatesInPlace(t *testing.T) {
+	orig := readFixture(t, "competitors.json")
+	a, err := Merge(orig, mustPlan(t, "/old/bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Merge(a, mustPlan(t, "/new place/bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ours(t, b)["PostToolUse"]; len(got) != 1 || got[0] != "'/new place/bin/vaultctx-posttooluse'" {
+		t.Errorf("PostToolUse commands %q", got)
+	}
+	// Same length apart from the path change: nothing was added or moved.
+	grow := 3 * (len("'/new place/bin'") - len("/old/bin"))
+	if len(b)-len(a) != grow {
+		t.Errorf("size changed by %d bytes, want %d (in-place path update)", len(b)-len(a), grow)
+	}
+}
+
+func TestSharedGroupKeepsForeignHandlers(t *testing.T) {
+	src := []byte(`{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"rtk"},{"type":"command","command":"/x/vaultctx-posttooluse","timeout":10}]}]}}`)
+	out, err := Remove(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"rtk"}]}]}}`
+	if string(out) != want {
+		t.Errorf("Remove =\n%s\nwant\n%s", out, want)
+	}
+}
+
+func TestSymlinkedSettingsStayASymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "dotfiles", "claude-settings.json")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	os.WriteFile(target, readFixture(t, "competitors.json"), 0o600)
+	link := filepath.Join(dir, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(link), 0o755)
+	if err := os.Symlink("../dotfiles/claude-settings.json", link); err != nil {
+		t.Skip("symlinks unsupported:", err)
+	}
+	res, err := Install(context.Background(), link, mustPlan(t, "/b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Path != target {
+		t.Errorf("edited %s, want the link target %s", res.Path, target)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("settings.json is no longer a symlink")
+	}
+	if len(ours(t, mustRead(t, link))) != 3 {
+		t.Errorf("hooks not wired through the symlink")
+	}
+}
+
+func mustRead(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestUserPath(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"home", map[string]string{"HOME": "/home/ana"}, "/home/ana/.claude/settings.json"},
+		{"config dir", map[string]string{"HOME": "/home/ana", "CLAUDE_CONFIG_DIR": "/srv/claude"}, "/srv/claude/settings.json"},
+		{"config dir with tilde", map[string]string{"HOME": "/home/ana", "CLAUDE_CONFIG_DIR": "~/alt"}, "/home/ana/alt/settings.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := UserPath(func(k string) string { return tt.env[k] })
+			if err != nil || got != tt.want {
+				t.Errorf("UserPath = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	if got := ProjectPath("/repo"); got != "/repo/.claude/settings.json" {
+		t.Errorf("ProjectPath = %q", got)
+	}
+}
+
+func TestTemplateTimeoutsAreSecondsAtMost30(t *testing.T) {
+	plan := mustPlan(t, "/b")
+	events := map[string]string{}
+	for _, g := range plan.Groups {
+		events[g.Event] = g.Handler.Binary
+		if g.Handler.Timeout <= 0 || g.Handler.Timeout > 30 {
+			t.Errorf("%s: timeout %v s, want 1..30 seconds", g.Event, g.Handler.Timeout)
+		}
+		if !filepath.IsAbs(g.Handler.Command) {
+			t.Errorf("%s: command %q is not absolute", g.Event, g.Handler.Command)
+		}
+	}
+	want := map[string]string{
+		"UserPromptSubmit": UserPromptBinary,
+		"PreToolUse":       PreToolUseBinary,
+		"PostToolUse":      PostToolUseBinary,
+	}
+	if !reflect.DeepEqual(events, want) {
+		t.Errorf("events %v, want %v", events, want)
+	}
+	// What lands in the file says the same.
+	out, _ := Merge(nil, plan)
+	es, _ := Inspect(out)
+	for _, e := range es {
+		if e.Timeout <= 0 || e.Timeout > 30 {
+			t.Errorf("%s: written timeout %v", e.Event, e.Timeout)
+		}
+	}
+}
+
+func TestRenderRejectsBadTemplates(t *testing.T) {
+	tests := []struct{ name, tmpl string }{
+		{"millisecond timeout", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":{{json .UserPrompt}},"timeout":5000}]}]}}`},
+		{"no timeout", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":{{json .UserPrompt}}}]}]}}`},
+		{"foreign command", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"rm -rf /","timeout":5}]}]}}`},
+		{"two groups", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":{{json .UserPrompt}},"timeout":5}]},{"hooks":[]}]}}`},
+		{"not json", `{"hooks":{{.UserPrompt}}}`},
+		{"unknown field", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":{{json .Nope}},"timeout":5}]}]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := Render([]byte(tt.tmpl), "/b"); err == nil {
+				t.Errorf("Render accepted %s", tt.tmpl)
+			}
+		})
+	}
+}
+
+func TestOurs(t *testing.T) {
+	tests := []struct {
+		command string
+		bin     string
+		ours    bool
+	}{
+		{"/home/a/.local/bin/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{"'/home/a b/bin/vaultctx-pretooluse' --debug", "vaultctx-pretooluse", true},
+		{`"/home/a \"b\"/vaultctx-posttooluse"`, "vaultctx-posttooluse", true},
+		{`/home/a\ b/vaultctx-posttooluse`, "vaultctx-posttooluse", true},
+		{`C:\tools\vaultctx-userprompt.exe`, "vaultctx-userprompt", true},
+		{"vaultctx", "vaultctx", true},
+		{"  vaultctx-new-hook", "vaultctx-new-hook", true},
+		{"node ~/.claude-mem/vaultctx-userprompt.js", "node", false},
+		{"/usr/bin/vaultctxish", "vaultctxish", false},
+		{"echo vaultctx-userprompt", "echo", false},
+		{"/x/vaultctx-userprompt;rm -rf /", "vaultctx-userprompt", true},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.command, func(t *testing.T) {
+			bin, ok := Ours(tt.command)
+			if bin != tt.bin || ok != tt.ours {
+				t.Errorf("Ours(%q) = %q, %v; want %q, %v", tt.command, bin, ok, tt.bin, tt.ours)
+			}
+		})
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"/usr/local/bin/x", "/usr/local/bin/x"},
+		{"/home/a b/x", "'/home/a b/x'"},
+		{"/it's/x", `'/it'\''s/x'`},
+		{"", "''"},
+	}
+	for _, tt := range tests {
+		if got := ShellQuote(tt.in); got != tt.want {
+			t.Errorf("ShellQuote(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if bin, _ := Ours(ShellQuote(tt.in + "/vaultctx-x")); bin != "vaultctx-x" {
+			t.Errorf("Ours does not read back ShellQuote(%q): %q", tt.in, bin)
+		}
+	}
+}
