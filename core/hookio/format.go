@@ -1,0 +1,130 @@
+package hookio
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// CharsPerToken is the estimate used for every budget in vaultctx's hooks:
+// 4 characters per token.
+const CharsPerToken = 4
+
+// ContextHeading is the first line of every context block.
+const ContextHeading = "## Relevant Memory Context"
+
+// minHitText is the fewest characters of chunk text worth showing; a hit
+// that cannot fit its heading, path and this much text is left out.
+const minHitText = 40
+
+// Hit is one retrieved chunk to show in a context block. Path is
+// vault-relative, Section the chunk's heading (may be empty), Title the
+// note's title, Text the chunk body; ChunkID identifies the chunk for
+// session de-duplication.
+type Hit struct {
+	Path    string
+	Section string
+	Title   string
+	Text    string
+	ChunkID int64
+}
+
+// FormatContext renders hits, in the given order, as a markdown context
+// block of at most budgetTokens*CharsPerToken characters (runes):
+//
+//	## Relevant Memory Context
+//
+//	### <section> (<note title>)
+//	<vault-relative path>
+//	<chunk text, trimmed to fit>
+//
+// A hit without a section shows only the title and vice versa. Chunk text
+// that does not fit is cut at the last line break or space before the limit
+// and marked with "…"; a hit that cannot show at least a few dozen
+// characters of text is skipped, and later (shorter) hits still get their
+// chance. The output is a pure function of its arguments. It returns ""
+// when budgetTokens <= 0 or no hit fits.
+func FormatContext(hits []Hit, budgetTokens int) string {
+	budget := budgetTokens * CharsPerToken
+	if budget <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	used := utf8.RuneCountInString(ContextHeading) + 1 // heading and its newline
+	n := 0
+	for _, h := range hits {
+		head := hitHeading(h)
+		path := oneLineText(h.Path)
+		text := strings.TrimSpace(h.Text)
+		if text == "" {
+			continue
+		}
+		// "\n" (blank separator) + head + "\n" + path + "\n" + text + "\n"
+		fixed := 1 + utf8.RuneCountInString(head) + 1 + utf8.RuneCountInString(path) + 1 + 1
+		room := budget - used - fixed
+		if room < minHitText && room < utf8.RuneCountInString(text) || room <= 0 {
+			continue
+		}
+		text = trimText(text, room)
+		if n == 0 {
+			b.WriteString(ContextHeading)
+			b.WriteByte('\n')
+		}
+		b.WriteByte('\n')
+		b.WriteString(head)
+		b.WriteByte('\n')
+		b.WriteString(path)
+		b.WriteByte('\n')
+		b.WriteString(text)
+		b.WriteByte('\n')
+		used += fixed + utf8.RuneCountInString(text)
+		n++
+	}
+	return b.String()
+}
+
+// hitHeading returns "### section (title)", or whichever part exists.
+func hitHeading(h Hit) string {
+	section, title := oneLineText(h.Section), oneLineText(h.Title)
+	switch {
+	case section != "" && title != "" && section != title:
+		return "### " + section + " (" + title + ")"
+	case section != "":
+		return "### " + section
+	case title != "":
+		return "### " + title
+	default:
+		return "### " + oneLineText(h.Path)
+	}
+}
+
+// oneLineText collapses runs of whitespace (including newlines) to one space.
+func oneLineText(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// trimText returns text unchanged if it has at most limit runes, and
+// otherwise a prefix ending at a line or word boundary followed by "…", of
+// at most limit runes in total.
+func trimText(text string, limit int) string {
+	if utf8.RuneCountInString(text) <= limit {
+		return text
+	}
+	if limit <= 1 {
+		return ""
+	}
+	// Byte offset of the first limit-1 runes (room for the ellipsis).
+	cut := 0
+	for i := range limit - 1 {
+		_, size := utf8.DecodeRuneInString(text[cut:])
+		cut += size
+		_ = i
+	}
+	prefix := text[:cut]
+	if i := strings.LastIndexByte(prefix, '\n'); i >= len(prefix)/2 {
+		prefix = prefix[:i]
+	} else if i := strings.LastIndexFunc(prefix, unicode.IsSpace); i > 0 {
+		prefix = prefix[:i]
+	}
+	return strings.TrimRightFunc(prefix, unicode.IsSpace) + "…"
+}

@@ -1,0 +1,76 @@
+package hookio
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func sampleHits() []Hit {
+	long := strings.Repeat("The wcstombs_s function converts a wide character string safely. ", 40)
+	return []Hit{
+		{Path: "cpp/c-runtime-library/reference/wcstombs-s.md", Section: "Remarks", Title: "wcstombs_s, _wcstombs_s_l", Text: long, ChunkID: 1},
+		{Path: "cpp/text/how-to-convert.md", Section: "Example", Title: "How to: Convert Between Various String Types", Text: "Use WideCharToMultiByte\nwith CP_UTF8.", ChunkID: 2},
+		{Path: "notes/empty.md", Section: "Empty", Title: "Nothing", Text: "   ", ChunkID: 3},
+	}
+}
+
+func TestFormatContextBudget(t *testing.T) {
+	hits := sampleHits()
+	for _, budget := range []int{0, 5, 20, 40, 100, 300, 500, 5000} {
+		t.Run(fmt.Sprint(budget), func(t *testing.T) {
+			got := FormatContext(hits, budget)
+			if n := utf8.RuneCountInString(got); n > budget*CharsPerToken {
+				t.Fatalf("%d chars over budget %d", n, budget*CharsPerToken)
+			}
+			if got == "" {
+				return
+			}
+			if !strings.HasPrefix(got, ContextHeading+"\n\n### ") {
+				t.Fatalf("bad start: %q", got[:min(len(got), 60)])
+			}
+			if got != FormatContext(hits, budget) {
+				t.Fatal("not deterministic")
+			}
+			if strings.Contains(got, "notes/empty.md") {
+				t.Fatal("a hit without text was shown")
+			}
+		})
+	}
+}
+
+func TestFormatContextTrim(t *testing.T) {
+	got := FormatContext(sampleHits(), 100)
+	if !strings.Contains(got, "### Remarks (wcstombs_s, _wcstombs_s_l)\ncpp/c-runtime-library/reference/wcstombs-s.md\n") {
+		t.Fatalf("heading/path missing:\n%s", got)
+	}
+	i := strings.Index(got, "The wcstombs_s")
+	line := got[i:]
+	line = line[:strings.IndexByte(line, '\n')]
+	if !strings.HasSuffix(line, "…") {
+		t.Fatalf("trimmed text not marked: %q", line)
+	}
+	// Cut at a word boundary: the word before "…" is a whole word of the source.
+	words := strings.Fields(strings.TrimSuffix(line, "…"))
+	last := words[len(words)-1]
+	if !strings.Contains(" "+sampleHits()[0].Text, " "+last+" ") {
+		t.Fatalf("cut inside a word: %q", last)
+	}
+	if FormatContext(nil, 500) != "" {
+		t.Fatal("no hits must give empty output")
+	}
+}
+
+func ExampleFormatContext() {
+	fmt.Print(FormatContext([]Hit{{
+		Path: "cpp/text/how-to-convert.md", Section: "Example", Title: "Convert strings",
+		Text: "Use WideCharToMultiByte with CP_UTF8 to convert a wide string to UTF-8.",
+	}}, 32))
+	// Output:
+	// ## Relevant Memory Context
+	//
+	// ### Example (Convert strings)
+	// cpp/text/how-to-convert.md
+	// Use WideCharToMultiByte with CP_UTF8 to…
+}

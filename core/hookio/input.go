@@ -1,0 +1,113 @@
+package hookio
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// DefaultMaxInput is the default cap on hook stdin: 8 MiB. Claude Code's
+// payloads are far smaller (Bash output is itself capped), so anything larger
+// is treated as an error and the hook fails open.
+const DefaultMaxInput int64 = 8 << 20
+
+// ErrEmptyInput is returned by ReadInput when stdin holds nothing but
+// whitespace.
+var ErrEmptyInput = errors.New("empty hook input")
+
+// ErrInputTooLarge is returned by ReadInput when stdin exceeds the cap.
+var ErrInputTooLarge = errors.New("hook input too large")
+
+// ErrMalformedInput is returned by ReadInput when stdin is not one JSON
+// object.
+var ErrMalformedInput = errors.New("malformed hook input")
+
+// Input is the part of a hook payload vaultctx reads. Unknown fields are
+// ignored; missing fields and fields of another JSON type are empty, and
+// invalid UTF-8 in string fields becomes U+FFFD. ToolInput and ToolResponse are raw
+// gjson views of the "tool_input" and "tool_response" values (their Exists
+// method reports whether the field was present).
+type Input struct {
+	SessionID      string // "session_id"
+	TranscriptPath string // "transcript_path" (JSONL; may be missing or lag)
+	Cwd            string // "cwd"
+	Event          string // "hook_event_name", e.g. "PostToolUse"
+	Prompt         string // "prompt" (UserPromptSubmit)
+	ToolName       string // "tool_name" (tool events)
+	ToolUseID      string // "tool_use_id" (tool events)
+	ToolInput      gjson.Result
+	ToolResponse   gjson.Result
+}
+
+// ReadInput reads one hook payload from r, at most maxBytes bytes
+// (maxBytes <= 0 means DefaultMaxInput), and decodes the fields of Input
+// with gjson. It returns ErrEmptyInput, ErrInputTooLarge or
+// ErrMalformedInput (wrapped) for input that is empty, larger than the cap,
+// or not a single valid JSON object, and the read error for a failing
+// reader.
+func ReadInput(r io.Reader, maxBytes int64) (Input, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxInput
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
+	if err != nil {
+		return Input{}, fmt.Errorf("read hook input: %w", err)
+	}
+	if int64(len(data)) > maxBytes {
+		return Input{}, fmt.Errorf("read hook input: %w (over %d bytes)", ErrInputTooLarge, maxBytes)
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return Input{}, fmt.Errorf("read hook input: %w", ErrEmptyInput)
+	}
+	if data[0] != '{' || !gjson.ValidBytes(data) {
+		return Input{}, fmt.Errorf("read hook input: %w", ErrMalformedInput)
+	}
+	// Parse a string copy so every Result (including ToolInput and
+	// ToolResponse) stays valid independently of the reader's buffer.
+	root := gjson.Parse(string(data))
+	if !root.IsObject() {
+		return Input{}, fmt.Errorf("read hook input: %w", ErrMalformedInput)
+	}
+	get := root.Get
+	return Input{
+		SessionID:      str(get("session_id")),
+		TranscriptPath: str(get("transcript_path")),
+		Cwd:            str(get("cwd")),
+		Event:          str(get("hook_event_name")),
+		Prompt:         str(get("prompt")),
+		ToolName:       str(get("tool_name")),
+		ToolUseID:      str(get("tool_use_id")),
+		ToolInput:      get("tool_input"),
+		ToolResponse:   get("tool_response"),
+	}, nil
+}
+
+// str returns a string field's value and "" for any other JSON type, so a
+// number or object where a string belongs never leaks its raw JSON.
+func str(r gjson.Result) string {
+	if r.Type != gjson.String {
+		return ""
+	}
+	return validUTF8(r.Str)
+}
+
+// validUTF8 replaces each byte of an invalid UTF-8 sequence with U+FFFD, as
+// encoding/json does, so hooks never pass invalid text on.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		b.WriteRune(r) // utf8.RuneError for an invalid byte
+		i += size
+	}
+	return b.String()
+}

@@ -1,0 +1,131 @@
+package hookio
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const payloadDir = "../../../shared/hook-payloads"
+
+// wantFields decodes the payload independently with encoding/json.
+func wantFields(t testing.TB, data []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("decode with encoding/json: %v", err)
+	}
+	return m
+}
+
+func strField(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+func TestReadInputRealPayloads(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(payloadDir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no payloads in %s: %v", payloadDir, err)
+	}
+	tools, _ := filepath.Glob("../../../shared/tool-outputs/*/posttoolusefailure.json")
+	files = append(files, tools...)
+	for _, f := range files {
+		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := ReadInput(bytes.NewReader(data), 0)
+			if err != nil {
+				t.Fatalf("ReadInput: %v", err)
+			}
+			m := wantFields(t, data)
+			for _, c := range []struct{ got, key string }{
+				{in.SessionID, "session_id"}, {in.TranscriptPath, "transcript_path"}, {in.Cwd, "cwd"},
+				{in.Event, "hook_event_name"}, {in.Prompt, "prompt"}, {in.ToolName, "tool_name"},
+				{in.ToolUseID, "tool_use_id"},
+			} {
+				if c.got != strField(m, c.key) {
+					t.Errorf("%s = %q, want %q", c.key, c.got, strField(m, c.key))
+				}
+			}
+			if _, ok := m["tool_input"]; ok != in.ToolInput.Exists() {
+				t.Errorf("tool_input exists = %v, want %v", in.ToolInput.Exists(), ok)
+			}
+			if resp, ok := m["tool_response"].(map[string]any); ok {
+				if got := in.ToolResponse.Get("stdout").String(); got != strField(resp, "stdout") && resp["stdout"] != nil {
+					t.Errorf("tool_response.stdout differs")
+				}
+			}
+		})
+	}
+}
+
+func TestReadInputErrors(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   string
+		max  int64
+		want error
+	}{
+		{"empty", "", 0, ErrEmptyInput},
+		{"whitespace", " \n\t ", 0, ErrEmptyInput},
+		{"garbage", "not json at all", 0, ErrMalformedInput},
+		{"array", `[{"session_id":"x"}]`, 0, ErrMalformedInput},
+		{"truncated", `{"session_id":"x","prompt":"hel`, 0, ErrMalformedInput},
+		{"two objects", `{"a":1}{"b":2}`, 0, ErrMalformedInput},
+		{"too large", `{"prompt":"` + strings.Repeat("x", 100) + `"}`, 50, ErrInputTooLarge},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadInput(strings.NewReader(c.in), c.max)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("err = %v, want %v", err, c.want)
+			}
+		})
+	}
+}
+
+func TestReadInputOddTypes(t *testing.T) {
+	in, err := ReadInput(strings.NewReader(`{"session_id":42,"prompt":{"x":1},"tool_name":null,"cwd":"/p","extra":[1,2]}`), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.SessionID != "" || in.Prompt != "" || in.ToolName != "" || in.Cwd != "/p" {
+		t.Fatalf("non-string fields must read as empty: %+v", in)
+	}
+}
+
+// FuzzReadInput checks ReadInput never panics and agrees with encoding/json
+// on the string fields of every object it accepts.
+func FuzzReadInput(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(payloadDir, "*.json"))
+	for _, p := range files {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"session_id":"\u0000\ud800","prompt":"a\"b"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in, err := ReadInput(bytes.NewReader(data), 1<<16)
+		if err != nil {
+			return
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(data, &m) != nil {
+			// gjson accepts a few inputs encoding/json rejects (e.g. invalid
+			// UTF-8 inside strings); nothing more to compare.
+			return
+		}
+		var want string
+		if raw, ok := m["session_id"]; ok && json.Unmarshal(raw, &want) == nil && !bytes.ContainsRune(raw, '\\') {
+			if in.SessionID != want {
+				t.Fatalf("session_id = %q, encoding/json says %q", in.SessionID, want)
+			}
+		}
+	})
+}

@@ -1,0 +1,203 @@
+package hookio
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// SeenTTL is how long a session's de-duplication state lives: a state file
+// not written for 24 h is ignored and deleted.
+const SeenTTL = 24 * time.Hour
+
+// maxSeen caps the chunk IDs remembered per session (the newest are kept).
+const maxSeen = 10000
+
+// Seen is the set of chunk IDs already injected into one Claude Code
+// session by any vaultctx hook, so no hook repeats a chunk. It lives in one
+// small JSON file per session (mode 0600) and is not safe for concurrent
+// use by several goroutines; concurrent hook processes may lose each other's
+// additions (last writer wins), which only means a chunk may be repeated.
+type Seen struct {
+	path   string
+	origID string
+	ids    []int64 // in insertion order
+	set    map[int64]bool
+	dirty  bool
+}
+
+type seenFile struct {
+	SessionID string  `json:"session_id"`
+	Chunks    []int64 `json:"chunks"`
+}
+
+// OpenSeen loads the state of sessionID from dir (usually
+// $XDG_STATE_HOME/vaultctx/sessions, see StateDir), creating dir (mode 0700)
+// if needed, and deletes state files in dir older than SeenTTL. A missing,
+// expired or corrupt state file gives an empty set. It returns an error only
+// when dir cannot be created.
+func OpenSeen(dir, sessionID string) (*Seen, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open seen state: %w", err)
+	}
+	expireSeen(dir, time.Now())
+	s := &Seen{path: filepath.Join(dir, SafeName(sessionID)+".json"), origID: sessionID, set: map[int64]bool{}}
+	data, err := os.ReadFile(s.path)
+	if err != nil {
+		return s, nil
+	}
+	var f seenFile
+	if json.Unmarshal(data, &f) != nil || f.SessionID != sessionID {
+		return s, nil
+	}
+	for _, id := range f.Chunks {
+		if !s.set[id] {
+			s.set[id] = true
+			s.ids = append(s.ids, id)
+		}
+	}
+	return s, nil
+}
+
+// Has reports whether chunkID was already injected in this session.
+func (s *Seen) Has(chunkID int64) bool { return s.set[chunkID] }
+
+// Add records chunk IDs as injected; Save persists them.
+func (s *Seen) Add(ids ...int64) {
+	for _, id := range ids {
+		if !s.set[id] {
+			s.set[id] = true
+			s.ids = append(s.ids, id)
+			s.dirty = true
+		}
+	}
+}
+
+// Save writes the state atomically (temporary file and rename, mode 0600).
+// It does nothing when nothing was added since OpenSeen.
+func (s *Seen) Save() error {
+	if !s.dirty {
+		return nil
+	}
+	ids := s.ids
+	if len(ids) > maxSeen {
+		ids = ids[len(ids)-maxSeen:]
+	}
+	data, err := json.Marshal(seenFile{SessionID: s.origID, Chunks: ids})
+	if err != nil {
+		return fmt.Errorf("save seen state: %w", err)
+	}
+	if err := WriteFileAtomic(s.path, data); err != nil {
+		return fmt.Errorf("save seen state: %w", err)
+	}
+	s.dirty = false
+	return nil
+}
+
+// expireSeen deletes *.json state files older than SeenTTL; errors are
+// ignored (another hook may be deleting the same file).
+func expireSeen(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		info, err := e.Info()
+		if err == nil && now.Sub(info.ModTime()) > SeenTTL {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// SafeName turns an identifier from a payload (session_id, tool_use_id)
+// into a file name: letters, digits, '-', '_' and '.' are kept, anything
+// else becomes '_'; when that changed the id, or the id is empty, starts
+// with '.', or is over 100 bytes, a short SHA-256 of the original is
+// appended so distinct ids never share a file.
+func SafeName(id string) string {
+	var b strings.Builder
+	changed := id == "" || strings.HasPrefix(id, ".") || len(id) > 100
+	for _, r := range id {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+			changed = true
+		}
+	}
+	name := b.String()
+	if len(name) > 100 {
+		name = name[:100]
+	}
+	name = strings.TrimLeft(name, ".")
+	if changed {
+		sum := sha256.Sum256([]byte(id))
+		name += "-" + hex.EncodeToString(sum[:6])
+	}
+	return name
+}
+
+// WriteFileAtomic writes data to path with mode 0600 through a temporary
+// file in the same directory and a rename, so readers never see a partial
+// file.
+func WriteFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := cmpErr(werr, cerr, os.Chmod(tmp, 0o600)); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+func cmpErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// StateDir returns $XDG_STATE_HOME/vaultctx/<sub> (default
+// ~/.local/state/vaultctx/<sub>), using getenv for the environment. It
+// returns an error when neither XDG_STATE_HOME nor HOME is set.
+func StateDir(getenv func(string) string, sub string) (string, error) {
+	return xdgDir(getenv, "XDG_STATE_HOME", filepath.Join(".local", "state"), sub)
+}
+
+// CacheDir returns $XDG_CACHE_HOME/vaultctx/<sub> (default
+// ~/.cache/vaultctx/<sub>), using getenv for the environment. It returns an
+// error when neither XDG_CACHE_HOME nor HOME is set.
+func CacheDir(getenv func(string) string, sub string) (string, error) {
+	return xdgDir(getenv, "XDG_CACHE_HOME", ".cache", sub)
+}
+
+func xdgDir(getenv func(string) string, env, homeRel, sub string) (string, error) {
+	// The XDG spec says relative values are invalid and must be ignored.
+	if base := getenv(env); base != "" && filepath.IsAbs(base) {
+		return filepath.Join(base, "vaultctx", sub), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		return "", fmt.Errorf("%s and HOME are unset", env)
+	}
+	return filepath.Join(home, homeRel, "vaultctx", sub), nil
+}

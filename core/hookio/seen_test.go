@@ -1,0 +1,98 @@
+package hookio
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSeenRoundTrip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sessions")
+	s, err := OpenSeen(dir, "3f1c2a7e-1b2d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Has(7) {
+		t.Fatal("fresh state has 7")
+	}
+	s.Add(7, 9, 7)
+	if err := s.Save(); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := OpenSeen(dir, "3f1c2a7e-1b2d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s2.Has(7) || !s2.Has(9) || s2.Has(8) {
+		t.Fatal("state not persisted")
+	}
+	other, _ := OpenSeen(dir, "another")
+	if other.Has(7) {
+		t.Fatal("sessions share state")
+	}
+	info, err := os.Stat(filepath.Join(dir, SafeName("3f1c2a7e-1b2d")+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v, want 0600", info.Mode().Perm())
+	}
+}
+
+func TestSeenCorruptAndExpired(t *testing.T) {
+	dir := t.TempDir()
+	corrupt := filepath.Join(dir, SafeName("bad")+".json")
+	os.WriteFile(corrupt, []byte("{not json"), 0o600)
+	s, err := OpenSeen(dir, "bad")
+	if err != nil || s.Has(1) {
+		t.Fatalf("corrupt file: %v", err)
+	}
+	s.Add(1)
+	if err := s.Save(); err != nil {
+		t.Fatal(err)
+	}
+
+	old := filepath.Join(dir, SafeName("old")+".json")
+	os.WriteFile(old, []byte(`{"session_id":"old","chunks":[5]}`), 0o600)
+	past := time.Now().Add(-SeenTTL - time.Hour)
+	os.Chtimes(old, past, past)
+	s, _ = OpenSeen(dir, "old")
+	if s.Has(5) {
+		t.Fatal("expired state was used")
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Fatal("expired state file not deleted")
+	}
+}
+
+func TestSafeName(t *testing.T) {
+	for _, id := range []string{"toolu_01abc", "a/b", "a_b", "../../etc/passwd", "", ".hidden", strings.Repeat("x", 300), "é"} {
+		n := SafeName(id)
+		if n == "" || strings.ContainsAny(n, "/\\") || strings.HasPrefix(n, ".") || len(n) > 120 {
+			t.Errorf("SafeName(%q) = %q is not a safe file name", id, n)
+		}
+	}
+	if SafeName("toolu_01abc") != "toolu_01abc" {
+		t.Error("a clean id must be kept as is")
+	}
+	if SafeName("a/b") == SafeName("a_b") {
+		t.Error("distinct ids share a name")
+	}
+}
+
+func TestXDGDirs(t *testing.T) {
+	env := map[string]string{"HOME": "/home/u", "XDG_CACHE_HOME": "relative/ignored"}
+	get := func(k string) string { return env[k] }
+	if d, _ := CacheDir(get, "outputs"); d != "/home/u/.cache/vaultctx/outputs" {
+		t.Errorf("CacheDir = %q", d)
+	}
+	env["XDG_STATE_HOME"] = "/s"
+	if d, _ := StateDir(get, "sessions"); d != "/s/vaultctx/sessions" {
+		t.Errorf("StateDir = %q", d)
+	}
+	if _, err := StateDir(func(string) string { return "" }, "x"); err == nil {
+		t.Error("no HOME must be an error")
+	}
+}
