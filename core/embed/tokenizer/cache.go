@@ -1,0 +1,209 @@
+package tokenizer
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"syscall"
+	"unsafe"
+)
+
+// Cache file layout (little-endian, every section 8-byte aligned):
+//
+//	magic "VCTXTOK1" | u32 specLen | u32 n | u32 dataLen | u32 nslots | u32 nscores | u32 0
+//	spec JSON | offs [n+1]u32 | data [dataLen]byte | slots [nslots]u32 | scores [nscores]f64
+const (
+	cacheMagic   = "VCTXTOK1"
+	cacheVersion = "2" // bump when the layout or the spec semantics change
+	headerSize   = 32
+)
+
+var errBadCache = errors.New("bad tokenizer cache")
+
+// cacheFile names the cache entry for the tokenizer.json at path.
+func cacheFile(dir, path string, st os.FileInfo) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%s", abs, st.Size(), st.ModTime().UnixNano(), cacheVersion)
+	return filepath.Join(dir, hex.EncodeToString(h.Sum(nil))[:32]+".bin")
+}
+
+func pad8(n int) int { return (n + 7) &^ 7 }
+
+var littleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+// writeCache writes the compact form atomically (temporary file, rename).
+func writeCache(path string, sp *spec, v *vocab, scores []float64) error {
+	specJSON, err := json.Marshal(sp)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	le := binary.LittleEndian
+	hdr := make([]byte, headerSize)
+	copy(hdr, cacheMagic)
+	le.PutUint32(hdr[8:], uint32(len(specJSON)))
+	le.PutUint32(hdr[12:], uint32(v.size()))
+	le.PutUint32(hdr[16:], uint32(len(v.data)))
+	le.PutUint32(hdr[20:], uint32(len(v.slots)))
+	le.PutUint32(hdr[24:], uint32(len(scores)))
+	buf.Write(hdr)
+	align := func() {
+		for buf.Len()%8 != 0 {
+			buf.WriteByte(0)
+		}
+	}
+	buf.Write(specJSON)
+	align()
+	_ = binary.Write(&buf, le, v.offs)
+	align()
+	buf.Write(v.data)
+	align()
+	_ = binary.Write(&buf, le, v.slots)
+	align()
+	_ = binary.Write(&buf, le, scores)
+
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tok-*.tmp")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// openCache maps a cache file and builds a Tokenizer over it without copying
+// the vocabulary.
+func openCache(path string) (*Tokenizer, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := int(st.Size())
+	if size < headerSize || size > math.MaxInt32 {
+		return nil, errBadCache
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, err
+	}
+	t, err := decodeCache(data)
+	if err != nil {
+		syscall.Munmap(data)
+		return nil, err
+	}
+	t.unmap = func() error { return syscall.Munmap(data) }
+	return t, nil
+}
+
+// decodeCache checks every length against the file size before slicing.
+func decodeCache(b []byte) (*Tokenizer, error) {
+	le := binary.LittleEndian
+	if len(b) < headerSize || string(b[:8]) != cacheMagic {
+		return nil, errBadCache
+	}
+	specLen := int(le.Uint32(b[8:]))
+	n := int(le.Uint32(b[12:]))
+	dataLen := int(le.Uint32(b[16:]))
+	nslots := int(le.Uint32(b[20:]))
+	nscores := int(le.Uint32(b[24:]))
+	if nslots == 0 || nslots&(nslots-1) != 0 || nslots < n {
+		return nil, errBadCache
+	}
+	off := headerSize
+	need := off + pad8(specLen) + pad8(4*(n+1)) + pad8(dataLen) + pad8(4*nslots) + 8*nscores
+	if need != len(b) {
+		return nil, fmt.Errorf("%w: size %d, want %d", errBadCache, len(b), need)
+	}
+	var sp spec
+	if err := json.Unmarshal(b[off:off+specLen], &sp); err != nil {
+		return nil, fmt.Errorf("%w: %v", errBadCache, err)
+	}
+	off += pad8(specLen)
+	v := &vocab{}
+	v.offs = u32s(b[off:], n+1)
+	off += pad8(4 * (n + 1))
+	v.data = b[off : off+dataLen : off+dataLen]
+	off += pad8(dataLen)
+	v.slots = u32s(b[off:], nslots)
+	v.mask = uint64(nslots - 1)
+	off += pad8(4 * nslots)
+	var scores []float64
+	if nscores > 0 {
+		scores = f64s(b[off:], nscores)
+	}
+	for i := 0; i < n; i++ {
+		if v.offs[i] > v.offs[i+1] {
+			return nil, errBadCache
+		}
+	}
+	if int(v.offs[n]) != dataLen {
+		return nil, errBadCache
+	}
+	for _, s := range v.slots {
+		if int(s) > n {
+			return nil, errBadCache
+		}
+	}
+	if sp.Unk >= n {
+		return nil, errBadCache
+	}
+	return build(&sp, v, scores)
+}
+
+func u32s(b []byte, n int) []uint32 {
+	if n == 0 {
+		return nil
+	}
+	if littleEndian {
+		return unsafe.Slice((*uint32)(unsafe.Pointer(&b[0])), n)
+	}
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return out
+}
+
+func f64s(b []byte, n int) []float64 {
+	if littleEndian {
+		return unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), n)
+	}
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return out
+}
