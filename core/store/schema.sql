@@ -11,7 +11,8 @@ CREATE TABLE IF NOT EXISTS files (
   hash     TEXT NOT NULL,
   title    TEXT NOT NULL DEFAULT '',
   chunks   INTEGER NOT NULL DEFAULT 0,
-  error    TEXT NOT NULL DEFAULT ''
+  error    TEXT NOT NULL DEFAULT '',
+  redactions TEXT NOT NULL DEFAULT ''  -- JSON {rule: count} of credentials scrubbed
 ) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS skips (

@@ -450,3 +450,5 @@ func sortScored(s []Scored) {
 		return s[i].ID < s[j].ID
 	})
 }
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

@@ -15,6 +15,9 @@ type File struct {
 	Title   string // note title
 	Chunks  int    // number of chunks stored for the file
 	Error   string // problems recorded while parsing ("" when none)
+	// Redactions is a JSON object {rule: count} of the credentials scrubbed
+	// from the file ("" when none).
+	Redactions string
 }
 
 // Chunk is one row of the chunks table.
@@ -111,10 +114,10 @@ func (t *Tx) ReplaceFile(ctx context.Context, f File, chunks []Chunk, vecs [][]f
 		return err
 	}
 	f.Chunks = len(chunks)
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO files(path, mtime_ns, size, hash, title, chunks, error) VALUES(?, ?, ?, ?, ?, ?, ?)
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO files(path, mtime_ns, size, hash, title, chunks, error, redactions) VALUES(?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET mtime_ns=excluded.mtime_ns, size=excluded.size, hash=excluded.hash,
-		title=excluded.title, chunks=excluded.chunks, error=excluded.error`,
-		f.Path, f.MtimeNS, f.Size, f.Hash, f.Title, f.Chunks, f.Error)
+		title=excluded.title, chunks=excluded.chunks, error=excluded.error, redactions=excluded.redactions`,
+		f.Path, f.MtimeNS, f.Size, f.Hash, f.Title, f.Chunks, f.Error, f.Redactions)
 	if err != nil {
 		return fmt.Errorf("replace %s: %w", f.Path, err)
 	}
@@ -175,6 +178,14 @@ func (t *Tx) SetSkips(ctx context.Context, skips []Skip) error {
 		if _, err := t.tx.ExecContext(ctx, "INSERT OR REPLACE INTO skips(path, reason) VALUES(?, ?)", sk.Path, sk.Reason); err != nil {
 			return fmt.Errorf("set skips: %w", err)
 		}
+	}
+	return nil
+}
+
+// AddSkip records one more skipped file.
+func (t *Tx) AddSkip(ctx context.Context, sk Skip) error {
+	if _, err := t.tx.ExecContext(ctx, "INSERT OR REPLACE INTO skips(path, reason) VALUES(?, ?)", sk.Path, sk.Reason); err != nil {
+		return fmt.Errorf("add skip: %w", err)
 	}
 	return nil
 }

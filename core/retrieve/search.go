@@ -1,0 +1,208 @@
+package retrieve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Search modes.
+const (
+	ModeBM25   = "bm25"
+	ModeVector = "vector"
+	ModeHybrid = "hybrid"
+)
+
+// Defaults for Options.
+const (
+	DefaultK          = 10
+	DefaultCandidates = 30
+	// CharsPerToken is the token estimate used for budgets: 4 characters
+	// per token.
+	CharsPerToken = 4
+)
+
+// ErrNoVectors is returned by Search in vector mode when the index has no
+// usable vector index (no model configured, or sqlite-vec unavailable).
+var ErrNoVectors = errors.New("no vector index: index with a model (--model DIR) for vector search")
+
+// Options configures Search. The zero value means hybrid search with the
+// defaults.
+type Options struct {
+	Mode         string  // ModeBM25, ModeVector or ModeHybrid ("" = hybrid)
+	K            int     // results returned (0 = DefaultK)
+	Candidates   int     // candidates fetched from each leg (0 = DefaultCandidates, at least K)
+	RRFK         float64 // RRF k (0 = DefaultRRFK)
+	BM25Weight   float64 // RRF weight of the BM25 list (0 = 1.0)
+	VectorWeight float64 // RRF weight of the vector list (0 = 1.0)
+	MaxTokens    int     // if > 0, cut the ranked list to this budget (see Budget)
+}
+
+// Hit is one search result.
+type Hit struct {
+	ChunkID        int64
+	Path           string // vault-relative
+	Title          string // note title
+	Section        string
+	HeadingContext string
+	Text           string
+	Score          float64 // RRF score in hybrid mode; BM25 (-bm25) or cosine otherwise
+	BM25Rank       int     // 1-based rank in the BM25 list, 0 when absent
+	VecRank        int     // 1-based rank in the vector list, 0 when absent
+	BM25Score      float64 // -bm25(), valid when BM25Rank > 0
+	VecScore       float64 // cosine similarity, valid when VecRank > 0
+}
+
+// Source is what Search needs from an index: the two retrievers and a way
+// to load chunks. core/store, wrapped by core/engine, provides it.
+type Source interface {
+	KeywordHits(ctx context.Context, query string, k int) ([]Scored, error)
+	// VectorHits returns nil, nil when there is no vector index.
+	VectorHits(ctx context.Context, vec []float32, k int) ([]Scored, error)
+	// Hydrate fills Path, Title, Section, HeadingContext and Text for the
+	// given ids, in order; missing ids are left out.
+	Hydrate(ctx context.Context, ids []int64) ([]Hit, error)
+}
+
+// Embedder turns a query into a vector. core/embed.Model provides it.
+type Embedder interface {
+	Encode(text string) ([]float32, error)
+}
+
+// Search runs a BM25, vector or hybrid search.
+//
+// Hybrid runs BM25 and KNN with Options.Candidates candidates each and fuses
+// the lists with Fuse (RRF, k = 60, weights 1.0 by default). With a nil
+// Embedder, or a source without vectors, hybrid degrades to BM25 ranks
+// alone (VecRank stays 0), and vector mode returns ErrNoVectors.
+func Search(ctx context.Context, src Source, emb Embedder, query string, opt Options) ([]Hit, error) {
+	opt = opt.withDefaults()
+	var kw, vec []Scored
+	var err error
+	needKW := opt.Mode == ModeBM25 || opt.Mode == ModeHybrid
+	needVec := opt.Mode == ModeVector || opt.Mode == ModeHybrid
+	if needKW {
+		if kw, err = src.KeywordHits(ctx, query, opt.Candidates); err != nil {
+			return nil, err
+		}
+	}
+	if needVec {
+		if emb == nil {
+			if opt.Mode == ModeVector {
+				return nil, ErrNoVectors
+			}
+		} else if strings.TrimSpace(query) != "" {
+			v, err := emb.Encode(query)
+			if err != nil {
+				return nil, fmt.Errorf("embed query: %w", err)
+			}
+			if vec, err = src.VectorHits(ctx, v, opt.Candidates); err != nil {
+				return nil, err
+			}
+		}
+	}
+	lists := []Ranked{{IDs: ids(kw), Weight: opt.BM25Weight}, {IDs: ids(vec), Weight: opt.VectorWeight}}
+	var fused []Fused
+	switch opt.Mode {
+	case ModeBM25:
+		fused = Fuse(opt.RRFK, lists[0], Ranked{})
+	case ModeVector:
+		fused = Fuse(opt.RRFK, Ranked{}, lists[1])
+	default:
+		fused = Fuse(opt.RRFK, lists...)
+	}
+	if len(fused) > opt.K {
+		fused = fused[:opt.K]
+	}
+	want := make([]int64, len(fused))
+	for i, f := range fused {
+		want[i] = f.ID
+	}
+	hits, err := src.Hydrate(ctx, want)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]Fused, len(fused))
+	for _, f := range fused {
+		byID[f.ID] = f
+	}
+	kwScore, vecScore := scores(kw), scores(vec)
+	for i := range hits {
+		f := byID[hits[i].ChunkID]
+		hits[i].BM25Rank, hits[i].VecRank = f.Ranks[0], f.Ranks[1]
+		hits[i].BM25Score, hits[i].VecScore = kwScore[f.ID], vecScore[f.ID]
+		switch opt.Mode {
+		case ModeBM25:
+			hits[i].Score = hits[i].BM25Score
+		case ModeVector:
+			hits[i].Score = hits[i].VecScore
+		default:
+			hits[i].Score = f.Score
+		}
+	}
+	if opt.MaxTokens > 0 {
+		hits = Budget(hits, opt.MaxTokens)
+	}
+	return hits, nil
+}
+
+// Budget returns the longest prefix of hits whose estimated size fits in
+// maxTokens tokens, estimating CharsPerToken characters per token over each
+// hit's path, section and text. Order is kept.
+func Budget(hits []Hit, maxTokens int) []Hit {
+	used := 0
+	for i, h := range hits {
+		used += len([]rune(h.Path)) + len([]rune(h.Section)) + len([]rune(h.Text))
+		if (used+CharsPerToken-1)/CharsPerToken > maxTokens {
+			return hits[:i]
+		}
+	}
+	return hits
+}
+
+func (o Options) withDefaults() Options {
+	if o.Mode == "" {
+		o.Mode = ModeHybrid
+	}
+	if o.K <= 0 {
+		o.K = DefaultK
+	}
+	if o.Candidates <= 0 {
+		o.Candidates = DefaultCandidates
+	}
+	if o.Candidates < o.K {
+		o.Candidates = o.K
+	}
+	if o.RRFK <= 0 {
+		o.RRFK = DefaultRRFK
+	}
+	if o.BM25Weight == 0 {
+		o.BM25Weight = 1
+	}
+	if o.VectorWeight == 0 {
+		o.VectorWeight = 1
+	}
+	return o
+}
+
+// ValidMode reports whether m names a search mode.
+func ValidMode(m string) bool {
+	return m == ModeBM25 || m == ModeVector || m == ModeHybrid
+}
+
+func ids(s []Scored) []int64 {
+	out := make([]int64, len(s))
+	for i, x := range s {
+		out[i] = x.ID
+	}
+	return out
+}
+
+func scores(s []Scored) map[int64]float64 {
+	m := make(map[int64]float64, len(s))
+	for _, x := range s {
+		m[x.ID] = x.Score
+	}
+	return m
+}

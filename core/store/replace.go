@@ -1,0 +1,104 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Seal finishes a Bulk store: it merges the FTS5 index segments, switches
+// the file to WAL mode, and closes it. The file is then ready for Replace.
+func (s *Store) Seal(ctx context.Context) error {
+	for _, q := range []string{
+		"INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')",
+		"PRAGMA journal_mode=WAL",
+		"PRAGMA optimize",
+	} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			s.db.Close()
+			return fmt.Errorf("seal %s: %w", s.path, err)
+		}
+	}
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("seal %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Replace atomically swaps the sealed index file src into place at dst.
+//
+// A WAL file left beside dst would belong to the old database and must
+// never be replayed onto the new one, so before the rename the old file is
+// checkpointed and switched to rollback-journal mode, which deletes its WAL
+// and shared-memory files. That switch waits (up to about 10 s) for readers
+// to finish. Readers that opened the old file keep reading it until they
+// close; every open after the rename sees the new file.
+func Replace(ctx context.Context, dst, src string) error {
+	if _, err := os.Stat(dst); errors.Is(err, os.ErrNotExist) {
+		if err := os.Rename(src, dst); err != nil {
+			return fmt.Errorf("install index: %w", err)
+		}
+		return nil
+	}
+	db, err := sql.Open("sqlite3", "file:"+escapePath(dst)+"?_busy_timeout=10000")
+	if err != nil {
+		return fmt.Errorf("install index: %w", err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("install index: %w", err)
+	}
+	defer conn.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var mode string
+		err = conn.QueryRowContext(ctx, "PRAGMA journal_mode=DELETE").Scan(&mode)
+		if err == nil && mode == "delete" {
+			break
+		}
+		if time.Now().After(deadline) {
+			if err == nil {
+				err = fmt.Errorf("journal mode is still %s", mode)
+			}
+			return fmt.Errorf("install index: old index stays busy: %w", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// Hold a write lock across the rename so no writer slips in between.
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return fmt.Errorf("install index: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+	if err := os.Rename(src, dst); err != nil {
+		return fmt.Errorf("install index: %w", err)
+	}
+	return nil
+}
+
+// Redactions sums the credentials scrubbed per rule over all files.
+func (s *Store) Redactions(ctx context.Context) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT redactions FROM files WHERE redactions != ''")
+	if err != nil {
+		return nil, fmt.Errorf("redactions: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var raw string
+		if err := rows.Scan(&raw); err != nil {
+			return nil, err
+		}
+		var m map[string]int
+		if jsonUnmarshal(raw, &m) == nil {
+			for k, v := range m {
+				out[k] += v
+			}
+		}
+	}
+	return out, rows.Err()
+}
