@@ -35,14 +35,14 @@ type Judgment struct {
 	Section string
 }
 
-// ParseJudgment splits "path" or "path#Section" into a Judgment. The path
-// must be relative, use forward slashes and not leave the vault; an empty
+// ParseJudgment splits "path" or "path#Section" (at the first "#") into a
+// Judgment, trimming white space around both parts. The path must be relative, use forward slashes and not leave the vault; an empty
 // section after "#" is an error.
 func ParseJudgment(s string) (Judgment, error) {
 	p, sec, hasSec := strings.Cut(s, "#")
-	sec = strings.TrimSpace(sec)
+	p, sec = strings.TrimSpace(p), strings.TrimSpace(sec)
 	switch {
-	case strings.TrimSpace(p) == "":
+	case p == "":
 		return Judgment{}, fmt.Errorf("relevant %q: empty path", s)
 	case strings.Contains(p, `\`):
 		return Judgment{}, fmt.Errorf("relevant %q: use forward slashes", s)
@@ -52,6 +52,12 @@ func ParseJudgment(s string) (Judgment, error) {
 		return Judgment{}, fmt.Errorf("relevant %q: empty section after #", s)
 	}
 	c := cleanPath(p)
+	if c == "" {
+		return Judgment{}, fmt.Errorf("relevant %q: path names the vault itself, not a note", s)
+	}
+	if strings.TrimSpace(c) != c {
+		return Judgment{}, fmt.Errorf("relevant %q: path ends in white space", s)
+	}
 	if c == ".." || strings.HasPrefix(c, "../") {
 		return Judgment{}, fmt.Errorf("relevant %q: path leaves the vault", s)
 	}
