@@ -1,0 +1,107 @@
+package embed
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Hash identifies the model's content: the hex SHA-256 of a small text
+// listing its name, vocabulary size, dimensions and the SHA-256 of each of its
+// three files. File digests are cached under CacheDir/digests keyed by
+// absolute path, size and modification time, so only the first call after a
+// file changes reads it whole (about 30 MB for potion-base-8M).
+func (m *Model) Hash() (string, error) {
+	m.hashOnce.Do(func() {
+		h := sha256.New()
+		fmt.Fprintf(h, "vaultctx-model-hash-v1\nname=%s\nvocab=%d\ndim=%d\n", m.name, m.vocabSize, m.dim)
+		for _, p := range []string{m.cfgPath, m.tokPath, m.stPath} {
+			d, err := m.fileDigest(p)
+			if err != nil {
+				m.hashErr = fmt.Errorf("model hash: %w", err)
+				return
+			}
+			rel, _ := filepath.Rel(m.dir, p)
+			fmt.Fprintf(h, "file=%s sha256=%s\n", filepath.ToSlash(rel), d)
+		}
+		m.hash = hex.EncodeToString(h.Sum(nil))
+	})
+	return m.hash, m.hashErr
+}
+
+type digestEntry struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	MTime  int64  `json:"mtime_ns"`
+	SHA256 string `json:"sha256"`
+}
+
+// fileDigest returns the hex SHA-256 of path, through the digest cache.
+func (m *Model) fileDigest(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	var cachePath string
+	if m.cacheDir != "" {
+		k := sha256.Sum256([]byte(path))
+		cachePath = filepath.Join(m.cacheDir, "digests", hex.EncodeToString(k[:16])+".json")
+		if data, err := os.ReadFile(cachePath); err == nil {
+			var e digestEntry
+			if json.Unmarshal(data, &e) == nil && e.Path == path && e.Size == st.Size() && e.MTime == st.ModTime().UnixNano() && len(e.SHA256) == 64 {
+				return e.SHA256, nil
+			}
+		}
+	}
+	d, err := sha256File(path)
+	if err != nil {
+		return "", err
+	}
+	if cachePath != "" {
+		data, _ := json.Marshal(digestEntry{Path: path, Size: st.Size(), MTime: st.ModTime().UnixNano(), SHA256: d})
+		_ = writeFileAtomic(cachePath, data) // best effort
+	}
+	return d, nil
+}
+
+func sha256File(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hash %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path, then renames.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		if werr != nil {
+			return werr
+		}
+		return cerr
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
