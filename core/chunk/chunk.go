@@ -1,0 +1,375 @@
+package chunk
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Chunk is one retrievable piece of a note.
+type Chunk struct {
+	// Section is the heading the chunk belongs to: the H1 or H2 text, or
+	// the note title for text before the first heading. A section split at
+	// H3 headings gets "H2 > H3". Headings longer than MaxHeadingRunes are
+	// shortened at a word boundary and end in "…".
+	Section string
+	// Text is the chunk's markdown, without the H1/H2 (or splitting H3)
+	// heading line, leading blank lines and trailing white space. At most
+	// Options.MaxChars runes.
+	Text string
+	// Ordinal is the 0-based position of the chunk within its file, counted
+	// after dropping short and skipped chunks.
+	Ordinal int
+}
+
+// Options tunes Split. The zero value means no size limits and no skipped
+// sections; use DefaultOptions for the product's settings.
+type Options struct {
+	// MaxChars is the largest chunk Text in runes (Unicode code points).
+	// 0 or less means no limit.
+	MaxChars int
+	// MinChars drops chunks whose white-space-trimmed Text has fewer runes.
+	// Empty chunks are always dropped.
+	MinChars int
+	// SkipSections lists H2 section titles whose whole section is left out,
+	// matched case-insensitively after normalisation (see rule 6).
+	SkipSections []string
+}
+
+// Default sizes, in runes.
+const (
+	DefaultMaxChars = 2000
+	DefaultMinChars = 30
+	// MaxHeadingRunes is the longest heading used as a Section as is. A
+	// longer heading is shortened for Section and its full line stays in Text.
+	MaxHeadingRunes = 256
+)
+
+// DefaultOptions returns MaxChars 2000, MinChars 30 and SkipSections
+// Related, See Also, Links and References.
+func DefaultOptions() Options {
+	return Options{
+		MaxChars:     DefaultMaxChars,
+		MinChars:     DefaultMinChars,
+		SkipSections: []string{"Related", "See Also", "Links", "References"},
+	}
+}
+
+// section is a top-level part of a note: from one H1/H2 heading to the next.
+type section struct {
+	name       string
+	start, end int // body byte range of the section's text
+}
+
+// Split cuts a note body into chunks following the rules in the package
+// documentation. title is the section of text before the first heading.
+// body should be LF-normalised text (see note.Decode); CR before LF is
+// tolerated. Split never fails; the result is deterministic and may be
+// empty (nil).
+func Split(title, body string, opt Options) []Chunk {
+	sp := splitter{opt: opt, skip: normSkips(opt.SkipSections)}
+	title = strings.TrimSpace(title)
+
+	cur := section{name: title}
+	skipping := false
+	seenH1 := false
+	sc := newScanner(body)
+	for {
+		ev, ok := sc.next()
+		if !ok {
+			break
+		}
+		if ev.kind != kHeading || ev.level > 2 {
+			continue
+		}
+		cur.end = ev.start
+		if !skipping {
+			sp.section(cur.name, body[cur.start:cur.end])
+		}
+		name, cut := shorten(ev.head)
+		cur = section{name: name, start: ev.end}
+		if cut {
+			cur.start = ev.start
+		}
+		// Rule 6: skip H2 sections, and H1 sections after the first H1.
+		skipping = (ev.level == 2 || seenH1) && sp.skipped(ev.head)
+		if ev.level == 1 {
+			seenH1 = true
+		}
+	}
+	cur.end = len(body)
+	if !skipping {
+		sp.section(cur.name, body[cur.start:cur.end])
+	}
+	return sp.out
+}
+
+type splitter struct {
+	opt  Options
+	skip []string
+	out  []Chunk
+}
+
+func (sp *splitter) fits(s string) bool {
+	// A rune is 1 to 4 bytes, so only lengths in between need counting.
+	max := sp.opt.MaxChars
+	switch {
+	case max <= 0 || len(s) <= max:
+		return true
+	case len(s) > 4*max:
+		return false
+	}
+	return utf8.RuneCountInString(s) <= max
+}
+
+// emit adds one chunk unless it is empty or shorter than MinChars (rule 5).
+func (sp *splitter) emit(name, text string) {
+	text = trimChunk(text)
+	if text == "" {
+		return
+	}
+	if min := sp.opt.MinChars; min > 0 && len(text) < 4*min {
+		// Runes are between bytes/4 and bytes, so only short texts need counting.
+		if len(text) < min || utf8.RuneCountInString(strings.TrimSpace(text)) < min {
+			return
+		}
+	}
+	sp.out = append(sp.out, Chunk{Section: name, Text: text, Ordinal: len(sp.out)})
+}
+
+// section emits one H1/H2 section, splitting it when it is too long: at
+// H3 headings first (rule 4a), then by packing (rules 4b-4d).
+func (sp *splitter) section(name, text string) {
+	text = trimChunk(text)
+	if text == "" {
+		return
+	}
+	if sp.fits(text) {
+		sp.emit(name, text)
+		return
+	}
+	marks := lineMarks(text)
+	partName, partStart := name, 0
+	for _, m := range marks {
+		if m.h3 == nil {
+			continue
+		}
+		sp.pack(partName, text, marks, partStart, m.off, cutBlank)
+		h3, cut := shorten(m.h3.head)
+		partName, partStart = name+" > "+h3, m.h3.end
+		if cut {
+			partStart = m.off
+		}
+	}
+	sp.pack(partName, text, marks, partStart, len(text), cutBlank)
+}
+
+// mark is the start of a line and where it sits relative to code fences.
+type mark struct {
+	off   int
+	blank bool
+	fence bool   // the line is inside a fence (content or closing line)
+	h3    *event // the H3 heading starting here, if any
+}
+
+// lineMarks scans a section once for its line starts and H3 headings.
+func lineMarks(text string) []mark {
+	ms := make([]mark, 0, strings.Count(text, "\n")+1)
+	sc := newScanner(text)
+	for {
+		ev, ok := sc.next()
+		if !ok {
+			return ms
+		}
+		m := mark{
+			off:   ev.line,
+			blank: ev.kind == kBlank || ev.kind == kFenceBlank,
+			fence: ev.kind == kFenced || ev.kind == kFenceBlank || ev.kind == kFenceClose,
+		}
+		if ev.kind == kHeading && ev.level == 3 {
+			e := ev
+			m.h3 = &e
+		}
+		ms = append(ms, m)
+	}
+}
+
+// Cut levels, most preferred first.
+const (
+	cutBlank      = iota // blank line outside code fences
+	cutLine              // line start outside code fences
+	cutFenceBlank        // blank line inside a fence
+	cutAnyLine           // any line start
+	cutHard              // white space, else any rune boundary
+)
+
+func (m mark) allowed(level int) bool {
+	switch level {
+	case cutBlank:
+		return m.blank && !m.fence
+	case cutLine:
+		return !m.fence
+	case cutFenceBlank:
+		return m.blank && m.fence
+	default:
+		return true
+	}
+}
+
+// pack greedily fills chunks of at most MaxChars runes from text[lo:hi],
+// cutting only at marks allowed at level. A stretch between two such cuts
+// that is still too long is packed again at the next level.
+func (sp *splitter) pack(name, text string, marks []mark, lo, hi, level int) {
+	if level == cutHard {
+		sp.hard(name, text[lo:hi])
+		return
+	}
+	max := sp.opt.MaxChars
+	start, end, count := lo, lo, 0
+	// flushTo emits text[start:end] and starts a new piece end..b of n runes.
+	flushTo := func(b, n int) {
+		if end > start {
+			sp.emit(name, text[start:end])
+		}
+		start, end, count = end, b, n
+	}
+	i := 0
+	for i < len(marks) && marks[i].off <= lo {
+		i++
+	}
+	for {
+		b := hi
+		for i < len(marks) && marks[i].off < hi {
+			if marks[i].allowed(level) {
+				b = marks[i].off
+				i++
+				break
+			}
+			i++
+		}
+		seg := utf8.RuneCountInString(text[end:b])
+		switch {
+		case count+seg <= max:
+			end, count = b, count+seg
+		case seg <= max:
+			flushTo(b, seg)
+		default:
+			// The stretch end..b alone is too long: emit what we have, then
+			// split the stretch at the next level.
+			if end > start {
+				sp.emit(name, text[start:end])
+			}
+			sp.pack(name, text, marks, end, b, level+1)
+			start, end, count = b, b, 0
+		}
+		if b == hi {
+			break
+		}
+	}
+	if end > start {
+		sp.emit(name, text[start:end])
+	}
+}
+
+// hard splits text into pieces of at most MaxChars runes, cutting after the
+// last white space in the second half of each window, else at the window's
+// last rune boundary (rule 4d).
+func (sp *splitter) hard(name, text string) {
+	max := sp.opt.MaxChars
+	for text != "" {
+		n, i, cut, lastSpace := 0, 0, len(text), -1
+		for i < len(text) {
+			if n == max {
+				cut = i
+				break
+			}
+			r, size := utf8.DecodeRuneInString(text[i:])
+			i += size
+			n++
+			if n > max/2 && unicode.IsSpace(r) {
+				lastSpace = i
+			}
+		}
+		if cut < len(text) && lastSpace > 0 {
+			cut = lastSpace
+		}
+		sp.emit(name, text[:cut])
+		text = text[cut:]
+	}
+}
+
+// trimChunk drops leading blank lines and trailing white space, keeping the
+// indentation of the first non-blank line.
+func trimChunk(s string) string {
+	s = strings.TrimRight(s, " \t\r\n\f\v")
+	i := 0
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\r', '\f', '\v':
+			i++
+			continue
+		case '\n':
+			s = s[i+1:]
+			i = 0
+			continue
+		}
+		break
+	}
+	return s
+}
+
+// shorten returns h, or a prefix of at most MaxHeadingRunes runes cut at a
+// word boundary and ending in "…", and whether it was shortened.
+func shorten(h string) (string, bool) {
+	if utf8.RuneCountInString(h) <= MaxHeadingRunes {
+		return h, false
+	}
+	n, cut, lastSpace := 0, 0, -1
+	for i, r := range h {
+		if n == MaxHeadingRunes-1 {
+			cut = i
+			break
+		}
+		if r == ' ' && n >= MaxHeadingRunes/2 {
+			lastSpace = i
+		}
+		n++
+	}
+	if lastSpace > 0 {
+		cut = lastSpace
+	}
+	return strings.TrimRight(h[:cut], " \t") + "…", true
+}
+
+// normSkips normalises the skip list once per Split.
+func normSkips(list []string) []string {
+	out := make([]string, 0, len(list))
+	for _, s := range list {
+		if n := normHeading(s); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (sp *splitter) skipped(heading string) bool {
+	if len(sp.skip) == 0 {
+		return false
+	}
+	n := normHeading(heading)
+	for _, s := range sp.skip {
+		if n == s {
+			return true
+		}
+	}
+	return false
+}
+
+// normHeading lower-cases a heading, drops everything before its first
+// letter and after its last letter or digit (emoji, numbering, markup such
+// as "**", "[[", trailing ':'), and collapses inner white space.
+func normHeading(h string) string {
+	h = strings.TrimLeftFunc(h, func(r rune) bool { return !unicode.IsLetter(r) })
+	h = strings.TrimRightFunc(h, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return strings.ToLower(strings.Join(strings.Fields(h), " "))
+}

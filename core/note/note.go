@@ -1,0 +1,110 @@
+package note
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Note is one parsed markdown file.
+type Note struct {
+	// Title is the frontmatter title, else the first ATX or setext H1 of
+	// the body (outside code fences), else the file name without its
+	// extension.
+	Title string
+	// Type is the frontmatter "type" value, or "".
+	Type string
+	// Tags are the frontmatter tags (a list or a string; '#' stripped,
+	// nested a/b kept) followed by the inline #tags of the body, without
+	// duplicates (compared case-insensitively, first spelling kept), in
+	// order of first appearance.
+	Tags []string
+	// Aliases are the frontmatter aliases (a list, or a comma-separated
+	// string), without duplicates.
+	Aliases []string
+	// Body is the text after the frontmatter: NFC, LF line endings, no BOM.
+	// For broken frontmatter it holds every line that could not be read as
+	// metadata (see the package documentation).
+	Body string
+	// Problems describes, one per entry, what was wrong with the file
+	// (invalid UTF-8, invalid or unclosed frontmatter, a letterhead,
+	// stacked blocks, an unclosed code fence). They are never fatal.
+	Problems []string
+}
+
+// Parse reads one markdown file. relPath is its vault-relative path with
+// forward slashes; only its base name is used, for the fallback title.
+// Parse never fails and never panics: whatever the input, the note's text
+// ends up in Body and what went wrong in Problems.
+func Parse(relPath string, raw []byte) Note {
+	text, problems := Decode(raw)
+	m, body, fmProblems := readFrontmatter(text)
+	problems = append(problems, fmProblems...)
+
+	info := scanBody(body)
+	if info.unclosedFence > 0 {
+		problems = append(problems, fmt.Sprintf("unclosed code fence opened at body line %d", info.unclosedFence))
+	}
+	n := Note{
+		Title:    m.title,
+		Type:     m.typ,
+		Tags:     dedupe(append(m.tags, info.tags...)),
+		Aliases:  dedupe(m.aliases),
+		Body:     body,
+		Problems: problems,
+	}
+	if n.Title == "" {
+		n.Title = info.h1
+	}
+	if n.Title == "" {
+		n.Title = stem(relPath)
+	}
+	return n
+}
+
+// stem is the base name of p without its extension, in NFC.
+func stem(p string) string {
+	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
+	if base == "." || base == "/" {
+		return ""
+	}
+	if ext := path.Ext(base); ext != "" && ext != base {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return norm.NFC.String(base)
+}
+
+// dedupe drops empty strings and case-insensitive repeats, keeping the
+// first spelling and the order.
+func dedupe(in []string) []string {
+	if len(in) == 0 {
+		return nil
+	}
+	seen := make(map[string]bool, len(in))
+	out := make([]string, 0, len(in))
+	for _, s := range in {
+		s = strings.TrimSpace(s)
+		k := strings.ToLower(s)
+		if s == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, s)
+	}
+	return out
+}
+
+// HeadingContext returns "Title | type | tag1, tag2", leaving out empty
+// parts and their separators ("Title | tag1" without a type, "" for an
+// empty note). It is stored with every chunk of the note.
+func (n Note) HeadingContext() string {
+	parts := make([]string, 0, 3)
+	for _, p := range []string{strings.TrimSpace(n.Title), strings.TrimSpace(n.Type), strings.Join(n.Tags, ", ")} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, " | ")
+}
