@@ -1,0 +1,107 @@
+package scrub
+
+// anchorSet is an Aho-Corasick automaton over ASCII-case-folded bytes,
+// compiled to a dense DFA over byte classes (only bytes that occur in some
+// pattern get their own class; all others share class 0).
+//
+// Source: A. V. Aho and M. J. Corasick, "Efficient string matching: an aid to
+// bibliographic search", CACM 18(6), 1975. The goto/failure functions are
+// folded into one transition table, so scanning costs one lookup per byte.
+type anchorSet struct {
+	class  [256]uint8 // byte -> class, upper case folded to lower case
+	nclass int
+	delta  []int32   // state*nclass+class -> next state
+	out    [][]int32 // state -> pattern ids ending here (including suffixes)
+	plen   []int     // pattern id -> length in bytes
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// newAnchorSet builds the automaton for patterns, which must be non-empty;
+// matching ignores ASCII case.
+func newAnchorSet(patterns []string) *anchorSet {
+	a := &anchorSet{plen: make([]int, len(patterns))}
+	var classOf [256]uint8
+	n := 1
+	for _, p := range patterns {
+		for i := 0; i < len(p); i++ {
+			c := lowerASCII(p[i])
+			if classOf[c] == 0 {
+				classOf[c] = uint8(n)
+				n++
+			}
+		}
+	}
+	for b := 0; b < 256; b++ {
+		a.class[b] = classOf[lowerASCII(byte(b))]
+	}
+	a.nclass = n
+
+	// Trie.
+	goTo := [][]int32{make([]int32, n)}
+	a.out = [][]int32{nil}
+	for id, p := range patterns {
+		a.plen[id] = len(p)
+		s := int32(0)
+		for i := 0; i < len(p); i++ {
+			c := a.class[p[i]]
+			if goTo[s][c] == 0 {
+				goTo = append(goTo, make([]int32, n))
+				a.out = append(a.out, nil)
+				goTo[s][c] = int32(len(goTo) - 1)
+			}
+			s = goTo[s][c]
+		}
+		a.out[s] = append(a.out[s], int32(id))
+	}
+
+	// Breadth-first: failure links, completed into a DFA.
+	fail := make([]int32, len(goTo))
+	queue := make([]int32, 0, len(goTo))
+	for c := 0; c < n; c++ {
+		if s := goTo[0][c]; s != 0 {
+			queue = append(queue, s)
+		}
+	}
+	for len(queue) > 0 {
+		r := queue[0]
+		queue = queue[1:]
+		if f := fail[r]; len(a.out[f]) > 0 {
+			a.out[r] = append(a.out[r], a.out[f]...)
+		}
+		for c := 0; c < n; c++ {
+			s := goTo[r][c]
+			if s == 0 {
+				goTo[r][c] = goTo[fail[r]][c]
+				continue
+			}
+			fail[s] = goTo[fail[r]][c]
+			queue = append(queue, s)
+		}
+	}
+	a.delta = make([]int32, len(goTo)*n)
+	for s, row := range goTo {
+		copy(a.delta[s*n:], row)
+	}
+	return a
+}
+
+// scan calls hit(id, start, end) for every occurrence of every pattern in
+// text, in order of end offset.
+func (a *anchorSet) scan(text string, hit func(id int32, start, end int)) {
+	s := int32(0)
+	n := int32(a.nclass)
+	for i := 0; i < len(text); i++ {
+		s = a.delta[s*n+int32(a.class[text[i]])]
+		if out := a.out[s]; out != nil {
+			for _, id := range out {
+				hit(id, i+1-a.plen[id], i+1)
+			}
+		}
+	}
+}
