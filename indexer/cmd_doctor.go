@@ -1,7 +1,376 @@
 package main
 
-// doctorCmd is `vaultctx doctor`.
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vaultctx/vaultctx/core/settings"
+	"github.com/vaultctx/vaultctx/core/store"
+)
+
+// doctorCmd is `vaultctx doctor`: it runs every check, prints ✓ or ✗ for
+// each with a one-line fix, and exits 1 when any check failed.
 type doctorCmd struct{}
 
-// Run executes the command.
-func (c *doctorCmd) Run(g *globals) error { return errNotYet("doctor") }
+// status of one doctor check.
+type status int
+
+const (
+	pass status = iota
+	fail
+	skip
+)
+
+// finding is the outcome of one check: what was seen, and for a failure
+// the one-line fix.
+type finding struct {
+	status status
+	detail string
+	fix    string
+}
+
+func ok(format string, a ...any) finding { return finding{status: pass, detail: fmt.Sprintf(format, a...)} }
+func bad(fix, format string, a ...any) finding {
+	return finding{status: fail, detail: fmt.Sprintf(format, a...), fix: fix}
+}
+func skipped(format string, a ...any) finding {
+	return finding{status: skip, detail: fmt.Sprintf(format, a...)}
+}
+
+// doctor holds what checks learn for later checks: the config and the
+// hooks as wired.
+type doctor struct {
+	g       *globals
+	cfg     *doctorConfig
+	cfgErr  error
+	wiring  []wiring
+	entries []settings.Entry
+}
+
+// doctorConfig is the part of the config the checks need.
+type doctorConfig struct {
+	Vault, DB, Model string
+}
+
+// check is one named doctor check.
+type check struct {
+	name string
+	run  func(d *doctor, ctx context.Context) finding
+}
+
+// doctorChecks are run in order; later ones may use what earlier ones found.
+var doctorChecks = []check{
+	{"binaries on PATH", (*doctor).checkPath},
+	{"config parses", (*doctor).checkConfig},
+	{"index integrity", (*doctor).checkIndex},
+	{"sqlite-vec loads", (*doctor).checkVec},
+	{"model matches index", (*doctor).checkModel},
+	{"hooks wired", (*doctor).checkHooks},
+	{"UserPromptSubmit round trip", roundTrip("UserPromptSubmit")},
+	{"PreToolUse round trip", roundTrip("PreToolUse")},
+	{"PostToolUse round trip", roundTrip("PostToolUse")},
+}
+
+// Run executes every check and prints one line each (plus a fix line for
+// failures) to stdout.
+func (c *doctorCmd) Run(g *globals) error {
+	d := &doctor{g: g}
+	failed := 0
+	w := os.Stdout
+	for _, ch := range doctorChecks {
+		f := ch.run(d, g.Ctx)
+		switch f.status {
+		case pass:
+			fmt.Fprintf(w, "✓ %s: %s\n", ch.name, f.detail)
+		case skip:
+			fmt.Fprintf(w, "- %s: %s\n", ch.name, f.detail)
+		default:
+			failed++
+			fmt.Fprintf(w, "✗ %s: %s\n    fix: %s\n", ch.name, f.detail, f.fix)
+		}
+		if err := g.Ctx.Err(); err != nil {
+			return errInterrupted
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("doctor: %d of %d checks failed", failed, len(doctorChecks))
+	}
+	return nil
+}
+
+// hookBinaries is every binary an installation has.
+var hookBinaries = []string{"vaultctx", settings.UserPromptBinary, settings.PreToolUseBinary, settings.PostToolUseBinary}
+
+func (d *doctor) checkPath(ctx context.Context) finding {
+	var missing, dirs []string
+	for _, b := range hookBinaries {
+		p, err := exec.LookPath(b)
+		if err != nil {
+			missing = append(missing, b)
+			continue
+		}
+		if dir := filepath.Dir(p); !contains(dirs, dir) {
+			dirs = append(dirs, dir)
+		}
+	}
+	if len(missing) == 0 {
+		return ok("%s", strings.Join(dirs, ", "))
+	}
+	fix := "run scripts/install.sh to build them"
+	if dir, err := binDir(""); err == nil && allIn(dir, missing) {
+		fix = fmt.Sprintf("add %s to PATH: export PATH=\"%s:$PATH\"", dir, dir)
+	}
+	return bad(fix, "not found: %s", strings.Join(missing, ", "))
+}
+
+// allIn reports whether every named binary exists in dir.
+func allIn(dir string, names []string) bool {
+	for _, n := range names {
+		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *doctor) checkConfig(ctx context.Context) finding {
+	d.cfg, d.cfgErr = loadDoctorConfig(d.g)
+	switch {
+	case errors.Is(d.cfgErr, errNotBuilt):
+		return skipped("skipped: not built yet")
+	case d.cfgErr != nil:
+		return bad("fix the file named above, or re-create it with scripts/install.sh --vault DIR", "%v", d.cfgErr)
+	case d.cfg.Vault == "":
+		return bad("set vault = \"/path/to/notes\" in the config, or VAULTCTX_VAULT", "no vault configured")
+	}
+	if fi, err := os.Stat(d.cfg.Vault); err != nil || !fi.IsDir() {
+		return bad("point vault at an existing folder in the config", "vault %s is not a directory", d.cfg.Vault)
+	}
+	return ok("vault %s, index %s", d.cfg.Vault, d.cfg.DB)
+}
+
+// openIndex opens the configured index read-only.
+func (d *doctor) openIndex(ctx context.Context) (*store.Store, finding, bool) {
+	if d.cfg == nil {
+		if errors.Is(d.cfgErr, errNotBuilt) {
+			return nil, skipped("skipped: not built yet (needs the config)"), false
+		}
+		return nil, bad("fix the config first", "no config"), false
+	}
+	st, err := store.Open(ctx, d.cfg.DB, store.Options{ReadOnly: true})
+	switch {
+	case errors.Is(err, store.ErrNotIndexed):
+		return nil, bad("run: vaultctx index", "no index at %s", d.cfg.DB), false
+	case err != nil:
+		return nil, bad("rebuild it: vaultctx index --full", "%v", err), false
+	}
+	return st, finding{}, true
+}
+
+func (d *doctor) checkIndex(ctx context.Context) finding {
+	st, f, opened := d.openIndex(ctx)
+	if !opened {
+		return f
+	}
+	defer st.Close()
+	if err := st.Check(ctx); err != nil {
+		return bad("rebuild it: vaultctx index --full", "%s: %v", d.cfg.DB, err)
+	}
+	stats, err := st.Stats(ctx)
+	if err != nil {
+		return bad("rebuild it: vaultctx index --full", "%v", err)
+	}
+	return ok("%s passes integrity_check and the FTS5 check (%d files, %d chunks)", d.cfg.DB, stats.Files, stats.Chunks)
+}
+
+func (d *doctor) checkVec(ctx context.Context) finding {
+	st, f, opened := d.openIndex(ctx)
+	if !opened {
+		return f
+	}
+	defer st.Close()
+	if !st.VecLoadable(ctx) {
+		return bad("rebuild with cgo enabled: scripts/install.sh", "the sqlite-vec extension did not load in this binary")
+	}
+	if !st.VecAvailable() {
+		return ok("loaded; the index holds no vectors (BM25 only)")
+	}
+	return ok("loaded; %d-dimensional vectors indexed", st.VecDim())
+}
+
+func (d *doctor) checkHooks(ctx context.Context) finding {
+	path, err := settings.UserPath(os.Getenv)
+	if err != nil {
+		return bad("set HOME or CLAUDE_CONFIG_DIR", "%v", err)
+	}
+	find := func(p string) ([]wiring, []settings.Entry, string) {
+		entries, err := settings.Status(ctx, p)
+		if err != nil {
+			return nil, nil, err.Error()
+		}
+		w, err := hookWiring(entries)
+		if err != nil {
+			return nil, nil, err.Error()
+		}
+		var problems []string
+		for _, x := range w {
+			if x.Problem != "" {
+				problems = append(problems, x.Event+": "+x.Problem)
+			}
+		}
+		return w, entries, strings.Join(problems, "; ")
+	}
+	w, entries, problem := find(path)
+	if problem != "" {
+		// A project may wire them instead of the user settings.
+		if wd, err := os.Getwd(); err == nil {
+			pp := settings.ProjectPath(wd)
+			if pw, pe, pprob := find(pp); pprob == "" {
+				path, w, entries, problem = pp, pw, pe, ""
+			}
+		}
+	}
+	d.wiring, d.entries = w, entries
+	if problem != "" {
+		return bad("run: vaultctx hooks install", "%s: %s", path, problem)
+	}
+	return ok("%d events in %s", len(w), path)
+}
+
+// hookTimeout bounds a doctor round trip when settings gives no timeout.
+const hookTimeout = 10 * time.Second
+
+// roundTrip returns the check that runs the hook wired to event with a
+// sample payload, through sh as Claude Code does, and times it.
+func roundTrip(event string) func(*doctor, context.Context) finding {
+	return func(d *doctor, ctx context.Context) finding {
+		command, timeout := "", hookTimeout
+		for _, x := range d.wiring {
+			if x.Event == event && len(x.Commands) == 1 {
+				command = x.Commands[0]
+			}
+		}
+		for _, e := range d.entries {
+			if e.Event == event && e.Ours && e.Timeout > 0 {
+				timeout = time.Duration(e.Timeout * float64(time.Second))
+			}
+		}
+		if command == "" {
+			return bad("run: vaultctx hooks install", "no %s hook wired", event)
+		}
+		payload, err := samplePayload(event)
+		if err != nil {
+			return bad("report this as a bug", "%v", err)
+		}
+		ms, out, stderr, err := runHook(ctx, command, payload, timeout)
+		if err != nil {
+			msg := strings.TrimSpace(stderr)
+			if i := strings.IndexByte(msg, '\n'); i >= 0 {
+				msg = msg[:i]
+			}
+			return bad("run it by hand: "+command+" < payload.json, and see VAULTCTX_LOG", "%v (%s)", err, msg)
+		}
+		if len(bytes.TrimSpace(out)) == 0 {
+			return ok("%d ms, exit 0, no output for the sample", ms)
+		}
+		var resp struct {
+			HookSpecificOutput struct {
+				HookEventName string `json:"hookEventName"`
+			} `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal(out, &resp); err != nil || resp.HookSpecificOutput.HookEventName != event {
+			return bad("rebuild the hooks: scripts/install.sh", "%d ms, but stdout is not a %s hook response: %.80q", ms, event, out)
+		}
+		return ok("%d ms, exit 0, %d bytes of %s output", ms, len(out), event)
+	}
+}
+
+// runHook runs command through sh with payload on stdin, as Claude Code
+// does, and returns its wall time in ms from spawn to exit, stdout and
+// stderr. A non-zero exit or the timeout is an error.
+func runHook(ctx context.Context, command string, payload []byte, timeout time.Duration) (int64, []byte, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
+	cmd.Stdin = bytes.NewReader(payload)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = io.MultiWriter(&stderr)
+	start := time.Now()
+	err := cmd.Run()
+	ms := time.Since(start).Milliseconds()
+	if ctx.Err() == context.DeadlineExceeded {
+		return ms, nil, stderr.String(), fmt.Errorf("timed out after %v", timeout)
+	}
+	if err != nil {
+		return ms, nil, stderr.String(), fmt.Errorf("%w after %d ms", err, ms)
+	}
+	return ms, stdout.Bytes(), stderr.String(), nil
+}
+
+// samplePayload returns a stdin payload for event shaped like Claude
+// Code's (see ../shared/hook-payloads): a prompt, a Grep call, and a Bash
+// result large enough to be condensed.
+func samplePayload(event string) ([]byte, error) {
+	wd, _ := os.Getwd()
+	common := map[string]any{
+		"session_id":      fmt.Sprintf("vaultctx-doctor-%d", os.Getpid()),
+		"transcript_path": filepath.Join(os.TempDir(), "vaultctx-doctor-no-transcript.jsonl"),
+		"cwd":             wd,
+		"permission_mode": "default",
+		"hook_event_name": event,
+	}
+	switch event {
+	case "UserPromptSubmit":
+		common["prompt"] = "Where did I write down how recurring tasks and due dates work?"
+	case "PreToolUse":
+		common["tool_name"] = "Grep"
+		common["tool_input"] = map[string]any{"pattern": "recurring tasks due date", "path": wd}
+		common["tool_use_id"] = "toolu_vaultctx_doctor_pre"
+	case "PostToolUse":
+		var b strings.Builder
+		for i := range 300 {
+			fmt.Fprintf(&b, "ok  \texample.com/project/pkg%03d\t0.%03ds\n", i, (i*37)%1000)
+		}
+		b.WriteString("FAIL\texample.com/project/store\t0.412s\n--- FAIL: TestReplace (0.01s)\n    store_test.go:88: got 3 rows, want 2\n")
+		common["tool_name"] = "Bash"
+		common["tool_input"] = map[string]any{"command": "go test ./...", "description": "Run the tests"}
+		common["tool_response"] = map[string]any{"stdout": b.String(), "stderr": "", "interrupted": false, "isImage": false}
+		common["tool_use_id"] = "toolu_vaultctx_doctor_post"
+	default:
+		return nil, fmt.Errorf("no sample payload for %s", event)
+	}
+	return json.Marshal(common)
+}
+
+// errNotBuilt marks a doctor check whose package has not landed yet.
+var errNotBuilt = errors.New("not built yet")
+
+// loadDoctorConfig reads the config as every command does.
+// TODO(issue 6): wire config.Load once core/config lands.
+func loadDoctorConfig(g *globals) (*doctorConfig, error) {
+	return nil, errNotBuilt
+}
+
+func (d *doctor) checkModel(ctx context.Context) finding {
+	// TODO(issue 6): wire embed.Open and Model.Hash once core/embed lands.
+	return skipped("skipped: not built yet")
+}

@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# Installs vaultctx from this checkout, or removes it.
+#
+#   scripts/install.sh --vault ~/Notes            build, configure, index, wire hooks
+#   scripts/install.sh --uninstall [--purge]      remove hooks and binaries (--purge: index and config too)
+#
+# Options:
+#   --vault DIR    the markdown vault to index (needed the first time, when no config exists)
+#   --prefix DIR   install binaries into DIR/bin (default ~/.local)
+#   --model DIR    use this Model2Vec model directory instead of downloading one
+#   --no-model     no embedding model: BM25 keyword search only
+#   --no-hooks     do not touch Claude Code's settings.json
+#   --uninstall    remove our hooks from settings.json and our binaries; keep index and config
+#   --purge        with --uninstall, also delete the config file, the index and pulled models
+#
+# Steps: 1 toolchain check, 2 build, 3 config, 4 model, 5 first index, 6 hooks, 7 summary.
+# Re-running is safe: binaries are rebuilt, an existing config is never overwritten, the
+# index is updated incrementally, and the hooks are merged into settings.json in place.
+#
+# Environment: VAULTCTX_CONFIG (config file), VAULTCTX_DB (index), XDG_CONFIG_HOME,
+# XDG_DATA_HOME, XDG_CACHE_HOME, CLAUDE_CONFIG_DIR (where Claude Code's settings.json is),
+# CC (C compiler), GO (go binary).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+vault="" prefix="${HOME}/.local" model="" no_model=0 no_hooks=0 uninstall=0 purge=0
+
+say() { printf '%s\n' "$*"; }
+step() { printf '\n[%s/7] %s\n' "$1" "$2"; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die() {
+  printf 'error: %s\n' "$*" >&2
+  exit 1
+}
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'; }
+need_arg() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
+abspath() { (cd "$1" && pwd); }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --vault) need_arg "$@"; vault="$2"; shift 2 ;;
+    --vault=*) vault="${1#*=}"; shift ;;
+    --prefix) need_arg "$@"; prefix="$2"; shift 2 ;;
+    --prefix=*) prefix="${1#*=}"; shift ;;
+    --model) need_arg "$@"; model="$2"; shift 2 ;;
+    --model=*) model="${1#*=}"; shift ;;
+    --no-model) no_model=1; shift ;;
+    --no-hooks) no_hooks=1; shift ;;
+    --uninstall) uninstall=1; shift ;;
+    --purge) purge=1; uninstall=1; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) die "unknown option $1 (see --help)" ;;
+  esac
+done
+
+case "$prefix" in /*) ;; *) prefix="$(pwd)/$prefix" ;; esac
+bindir="${prefix%/}/bin"
+config="${VAULTCTX_CONFIG:-${XDG_CONFIG_HOME:-$HOME/.config}/vaultctx/config.toml}"
+datadir="${XDG_DATA_HOME:-$HOME/.local/share}/vaultctx"
+cachedir="${XDG_CACHE_HOME:-$HOME/.cache}/vaultctx"
+binaries=(vaultctx vaultctx-userprompt vaultctx-pretooluse vaultctx-posttooluse)
+packages=(indexer hooks/userprompt hooks/pretooluse hooks/posttooluse)
+
+# ---------------------------------------------------------------- uninstall
+if [ "$uninstall" = 1 ]; then
+  say "Removing vaultctx from $bindir"
+  if [ "$no_hooks" = 0 ]; then
+    if [ -x "$bindir/vaultctx" ]; then
+      "$bindir/vaultctx" hooks uninstall || die "could not remove the hooks from settings.json (see above); nothing else was removed"
+    else
+      warn "$bindir/vaultctx is missing, so the hooks were not removed from settings.json;"
+      warn "re-run after scripts/install.sh --no-hooks --no-model, or delete the vaultctx-* entries by hand"
+    fi
+  fi
+  for b in "${binaries[@]}"; do
+    if [ -e "$bindir/$b" ]; then rm -f "$bindir/$b" && say "removed $bindir/$b"; fi
+  done
+  if [ "$purge" = 1 ]; then
+    db="${VAULTCTX_DB:-$datadir/index.db}"
+    for f in "$config" "$db" "$db-wal" "$db-shm"; do
+      if [ -e "$f" ]; then rm -f "$f" && say "removed $f"; fi
+    done
+    for d in "$datadir" "$cachedir"; do
+      if [ -d "$d" ]; then rm -rf "$d" && say "removed $d"; fi
+    done
+    rmdir "$(dirname "$config")" 2>/dev/null || true
+  else
+    say "kept the config ($config) and the index; add --purge to delete them"
+  fi
+  say "vaultctx is uninstalled."
+  exit 0
+fi
+
+# ---------------------------------------------------------------- 1. toolchain
+step 1 "Checking the toolchain"
+go="${GO:-}"
+if [ -z "$go" ]; then
+  go="$(command -v go || true)"
+  [ -z "$go" ] && [ -x /usr/local/go/bin/go ] && go=/usr/local/go/bin/go
+fi
+[ -n "$go" ] || die "Go 1.26 or later is needed and was not found. Download it from https://go.dev/dl/ (Linux: unpack into /usr/local, then export PATH=/usr/local/go/bin:\$PATH)."
+gover="$("$go" env GOVERSION 2>/dev/null || true)"
+ver="${gover#go}"
+major="${ver%%.*}"
+minor="${ver#*.}" minor="${minor%%[!0-9]*}"
+case "$major$minor" in
+  '' | *[!0-9]*) die "could not read the version of $go (${gover:-no output}); Go 1.26 or later is needed: https://go.dev/dl/" ;;
+esac
+if [ "$major" -lt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -lt 26 ]; }; then
+  die "Go 1.26 or later is needed; $go is $gover. Download a newer one from https://go.dev/dl/."
+fi
+cc="${CC:-}"
+if [ -z "$cc" ]; then
+  for c in cc gcc clang; do
+    if command -v "$c" >/dev/null 2>&1; then cc="$c" && break; fi
+  done
+fi
+if [ -z "$cc" ] || ! command -v "${cc%% *}" >/dev/null 2>&1; then
+  die "a C compiler is needed to build SQLite (cgo) and none was found. Debian/Ubuntu: sudo apt-get install gcc; Fedora: sudo dnf install gcc; macOS: xcode-select --install."
+fi
+say "Go $ver ($go), C compiler $(command -v "${cc%% *}")"
+
+# ---------------------------------------------------------------- 2. build
+step 2 "Building into $bindir"
+mkdir -p "$bindir"
+version="$(git -C "$repo" describe --always --dirty 2>/dev/null || echo dev)"
+built=()
+for i in "${!binaries[@]}"; do
+  name="${binaries[$i]}" pkg="${packages[$i]}"
+  if ! grep -qs '^package main' "$repo/$pkg"/*.go; then
+    warn "$pkg has no main package yet; $name not built"
+    continue
+  fi
+  (cd "$repo" && CGO_ENABLED=1 CC="$cc" "$go" build -tags sqlite_fts5 -trimpath \
+    -ldflags "-X main.version=$version" -o "$bindir/$name" "./$pkg") ||
+    die "building $name failed (see above)"
+  built+=("$name")
+  say "built $bindir/$name"
+done
+[ -x "$bindir/vaultctx" ] || die "vaultctx was not built"
+case ":$PATH:" in
+  *":$bindir:"*) ;;
+  *) warn "$bindir is not on your PATH. Add it, e.g. in ~/.bashrc or ~/.zshrc: export PATH=\"$bindir:\$PATH\"" ;;
+esac
+vaultctx="$bindir/vaultctx"
+
+# ---------------------------------------------------------------- 3. config
+step 3 "Config"
+toml_string() { # a TOML basic string
+  local s="${1//\\/\\\\}"
+  s="${s//\"/\\\"}"
+  printf '"%s"' "$s"
+}
+if [ -n "$model" ]; then
+  [ -d "$model" ] || die "--model $model is not a directory"
+  model="$(abspath "$model")"
+fi
+if [ -e "$config" ]; then
+  say "kept the existing config $config (never overwritten; edit it to change the vault or model)"
+  [ -n "$vault" ] && say "note: --vault is ignored because the config exists"
+else
+  [ -n "$vault" ] || die "no config yet at $config: pass --vault DIR, the markdown vault to index"
+  [ -d "$vault" ] || die "--vault $vault is not a directory"
+  vault="$(abspath "$vault")"
+  mkdir -p "$(dirname "$config")"
+  {
+    printf '# vaultctx config, written by scripts/install.sh. Keys: vault, db, model, include,\n'
+    printf '# exclude, extensions, max_file_bytes. Environment VAULTCTX_* and flags override them.\n'
+    printf 'vault = %s\n' "$(toml_string "$vault")"
+    [ -n "$model" ] && printf 'model = %s\n' "$(toml_string "$model")"
+  } >"$config.tmp.$$"
+  mv "$config.tmp.$$" "$config"
+  say "wrote $config (vault = $vault)"
+fi
+
+# ---------------------------------------------------------------- 4. model
+step 4 "Embedding model"
+mode="hybrid (BM25 + vectors)"
+if [ -n "$model" ]; then
+  say "using the model in $model"
+  if [ -e "$config" ] && ! grep -qsF "$model" "$config"; then
+    warn "the existing config does not name $model; edit $config (model = \"$model\") to use it"
+  fi
+elif [ "$no_model" = 1 ]; then
+  mode="BM25 keyword search only (--no-model)"
+  say "skipped (--no-model): search will use BM25 only"
+elif "$vaultctx" model pull; then
+  say "model ready"
+else
+  mode="BM25 keyword search only (model download failed)"
+  warn "could not download the embedding model (see above). Continuing in BM25-only mode;"
+  warn "search still works. Retry later with: vaultctx model pull && vaultctx index"
+fi
+
+# ---------------------------------------------------------------- 5. index
+step 5 "First index"
+"$vaultctx" index || die "indexing failed (see above). Fix the cause and re-run scripts/install.sh; it is safe to re-run."
+
+# ---------------------------------------------------------------- 6. hooks
+step 6 "Claude Code hooks"
+if [ "$no_hooks" = 1 ]; then
+  hooks="not wired (--no-hooks); wire them later with: vaultctx hooks install"
+  say "skipped (--no-hooks)"
+else
+  "$vaultctx" hooks install --bin-dir "$bindir" ||
+    die "wiring the hooks failed (see above); your settings.json was not changed. Re-run after fixing, or use --no-hooks."
+  hooks="wired (vaultctx hooks status shows them)"
+fi
+
+# ---------------------------------------------------------------- 7. summary
+step 7 "Done"
+say "  binaries:  $bindir (${built[*]})"
+say "  config:    $config"
+say "  search:    $mode"
+say "  hooks:     $hooks"
+say ""
+say "Try:  $vaultctx search \"what did I write about deadlines\""
+say "      $vaultctx doctor"
+say "Uninstall: scripts/install.sh --uninstall   (add --purge to delete the index and config)"
