@@ -21,29 +21,36 @@ import (
 // each with a one-line fix, and exits 1 when any check failed.
 type doctorCmd struct{}
 
-// status of one doctor check.
-type status int
+// checkStatus is the outcome kind of one doctor check.
+type checkStatus int
 
 const (
-	pass status = iota
-	fail
-	skip
+	checkPass checkStatus = iota
+	checkFail
+	checkSkip
 )
 
 // finding is the outcome of one check: what was seen, and for a failure
 // the one-line fix.
 type finding struct {
-	status status
+	status checkStatus
 	detail string
 	fix    string
 }
 
-func ok(format string, a ...any) finding { return finding{status: pass, detail: fmt.Sprintf(format, a...)} }
-func bad(fix, format string, a ...any) finding {
-	return finding{status: fail, detail: fmt.Sprintf(format, a...), fix: fix}
+// passed is a passing finding.
+func passed(format string, a ...any) finding {
+	return finding{status: checkPass, detail: fmt.Sprintf(format, a...)}
 }
+
+// failed is a failing finding with its one-line fix.
+func failed(fix, format string, a ...any) finding {
+	return finding{status: checkFail, detail: fmt.Sprintf(format, a...), fix: fix}
+}
+
+// skipped is a finding for a check that could not run.
 func skipped(format string, a ...any) finding {
-	return finding{status: skip, detail: fmt.Sprintf(format, a...)}
+	return finding{status: checkSkip, detail: fmt.Sprintf(format, a...)}
 }
 
 // doctor holds what checks learn for later checks: the config and the
@@ -84,25 +91,25 @@ var doctorChecks = []check{
 // failures) to stdout.
 func (c *doctorCmd) Run(g *globals) error {
 	d := &doctor{g: g}
-	failed := 0
+	nfailed := 0
 	w := os.Stdout
 	for _, ch := range doctorChecks {
 		f := ch.run(d, g.Ctx)
 		switch f.status {
-		case pass:
+		case checkPass:
 			fmt.Fprintf(w, "✓ %s: %s\n", ch.name, f.detail)
-		case skip:
+		case checkSkip:
 			fmt.Fprintf(w, "- %s: %s\n", ch.name, f.detail)
 		default:
-			failed++
+			nfailed++
 			fmt.Fprintf(w, "✗ %s: %s\n    fix: %s\n", ch.name, f.detail, f.fix)
 		}
 		if err := g.Ctx.Err(); err != nil {
 			return errInterrupted
 		}
 	}
-	if failed > 0 {
-		return fmt.Errorf("doctor: %d of %d checks failed", failed, len(doctorChecks))
+	if nfailed > 0 {
+		return fmt.Errorf("doctor: %d of %d checks failed", nfailed, len(doctorChecks))
 	}
 	return nil
 }
@@ -123,13 +130,13 @@ func (d *doctor) checkPath(ctx context.Context) finding {
 		}
 	}
 	if len(missing) == 0 {
-		return ok("%s", strings.Join(dirs, ", "))
+		return passed("%s", strings.Join(dirs, ", "))
 	}
 	fix := "run scripts/install.sh to build them"
 	if dir, err := binDir(""); err == nil && allIn(dir, missing) {
 		fix = fmt.Sprintf("add %s to PATH: export PATH=\"%s:$PATH\"", dir, dir)
 	}
-	return bad(fix, "not found: %s", strings.Join(missing, ", "))
+	return failed(fix, "not found: %s", strings.Join(missing, ", "))
 }
 
 // allIn reports whether every named binary exists in dir.
@@ -157,14 +164,14 @@ func (d *doctor) checkConfig(ctx context.Context) finding {
 	case errors.Is(d.cfgErr, errNotBuilt):
 		return skipped("skipped: not built yet")
 	case d.cfgErr != nil:
-		return bad("fix the file named above, or re-create it with scripts/install.sh --vault DIR", "%v", d.cfgErr)
+		return failed("fix the file named above, or re-create it with scripts/install.sh --vault DIR", "%v", d.cfgErr)
 	case d.cfg.Vault == "":
-		return bad("set vault = \"/path/to/notes\" in the config, or VAULTCTX_VAULT", "no vault configured")
+		return failed("set vault = \"/path/to/notes\" in the config, or VAULTCTX_VAULT", "no vault configured")
 	}
 	if fi, err := os.Stat(d.cfg.Vault); err != nil || !fi.IsDir() {
-		return bad("point vault at an existing folder in the config", "vault %s is not a directory", d.cfg.Vault)
+		return failed("point vault at an existing folder in the config", "vault %s is not a directory", d.cfg.Vault)
 	}
-	return ok("vault %s, index %s", d.cfg.Vault, d.cfg.DB)
+	return passed("vault %s, index %s", d.cfg.Vault, d.cfg.DB)
 }
 
 // openIndex opens the configured index read-only.
@@ -173,14 +180,14 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, finding, bool) {
 		if errors.Is(d.cfgErr, errNotBuilt) {
 			return nil, skipped("skipped: not built yet (needs the config)"), false
 		}
-		return nil, bad("fix the config first", "no config"), false
+		return nil, failed("fix the config first", "no config"), false
 	}
 	st, err := store.Open(ctx, d.cfg.DB, store.Options{ReadOnly: true})
 	switch {
 	case errors.Is(err, store.ErrNotIndexed):
-		return nil, bad("run: vaultctx index", "no index at %s", d.cfg.DB), false
+		return nil, failed("run: vaultctx index", "no index at %s", d.cfg.DB), false
 	case err != nil:
-		return nil, bad("rebuild it: vaultctx index --full", "%v", err), false
+		return nil, failed("rebuild it: vaultctx index --full", "%v", err), false
 	}
 	return st, finding{}, true
 }
@@ -192,13 +199,13 @@ func (d *doctor) checkIndex(ctx context.Context) finding {
 	}
 	defer st.Close()
 	if err := st.Check(ctx); err != nil {
-		return bad("rebuild it: vaultctx index --full", "%s: %v", d.cfg.DB, err)
+		return failed("rebuild it: vaultctx index --full", "%s: %v", d.cfg.DB, err)
 	}
 	stats, err := st.Stats(ctx)
 	if err != nil {
-		return bad("rebuild it: vaultctx index --full", "%v", err)
+		return failed("rebuild it: vaultctx index --full", "%v", err)
 	}
-	return ok("%s passes integrity_check and the FTS5 check (%d files, %d chunks)", d.cfg.DB, stats.Files, stats.Chunks)
+	return passed("%s passes integrity_check and the FTS5 check (%d files, %d chunks)", d.cfg.DB, stats.Files, stats.Chunks)
 }
 
 func (d *doctor) checkVec(ctx context.Context) finding {
@@ -208,18 +215,18 @@ func (d *doctor) checkVec(ctx context.Context) finding {
 	}
 	defer st.Close()
 	if !st.VecLoadable(ctx) {
-		return bad("rebuild with cgo enabled: scripts/install.sh", "the sqlite-vec extension did not load in this binary")
+		return failed("rebuild with cgo enabled: scripts/install.sh", "the sqlite-vec extension did not load in this binary")
 	}
 	if !st.VecAvailable() {
-		return ok("loaded; the index holds no vectors (BM25 only)")
+		return passed("loaded; the index holds no vectors (BM25 only)")
 	}
-	return ok("loaded; %d-dimensional vectors indexed", st.VecDim())
+	return passed("loaded; %d-dimensional vectors indexed", st.VecDim())
 }
 
 func (d *doctor) checkHooks(ctx context.Context) finding {
 	path, err := settings.UserPath(os.Getenv)
 	if err != nil {
-		return bad("set HOME or CLAUDE_CONFIG_DIR", "%v", err)
+		return failed("set HOME or CLAUDE_CONFIG_DIR", "%v", err)
 	}
 	find := func(p string) ([]wiring, []settings.Entry, string) {
 		entries, err := settings.Status(ctx, p)
@@ -250,9 +257,9 @@ func (d *doctor) checkHooks(ctx context.Context) finding {
 	}
 	d.wiring, d.entries = w, entries
 	if problem != "" {
-		return bad("run: vaultctx hooks install", "%s: %s", path, problem)
+		return failed("run: vaultctx hooks install", "%s: %s", path, problem)
 	}
-	return ok("%d events in %s", len(w), path)
+	return passed("%d events in %s", len(w), path)
 }
 
 // hookTimeout bounds a doctor round trip when settings gives no timeout.
@@ -274,11 +281,11 @@ func roundTrip(event string) func(*doctor, context.Context) finding {
 			}
 		}
 		if command == "" {
-			return bad("run: vaultctx hooks install", "no %s hook wired", event)
+			return failed("run: vaultctx hooks install", "no %s hook wired", event)
 		}
 		payload, err := samplePayload(event)
 		if err != nil {
-			return bad("report this as a bug", "%v", err)
+			return failed("report this as a bug", "%v", err)
 		}
 		ms, out, stderr, err := runHook(ctx, command, payload, timeout)
 		if err != nil {
@@ -286,10 +293,10 @@ func roundTrip(event string) func(*doctor, context.Context) finding {
 			if i := strings.IndexByte(msg, '\n'); i >= 0 {
 				msg = msg[:i]
 			}
-			return bad("run it by hand: "+command+" < payload.json, and see VAULTCTX_LOG", "%v (%s)", err, msg)
+			return failed("run it by hand: "+command+" < payload.json, and see VAULTCTX_LOG", "%v (%s)", err, msg)
 		}
 		if len(bytes.TrimSpace(out)) == 0 {
-			return ok("%d ms, exit 0, no output for the sample", ms)
+			return passed("%d ms, exit 0, no output for the sample", ms)
 		}
 		var resp struct {
 			HookSpecificOutput struct {
@@ -297,9 +304,9 @@ func roundTrip(event string) func(*doctor, context.Context) finding {
 			} `json:"hookSpecificOutput"`
 		}
 		if err := json.Unmarshal(out, &resp); err != nil || resp.HookSpecificOutput.HookEventName != event {
-			return bad("rebuild the hooks: scripts/install.sh", "%d ms, but stdout is not a %s hook response: %.80q", ms, event, out)
+			return failed("rebuild the hooks: scripts/install.sh", "%d ms, but stdout is not a %s hook response: %.80q", ms, event, out)
 		}
-		return ok("%d ms, exit 0, %d bytes of %s output", ms, len(out), event)
+		return passed("%d ms, exit 0, %d bytes of %s output", ms, len(out), event)
 	}
 }
 
