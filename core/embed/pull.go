@@ -1,0 +1,302 @@
+package embed
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultRevision pins DefaultModel to a Hugging Face commit.
+const DefaultRevision = "bf8b056651a2c21b8d2565580b8569da283cab23"
+
+// ModelFiles are the files Pull downloads, in order.
+var ModelFiles = []string{"config.json", "tokenizer.json", "model.safetensors"}
+
+// defaultDigests are the SHA-256 digests of DefaultModel's files at
+// DefaultRevision, as published by projects that pin the same model.
+var defaultDigests = map[string]string{
+	"config.json":       "2a6ac0e9aaa356a68a5688070db78fc3a464fefe85d2f06a1905ce3718687553",
+	"tokenizer.json":    "e67e803f624fb4d67dea1c730d06e1067e1b14d830e2c2202569e3ef0f70bb50",
+	"model.safetensors": "f65d0f325faadc1e121c319e2faa41170d3fa07d8c89abd48ca5358d9a223de2",
+}
+
+// ErrDigestMismatch is returned by Pull when a downloaded file's SHA-256
+// differs from the pinned one; the bad download is deleted.
+var ErrDigestMismatch = errors.New("digest mismatch")
+
+// PullOptions configures Pull. Zero values take the defaults noted.
+type PullOptions struct {
+	// Name is the hub repository, default DefaultModel.
+	Name string
+	// Revision is a commit SHA or branch; default DefaultRevision for
+	// DefaultModel, else "main".
+	Revision string
+	// Dir is the install directory, default DefaultDir(Name).
+	Dir string
+	// BaseURL is the hub, default https://huggingface.co.
+	BaseURL string
+	// Digests maps file names to hex SHA-256 digests to verify; default the
+	// pinned digests when Name and Revision are the defaults, else none.
+	Digests map[string]string
+	// Client does the requests, default a client with a 30 s connect timeout.
+	Client *http.Client
+	// Logger receives progress at Info level, default discard.
+	Logger *slog.Logger
+	// Attempts is how many times a broken transfer is resumed, default 4.
+	Attempts int
+}
+
+// DefaultDir is where a pulled model lives:
+// $XDG_DATA_HOME/vaultctx/models/<name> (XDG_DATA_HOME defaults to
+// ~/.local/share).
+func DefaultDir(name string) string {
+	base := os.Getenv("XDG_DATA_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil || home == "" {
+			home = "."
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(base, "vaultctx", "models", filepath.FromSlash(name))
+}
+
+// pullMeta is written to Dir/vaultctx-model.json after a successful pull.
+type pullMeta struct {
+	Name     string            `json:"name"`
+	Revision string            `json:"revision"`
+	Source   string            `json:"source"`
+	SHA256   map[string]string `json:"sha256"`
+	Pulled   time.Time         `json:"pulled"`
+}
+
+// Pull downloads config.json, tokenizer.json and model.safetensors from
+// <BaseURL>/<Name>/resolve/<Revision>/<file> into Dir and returns Dir.
+//
+// Each file downloads to a .part file in a staging directory beside Dir; a
+// broken transfer resumes with an HTTP Range request (now, up to Attempts
+// times, or on the next Pull). A finished file is checked against its digest
+// (ErrDigestMismatch) and renamed into Dir only when all three are good;
+// vaultctx-model.json is written last. A Dir that already holds the same
+// name, revision and digests is left alone.
+func Pull(ctx context.Context, opt PullOptions) (string, error) {
+	if opt.Name == "" {
+		opt.Name = DefaultModel
+	}
+	if opt.Revision == "" {
+		opt.Revision = "main"
+		if opt.Name == DefaultModel {
+			opt.Revision = DefaultRevision
+		}
+	}
+	if opt.Digests == nil && opt.Name == DefaultModel && opt.Revision == DefaultRevision {
+		opt.Digests = defaultDigests
+	}
+	if opt.Dir == "" {
+		opt.Dir = DefaultDir(opt.Name)
+	}
+	if opt.BaseURL == "" {
+		opt.BaseURL = "https://huggingface.co"
+	}
+	if opt.Client == nil {
+		opt.Client = &http.Client{Transport: &http.Transport{
+			Proxy:                 http.ProxyFromEnvironment,
+			TLSHandshakeTimeout:   30 * time.Second,
+			ResponseHeaderTimeout: 60 * time.Second,
+		}}
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Attempts <= 0 {
+		opt.Attempts = 4
+	}
+	if strings.Contains(opt.Name, "..") || strings.HasPrefix(opt.Name, "/") {
+		return "", fmt.Errorf("pull: bad model name %q", opt.Name)
+	}
+	dir, err := filepath.Abs(opt.Dir)
+	if err != nil {
+		return "", fmt.Errorf("pull: %w", err)
+	}
+	if upToDate(dir, opt) {
+		opt.Logger.Info("model already installed", "name", opt.Name, "revision", opt.Revision, "dir", dir)
+		return dir, nil
+	}
+	staging := filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".pull")
+	if err := os.MkdirAll(staging, 0o755); err != nil {
+		return "", fmt.Errorf("pull: %w", err)
+	}
+	sums := map[string]string{}
+	for _, f := range ModelFiles {
+		url := strings.TrimRight(opt.BaseURL, "/") + "/" + opt.Name + "/resolve/" + opt.Revision + "/" + f
+		final := filepath.Join(staging, f)
+		sum, err := fetch(ctx, opt, url, final, opt.Digests[f])
+		if err != nil {
+			return "", fmt.Errorf("pull %s@%s: %s: %w", opt.Name, opt.Revision, f, err)
+		}
+		sums[f] = sum
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("pull: %w", err)
+	}
+	for _, f := range ModelFiles {
+		if err := os.Rename(filepath.Join(staging, f), filepath.Join(dir, f)); err != nil {
+			return "", fmt.Errorf("pull: install %s: %w", f, err)
+		}
+	}
+	meta, _ := json.MarshalIndent(pullMeta{Name: opt.Name, Revision: opt.Revision, Source: opt.BaseURL, SHA256: sums, Pulled: time.Now().UTC()}, "", "  ")
+	if err := writeFileAtomic(filepath.Join(dir, metaFile), append(meta, '\n')); err != nil {
+		return "", fmt.Errorf("pull: %w", err)
+	}
+	os.RemoveAll(staging)
+	opt.Logger.Info("model installed", "name", opt.Name, "revision", opt.Revision, "dir", dir)
+	return dir, nil
+}
+
+// upToDate reports whether dir already holds this name and revision with
+// the wanted digests (checked against the recorded ones).
+func upToDate(dir string, opt PullOptions) bool {
+	data, err := os.ReadFile(filepath.Join(dir, metaFile))
+	if err != nil {
+		return false
+	}
+	var m pullMeta
+	if json.Unmarshal(data, &m) != nil || m.Name != opt.Name || m.Revision != opt.Revision {
+		return false
+	}
+	for _, f := range ModelFiles {
+		if !exists(filepath.Join(dir, f)) || m.SHA256[f] == "" {
+			return false
+		}
+		if want := opt.Digests[f]; want != "" && !strings.EqualFold(want, m.SHA256[f]) {
+			return false
+		}
+	}
+	return true
+}
+
+// fetch downloads url to final (through final+".part"), resuming, and
+// returns the file's hex SHA-256 after checking it against want.
+func fetch(ctx context.Context, opt PullOptions, url, final, want string) (string, error) {
+	part := final + ".part"
+	if exists(final) {
+		// Finished in an earlier run but not installed: check again.
+		sum, err := sha256File(final)
+		if err == nil && (want == "" || strings.EqualFold(sum, want)) {
+			return sum, nil
+		}
+		os.Remove(final)
+	}
+	var lastErr error
+	for attempt := 0; attempt < opt.Attempts; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		done, err := fetchOnce(ctx, opt, url, part)
+		if err != nil {
+			lastErr = err
+			var perm permanentError
+			if errors.As(err, &perm) {
+				return "", perm.err
+			}
+			opt.Logger.Info("download interrupted, resuming", "url", url, "attempt", attempt+1, "err", err)
+			continue
+		}
+		if done {
+			lastErr = nil
+			break
+		}
+	}
+	if lastErr != nil && !exists(part) {
+		return "", lastErr
+	}
+	sum, err := sha256File(part)
+	if err != nil {
+		return "", err
+	}
+	if lastErr != nil {
+		// All attempts broke off; keep the .part for the next Pull.
+		return "", fmt.Errorf("download incomplete after %d attempts (run pull again to resume): %w", opt.Attempts, lastErr)
+	}
+	if want != "" && !strings.EqualFold(sum, want) {
+		os.Remove(part)
+		return "", fmt.Errorf("%w: got sha256 %s, want %s", ErrDigestMismatch, sum, want)
+	}
+	if err := os.Rename(part, final); err != nil {
+		return "", err
+	}
+	return sum, nil
+}
+
+// permanentError marks failures a retry cannot fix (4xx, bad URL).
+type permanentError struct{ err error }
+
+func (p permanentError) Error() string { return p.err.Error() }
+
+// fetchOnce makes one request, appending to part from its current size.
+// It returns true when the body was read to its end.
+func fetchOnce(ctx context.Context, opt PullOptions, url, part string) (bool, error) {
+	var offset int64
+	if st, err := os.Stat(part); err == nil {
+		offset = st.Size()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return false, permanentError{err}
+	}
+	req.Header.Set("User-Agent", "vaultctx")
+	if offset > 0 {
+		req.Header.Set("Range", "bytes="+strconv.FormatInt(offset, 10)+"-")
+	}
+	resp, err := opt.Client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, permanentError{ctx.Err()}
+		}
+		return false, permanentError{fmt.Errorf("cannot reach %s (offline?): %w", opt.BaseURL, err)}
+	}
+	defer resp.Body.Close()
+	flags := os.O_CREATE | os.O_WRONLY
+	switch {
+	case resp.StatusCode == http.StatusPartialContent && offset > 0:
+		if !strings.HasPrefix(resp.Header.Get("Content-Range"), "bytes "+strconv.FormatInt(offset, 10)+"-") {
+			os.Remove(part)
+			return false, fmt.Errorf("server resumed at the wrong offset (%q); restarting", resp.Header.Get("Content-Range"))
+		}
+		flags |= os.O_APPEND
+	case resp.StatusCode == http.StatusOK:
+		flags |= os.O_TRUNC
+		offset = 0
+	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && offset > 0:
+		return true, nil // the .part already holds the whole file
+	case resp.StatusCode >= 400 && resp.StatusCode < 500:
+		return false, permanentError{fmt.Errorf("server refused %s: %s", url, resp.Status)}
+	default:
+		return false, fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	f, err := os.OpenFile(part, flags, 0o644)
+	if err != nil {
+		return false, permanentError{err}
+	}
+	n, cerr := io.Copy(f, resp.Body)
+	if err := f.Close(); err != nil && cerr == nil {
+		cerr = err
+	}
+	opt.Logger.Info("downloaded", "url", url, "from", offset, "bytes", n)
+	if cerr != nil {
+		return false, cerr
+	}
+	if resp.ContentLength >= 0 && n != resp.ContentLength {
+		return false, fmt.Errorf("short body: %d of %d bytes", n, resp.ContentLength)
+	}
+	return true, nil
+}

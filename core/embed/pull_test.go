@@ -1,0 +1,220 @@
+package embed
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// hub serves a fixture model directory the way huggingface.co resolve URLs
+// do, with Range support from http.ServeContent. dropFirst makes the first
+// dropFirst full (non-Range) responses for model.safetensors break off after
+// half the body.
+type hub struct {
+	dir       string
+	name, rev string
+	dropFirst int
+	status    int
+
+	mu       sync.Mutex
+	requests []string
+}
+
+func (h *hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.Lock()
+	h.requests = append(h.requests, r.URL.Path+" range="+r.Header.Get("Range"))
+	drop := false
+	if strings.HasSuffix(r.URL.Path, "model.safetensors") && r.Header.Get("Range") == "" && h.dropFirst > 0 {
+		h.dropFirst--
+		drop = true
+	}
+	h.mu.Unlock()
+	if h.status != 0 {
+		http.Error(w, http.StatusText(h.status), h.status)
+		return
+	}
+	prefix := "/" + h.name + "/resolve/" + h.rev + "/"
+	if !strings.HasPrefix(r.URL.Path, prefix) {
+		http.NotFound(w, r)
+		return
+	}
+	data, err := os.ReadFile(filepath.Join(h.dir, strings.TrimPrefix(r.URL.Path, prefix)))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	if drop {
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(data[:len(data)/2])
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler) // cut the connection mid-body
+	}
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+}
+
+func (h *hub) sawRange() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, r := range h.requests {
+		if strings.Contains(r, "model.safetensors range=bytes=") {
+			return true
+		}
+	}
+	return false
+}
+
+func fixtureDigests(tb testing.TB, dir string) map[string]string {
+	tb.Helper()
+	out := map[string]string{}
+	for _, f := range ModelFiles {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		s := sha256.Sum256(data)
+		out[f] = hex.EncodeToString(s[:])
+	}
+	return out
+}
+
+func newHub(t *testing.T, drop int) (*hub, *httptest.Server) {
+	h := &hub{dir: modelPath("m2v-fixtures/float32"), name: "acme/tiny", rev: "0123abcd", dropFirst: drop}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return h, srv
+}
+
+func TestPull(t *testing.T) {
+	digests := fixtureDigests(t, modelPath("m2v-fixtures/float32"))
+	tests := []struct {
+		name     string
+		drop     int
+		attempts int
+		pulls    int // Pull calls needed
+	}{
+		{"clean", 0, 0, 1},
+		{"dropped then resumed in the same pull", 1, 0, 1},
+		{"dropped, resumed by the next pull", 1, 1, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h, srv := newHub(t, tc.drop)
+			dir := filepath.Join(t.TempDir(), "models", "acme", "tiny")
+			opt := PullOptions{Name: h.name, Revision: h.rev, Dir: dir, BaseURL: srv.URL, Digests: digests, Attempts: tc.attempts}
+			var got string
+			var err error
+			for i := 0; i < tc.pulls; i++ {
+				got, err = Pull(t.Context(), opt)
+				if i < tc.pulls-1 {
+					if err == nil {
+						t.Fatalf("pull %d succeeded, want a broken download", i)
+					}
+					if exists(filepath.Join(dir, "model.safetensors")) {
+						t.Fatal("a broken pull installed model.safetensors")
+					}
+				}
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != dir {
+				t.Errorf("dir %q, want %q", got, dir)
+			}
+			if tc.drop > 0 && !h.sawRange() {
+				t.Errorf("no Range request after the drop; requests %v", h.requests)
+			}
+			if d := fixtureDigests(t, dir); d["model.safetensors"] != digests["model.safetensors"] {
+				t.Errorf("installed model digest %s", d["model.safetensors"])
+			}
+			m, err := OpenOptions(dir, Options{CacheDir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			if m.Name() != h.name {
+				t.Errorf("Name() = %q, want %q", m.Name(), h.name)
+			}
+			if _, err := m.Encode("hello world"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(dir), ".tiny.pull")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("staging directory left behind: %v", err)
+			}
+			// A second pull is a no-op: no new requests.
+			before := len(h.requests)
+			if _, err := Pull(t.Context(), opt); err != nil {
+				t.Fatal(err)
+			}
+			if len(h.requests) != before {
+				t.Errorf("up-to-date pull made %d requests", len(h.requests)-before)
+			}
+		})
+	}
+}
+
+func TestPullFailures(t *testing.T) {
+	digests := fixtureDigests(t, modelPath("m2v-fixtures/float32"))
+	bad := map[string]string{}
+	for k, v := range digests {
+		bad[k] = v
+	}
+	bad["tokenizer.json"] = strings.Repeat("0", 64)
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closedURL := closed.URL
+	closed.Close()
+	tests := []struct {
+		name    string
+		status  int
+		base    string
+		digests map[string]string
+		wantIs  error
+		wantMsg string
+	}{
+		{"digest mismatch", 0, "", bad, ErrDigestMismatch, "tokenizer.json"},
+		{"refused", http.StatusNotFound, "", digests, nil, "refused"},
+		{"forbidden", http.StatusForbidden, "", digests, nil, "refused"},
+		{"offline", 0, closedURL, digests, nil, "cannot reach"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h, srv := newHub(t, 0)
+			h.status = tc.status
+			base := srv.URL
+			if tc.base != "" {
+				base = tc.base
+			}
+			dir := filepath.Join(t.TempDir(), "m")
+			_, err := Pull(t.Context(), PullOptions{Name: h.name, Revision: h.rev, Dir: dir, BaseURL: base, Digests: tc.digests})
+			if err == nil {
+				t.Fatal("pull succeeded")
+			}
+			if tc.wantIs != nil && !errors.Is(err, tc.wantIs) {
+				t.Errorf("error %v, want %v", err, tc.wantIs)
+			}
+			if !strings.Contains(err.Error(), tc.wantMsg) {
+				t.Errorf("error %q does not mention %q", err, tc.wantMsg)
+			}
+			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("failed pull created %s", dir)
+			}
+		})
+	}
+}
+
+func TestDefaultDir(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", "/data")
+	if got, want := DefaultDir(DefaultModel), "/data/vaultctx/models/minishlab/potion-base-8M"; got != want {
+		t.Errorf("DefaultDir = %q, want %q", got, want)
+	}
+}
