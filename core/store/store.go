@@ -63,12 +63,12 @@ type Options struct {
 // Store is an open index file. It is safe for concurrent use by readers; one
 // writer at a time goes through Begin.
 type Store struct {
-	db      *sql.DB
-	path    string
-	opt     Options
-	vecOK   bool
-	vecDim  int
-	center  []float32 // binary quantisation centre, loaded on first use
+	db     *sql.DB
+	path   string
+	opt    Options
+	vecOK  bool
+	vecDim int
+	center []float32 // binary quantisation centre, loaded on first use
 }
 
 var autoVec sync.Once

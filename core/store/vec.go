@@ -6,31 +6,43 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 	"strconv"
 )
 
 // Vector index layout.
 //
-// Exact float32 KNN over ~120,000 × 256 vectors costs tens of ms in
-// sqlite-vec's scalar code, so vectors are stored twice, small:
+// sqlite-vec's brute-force KNN costs tens of ms per query at ~120,000
+// chunks (its float32 and int8 distances are scalar C, and its top-k
+// selection is O(n·k)), so a query runs in two stages:
 //
-//   - chunk_vecs, a vec0 table of 1-bit sign quantisations of the centred
-//     embedding (D bits, D rounded up to a multiple of 8), searched with
-//     Hamming distance for Oversample × k candidates;
-//   - chunk_vec_i8, the embedding as int8 with a per-vector float32 scale,
-//     used to re-score those candidates by cosine similarity.
+//  1. chunk_vecs, a vec0 table keyed by chunk id, holds a B-bit SimHash
+//     code of each embedding: the sign bits of a seeded fast random
+//     rotation (random ±1 diagonal, then a Walsh–Hadamard transform) of the
+//     embedding minus the corpus centre, with B = 2·P bits for P the
+//     embedding dimension rounded up to a power of two (Charikar, "Similarity
+//     estimation techniques from rounding algorithms", STOC 2002: the
+//     Hamming distance of such codes estimates the angle). The scan reads
+//     vec0's own chunk blobs (1,024 codes each) and ranks every code by
+//     Hamming distance in Go, which takes well under a millisecond;
+//     hammingVec0 cross-checks it against vec0's own MATCH in the tests.
+//  2. chunk_vec_i8 holds each embedding as int8 (scale max|v|/127); the
+//     best Candidates(k) codes are re-scored by exact cosine on those.
 //
-// The centre (the mean embedding of the first batch indexed) is stored in
-// meta('vec_center'); subtracting it before taking signs spreads the bits
-// of static embeddings, which all share a common direction.
+// The centre is the mean embedding of the first batch indexed, stored in
+// meta('vec_center'); subtracting it spreads the bits of static embeddings,
+// which all share a common direction.
 
-// Oversample is the number of binary candidates fetched per requested
-// neighbour before exact re-scoring.
+// Oversample is the number of Hamming candidates re-scored per requested
+// neighbour.
 const Oversample = 40
 
-// MinCandidates is the least number of binary candidates re-scored.
+// MinCandidates is the least number of Hamming candidates re-scored.
 const MinCandidates = 400
+
+// Candidates returns how many Hamming candidates a k-NN query re-scores.
+func Candidates(k int) int { return max(k*Oversample, MinCandidates) }
 
 func (s *Store) initVec(ctx context.Context) error {
 	var v string
@@ -82,7 +94,7 @@ func (s *Store) EnsureVec(ctx context.Context, dim int, reset bool) error {
 	if s.vecOK && s.vecDim == dim && !reset {
 		return nil
 	}
-	bits := (dim + 7) / 8 * 8
+	bits := CodeBits(dim)
 	stmts := []string{
 		"DROP TABLE IF EXISTS chunk_vecs",
 		"DROP TABLE IF EXISTS chunk_vec_i8",
@@ -173,7 +185,7 @@ func (t *Tx) putVec(ctx context.Context, id int64, v []float32) error {
 	if err != nil {
 		return err
 	}
-	if _, err := t.insVec.ExecContext(ctx, id, signBits(v, center)); err != nil {
+	if _, err := t.insVec.ExecContext(ctx, id, simhash(v, center)); err != nil {
 		return fmt.Errorf("insert vector: %w", err)
 	}
 	if _, err := t.insVecI8.ExecContext(ctx, id, quantizeI8(v)); err != nil {
@@ -248,19 +260,6 @@ func decodeCenter(raw string, dim int) ([]float32, error) {
 	return c, nil
 }
 
-// signBits packs sign(v - center) into ceil(D/8)*8 bits: bit i%8 of byte
-// i/8 is set when v[i] > center[i]. Query and stored vectors use the same
-// packing, so Hamming distance is independent of the bit order.
-func signBits(v, center []float32) []byte {
-	out := make([]byte, (len(v)+7)/8)
-	for i, x := range v {
-		if x-center[i] > 0 {
-			out[i/8] |= 1 << (i % 8)
-		}
-	}
-	return out
-}
-
 // quantizeI8 stores v as a little-endian float32 scale followed by
 // round(v[i]/scale) as int8, with scale = max|v| / 127.
 func quantizeI8(v []float32) []byte {
@@ -296,9 +295,9 @@ func dotI8(q []float32, b []byte) float32 {
 }
 
 // VectorHits returns up to k chunk ids nearest to q by cosine similarity
-// (Score in [-1, 1], best first; ties by smaller id). q must have VecDim
-// dimensions; it need not be normalised. It returns nil when the file has
-// no vector index.
+// (Score in [-1, 1], best first; ties by smaller id), using the two-stage
+// search described above. q must have VecDim dimensions; it need not be
+// normalised. It returns nil when the file has no vector index.
 func (s *Store) VectorHits(ctx context.Context, q []float32, k int) ([]Scored, error) {
 	if !s.vecOK || k <= 0 {
 		return nil, nil
@@ -310,28 +309,116 @@ func (s *Store) VectorHits(ctx context.Context, q []float32, k int) ([]Scored, e
 	if err != nil {
 		return nil, err
 	}
-	n := k * Oversample
-	if n < MinCandidates {
-		n = MinCandidates
-	}
-	rows, err := s.db.QueryContext(ctx, "SELECT rowid FROM chunk_vecs WHERE embedding MATCH vec_bit(?) AND k = ?", signBits(q, center), n)
+	ids, err := s.hammingScan(ctx, simhash(q, center), Candidates(k))
 	if err != nil {
-		return nil, fmt.Errorf("vector search: %w", err)
-	}
-	ids := make([]int64, 0, n)
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("vector search: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("vector search: %w", err)
+		return nil, err
 	}
 	return s.rescore(ctx, q, ids, k)
+}
+
+// hammingScan ranks every code in chunk_vecs by Hamming distance to code
+// and returns the ids of the n nearest (ties by smaller id). It reads
+// vec0's shadow tables directly: <table>_chunks (validity bitmap, rowids
+// as int64) and <table>_vector_chunks00 (the codes, back to back).
+func (s *Store) hammingScan(ctx context.Context, code []byte, n int) ([]int64, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.size, c.validity, c.rowids, v.vectors
+		FROM chunk_vecs_chunks c JOIN chunk_vecs_vector_chunks00 v ON v.rowid = c.chunk_id`)
+	if err != nil {
+		return nil, fmt.Errorf("vector scan: %w", err)
+	}
+	defer rows.Close()
+	words := len(code) / 8
+	qw := make([]uint64, words)
+	for i := range qw {
+		qw[i] = binary.LittleEndian.Uint64(code[8*i:])
+	}
+	// Distances are small integers, so selection is a histogram.
+	var ids []int64
+	var dist []uint16
+	var validity, rowids, vectors []byte
+	for rows.Next() {
+		var size int
+		if err := rows.Scan(&size, &validity, &rowids, &vectors); err != nil {
+			return nil, fmt.Errorf("vector scan: %w", err)
+		}
+		stride := len(code)
+		for i := 0; i < size && (i+1)*stride <= len(vectors) && (i+1)*8 <= len(rowids); i++ {
+			if validity[i/8]>>(i%8)&1 == 0 {
+				continue
+			}
+			v := vectors[i*stride:]
+			d := 0
+			for w := 0; w < words; w++ {
+				d += bits.OnesCount64(qw[w] ^ binary.LittleEndian.Uint64(v[8*w:]))
+			}
+			ids = append(ids, int64(binary.LittleEndian.Uint64(rowids[8*i:])))
+			dist = append(dist, uint16(d))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("vector scan: %w", err)
+	}
+	return nearest(ids, dist, len(code)*8, n), nil
+}
+
+// nearest returns the ids of the n smallest distances (ties by smaller id).
+func nearest(ids []int64, dist []uint16, maxDist, n int) []int64 {
+	if n >= len(ids) {
+		n = len(ids)
+	}
+	hist := make([]int, maxDist+2)
+	for _, d := range dist {
+		hist[d]++
+	}
+	cut, acc := 0, 0
+	for cut = 0; cut <= maxDist; cut++ {
+		acc += hist[cut]
+		if acc >= n {
+			break
+		}
+	}
+	type cand struct {
+		id int64
+		d  uint16
+	}
+	out := make([]cand, 0, acc)
+	for i, d := range dist {
+		if int(d) <= cut {
+			out = append(out, cand{ids[i], d})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].d != out[j].d {
+			return out[i].d < out[j].d
+		}
+		return out[i].id < out[j].id
+	})
+	res := make([]int64, 0, n)
+	for _, c := range out[:n] {
+		res = append(res, c.id)
+	}
+	return res
+}
+
+// hammingVec0 is the slow reference for hammingScan: vec0's own KNN, with
+// ties at equal distance ordered by id.
+func (s *Store) hammingVec0(ctx context.Context, code []byte, n int) ([]int64, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT rowid, distance FROM chunk_vecs WHERE embedding MATCH vec_bit(?) AND k = ?", code, n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	var dist []uint16
+	for rows.Next() {
+		var id int64
+		var d float64
+		if err := rows.Scan(&id, &d); err != nil {
+			return nil, err
+		}
+		ids, dist = append(ids, id), append(dist, uint16(d))
+	}
+	return nearest(ids, dist, len(code)*8, n), rows.Err()
 }
 
 func (s *Store) rescore(ctx context.Context, q []float32, ids []int64, k int) ([]Scored, error) {
