@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vaultctx/vaultctx/core/embed"
+)
+
+var fixedTime = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func TestEmbedCommand(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := filepath.Join(sharedModels, "glove-120k")
+	m, err := embed.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	texts := []string{"how to handle authentication failures", "login error recovery", ""}
+	var want [][]float32
+	for _, s := range texts {
+		v, err := m.Encode(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, v)
+	}
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"json batch", append([]string{"embed", "--model", dir, "--json"}, texts...)},
+		{"text batch", append([]string{"embed", "--model", dir}, texts...)},
+		{"json single", []string{"embed", "--model", dir, "--json", texts[0]}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out := runCaptured(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			var got [][]float32
+			if strings.Contains(tc.name, "json") {
+				var o embedOutput
+				if err := json.Unmarshal([]byte(out), &o); err != nil {
+					t.Fatal(err)
+				}
+				if o.Dims != 100 || o.Model != "glove-120k" {
+					t.Errorf("model %q dims %d", o.Model, o.Dims)
+				}
+				got = o.Embeddings
+			} else {
+				for _, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+					var v []float32
+					for _, f := range strings.Fields(line) {
+						x, err := strconv.ParseFloat(f, 32)
+						if err != nil {
+							t.Fatal(err)
+						}
+						v = append(v, float32(x))
+					}
+					got = append(got, v)
+				}
+			}
+			for i := range got {
+				if len(got[i]) != 100 {
+					t.Fatalf("embedding %d has %d numbers", i, len(got[i]))
+				}
+				for k := range got[i] {
+					if math.Abs(float64(got[i][k]-want[i][k])) > 0 {
+						t.Fatalf("embedding %d[%d] = %v, want %v", i, k, got[i][k], want[i][k])
+					}
+				}
+			}
+			if len(got) == 0 {
+				t.Fatal("no embeddings printed")
+			}
+		})
+	}
+}
+
+func TestEmbedNoModel(t *testing.T) {
+	if code, _ := runCaptured(t, "embed", "--model", t.TempDir(), "hello"); code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+}
