@@ -158,8 +158,10 @@ func judgments(relevant []string) ([]Judgment, error) {
 //     rank, whatever the sections;
 //   - a hit on a note with section judgments ("dir/note.md#Heading") counts
 //     as that section: it is relevant when path and section both match
-//     (see SameSection), and another section of the note is a separate,
-//     non-relevant unit;
+//     (see SameSection); a chunk of a long H2 split at an H3, whose
+//     section reads "H2 > H3" (SubsectionSeparator), counts as its H2, so
+//     "note.md#Remarks" is found by a hit in "Remarks > Example". Another
+//     section of the note is a separate, non-relevant unit;
 //   - a hit on any other note counts as that note (not relevant), once.
 //
 // Queries are assumed valid (as returned by ReadVaultQueries); an invalid
@@ -172,24 +174,36 @@ func VaultSet(name string, queries []VaultQuery) (*Set, error) {
 			return nil, fmt.Errorf("vault set: query %q: %w", q.ID, err)
 		}
 		grades := Grades{}
-		sectioned := map[string]bool{}
+		sections := map[string]map[string]bool{} // path -> folded judged sections
 		for _, j := range js {
 			grades[judgmentKey(j)] = 1
 			if j.Section != "" {
-				sectioned[j.Path] = true
+				if sections[j.Path] == nil {
+					sections[j.Path] = map[string]bool{}
+				}
+				sections[j.Path][foldSection(j.Section)] = true
 			}
 		}
 		keyOf := func(h Hit) string {
 			p := cleanPath(h.Path)
-			if sectioned[p] {
-				return judgmentKey(Judgment{Path: p, Section: h.Section})
+			judged := sections[p]
+			if judged == nil {
+				return p
 			}
-			return p
+			sec := foldSection(h.Section)
+			if h2, _, ok := strings.Cut(sec, SubsectionSeparator); ok && !judged[sec] && judged[h2] {
+				sec = h2 // a chunk of the judged H2 split at an H3
+			}
+			return p + "#" + sec
 		}
 		s.Queries = append(s.Queries, SetQuery{ID: q.ID, Kind: q.Kind, Text: q.Query, Grades: grades, keyOf: keyOf})
 	}
 	return s, nil
 }
+
+// SubsectionSeparator joins an H2 and an H3 heading in the section name of a
+// chunk that was split at H3 headings (see core/chunk).
+const SubsectionSeparator = " > "
 
 // judgmentKey is the unit key of a judgment: the path, or path + "#" + the
 // folded section.

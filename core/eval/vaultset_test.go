@@ -122,6 +122,15 @@ func TestVaultSetUnits(t *testing.T) {
 			rr:     1.0 / 2,
 		},
 		{
+			name:  "a chunk split at an H3 counts as its judged H2",
+			query: 1,
+			hits:  []Hit{{"a.md", "Install > Windows"}, {"a.md", "Install > Linux"}, {"a.md", "Installer > X"}},
+			// units: a.md#install, a.md#installer > x
+			ndcg:   (1 / disc(1)) / (1/disc(1) + 1/disc(2)),
+			recall: 1.0 / 2,
+			rr:     1,
+		},
+		{
 			name:  "the right section in another note does not count",
 			query: 1,
 			hits:  []Hit{{"b.md", "Install"}},
