@@ -23,7 +23,8 @@ var (
 //     its byte order mark) is converted to UTF-8;
 //   - every byte that is not part of a valid UTF-8 sequence is decoded as
 //     Windows-1252 (golang.org/x/text/encoding/charmap), so a legacy
-//     "café" in an otherwise UTF-8 file stays "café"; valid sequences are
+//     "café" in an otherwise UTF-8 file stays "café"; the five bytes
+//     Windows-1252 leaves unassigned become U+FFFD; valid sequences are
 //     kept as they are;
 //   - CRLF and lone CR line endings become LF;
 //   - the text is normalised to Unicode NFC (golang.org/x/text/unicode/norm),

@@ -64,7 +64,7 @@ func Parse(relPath string, raw []byte) Note {
 	return n
 }
 
-// stem is the base name of p without its extension, in NFC.
+// stem is the base name of p without its extension, in valid UTF-8 NFC.
 func stem(p string) string {
 	base := path.Base(strings.ReplaceAll(p, "\\", "/"))
 	if base == "." || base == "/" {
@@ -73,7 +73,7 @@ func stem(p string) string {
 	if ext := path.Ext(base); ext != "" && ext != base {
 		base = strings.TrimSuffix(base, ext)
 	}
-	return norm.NFC.String(base)
+	return norm.NFC.String(strings.ToValidUTF8(base, "\uFFFD"))
 }
 
 // dedupe drops empty strings and case-insensitive repeats, keeping the
