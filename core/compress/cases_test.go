@@ -1,0 +1,209 @@
+package compress
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const casesDir = "../../../shared/tool-outputs"
+
+// toolCase is one captured Bash run from ../shared/tool-outputs.
+type toolCase struct {
+	Name     string
+	Meta     caseMeta
+	Payload  []byte
+	Req      Request
+	ToolUse  string
+	HasFail  bool
+	FailData []byte
+}
+
+type caseMeta struct {
+	Name     string   `json:"name"`
+	Command  string   `json:"command"`
+	PairOf   *string  `json:"pair_of"`
+	MustKeep []string `json:"must_keep"`
+}
+
+func loadCases(t testing.TB) []toolCase {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(casesDir, "*", "meta.json"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no tool-output cases under %s", casesDir)
+	}
+	var out []toolCase
+	for _, m := range dirs {
+		dir := filepath.Dir(m)
+		var c toolCase
+		c.Name = filepath.Base(dir)
+		raw, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &c.Meta); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		if c.Payload, err = os.ReadFile(filepath.Join(dir, "posttooluse.json")); err != nil {
+			t.Fatal(err)
+		}
+		var p struct {
+			ToolUseID string `json:"tool_use_id"`
+			ToolInput struct {
+				Command     string `json:"command"`
+				Description string `json:"description"`
+			} `json:"tool_input"`
+			ToolResponse struct {
+				Stdout      string `json:"stdout"`
+				Stderr      string `json:"stderr"`
+				Interrupted bool   `json:"interrupted"`
+				IsImage     bool   `json:"isImage"`
+			} `json:"tool_response"`
+		}
+		if err := json.Unmarshal(c.Payload, &p); err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		c.ToolUse = p.ToolUseID
+		c.Req = Request{Command: p.ToolInput.Command, Description: p.ToolInput.Description,
+			Stdout: p.ToolResponse.Stdout, Stderr: p.ToolResponse.Stderr,
+			Interrupted: p.ToolResponse.Interrupted, IsImage: p.ToolResponse.IsImage}
+		if c.FailData, err = os.ReadFile(filepath.Join(dir, "posttoolusefailure.json")); err == nil {
+			c.HasFail = true
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// normalizeText applies the extract's own cleaning and normalisation to a
+// multi-line string, line by line, as done to the output.
+func normalizeText(s string) string {
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		parts[i] = Normalize(cleanLine(p))
+	}
+	return strings.Join(parts, "\n")
+}
+
+const testSavedPath = "/home/dev/.cache/vaultctx/outputs/toolu_TEST.txt"
+
+// forced condenses every case, however small, to exercise the extract on
+// all of them.
+var forced = Options{ThresholdBytes: 1}
+
+func noScrub(s string) string { return s }
+
+func condenseCase(c toolCase, opts Options) Extract {
+	return Condense(context.Background(), c.Req, opts, testSavedPath)
+}
+
+func TestMustKeep(t *testing.T) {
+	for _, c := range loadCases(t) {
+		for _, mode := range []struct {
+			name string
+			opts Options
+		}{{"default", Options{}}, {"forced", forced}} {
+			t.Run(c.Name+"/"+mode.name, func(t *testing.T) {
+				if !ShouldCondense(c.Req, mode.opts) {
+					if mode.name == "default" && len(c.Req.Stdout)+len(c.Req.Stderr) >= DefaultThresholdBytes {
+						t.Fatalf("large output (%d bytes) passes through", len(c.Req.Stdout)+len(c.Req.Stderr))
+					}
+					return // passes through untouched: everything survives
+				}
+				ex := condenseCase(c, mode.opts)
+				text := ex.Stdout + "\n" + ex.Stderr
+				for _, mk := range c.Meta.MustKeep {
+					if want := normalizeText(mk); !strings.Contains(text, want) {
+						t.Errorf("must_keep %q (normalised %q) lost", mk, want)
+					}
+				}
+				if n := len(ex.Stdout) + len(ex.Stderr); n > DefaultBudgetTokens*CharsPerToken {
+					t.Errorf("extract is %d bytes, budget %d", n, DefaultBudgetTokens*CharsPerToken)
+				}
+				if t.Failed() {
+					t.Logf("extract:\n%s\n--- stderr ---\n%s", ex.Stdout, ex.Stderr)
+				}
+			})
+		}
+	}
+}
+
+func TestPairsIdentical(t *testing.T) {
+	cases := loadCases(t)
+	byName := map[string]toolCase{}
+	for _, c := range cases {
+		byName[c.Name] = c
+	}
+	pairs := 0
+	for _, c := range cases {
+		if c.Meta.PairOf == nil || c.Name > *c.Meta.PairOf {
+			continue
+		}
+		other, ok := byName[*c.Meta.PairOf]
+		if !ok {
+			t.Fatalf("%s: pair %s missing", c.Name, *c.Meta.PairOf)
+		}
+		pairs++
+		for _, opts := range []Options{{}, forced} {
+			a, b := condenseCase(c, opts), condenseCase(other, opts)
+			if a != b {
+				t.Errorf("%s vs %s (threshold %d): extracts differ\n--- a\n%s%s\n--- b\n%s%s", c.Name, other.Name, opts.ThresholdBytes, a.Stdout, a.Stderr, b.Stdout, b.Stderr)
+			}
+		}
+	}
+	if pairs == 0 {
+		t.Fatal("no pairs found")
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	for _, c := range loadCases(t) {
+		a, b := condenseCase(c, forced), condenseCase(c, forced)
+		if a != b {
+			t.Errorf("%s: two runs differ", c.Name)
+		}
+	}
+}
+
+func TestSmallOutputsPassThrough(t *testing.T) {
+	for _, c := range loadCases(t) {
+		small := len(c.Req.Stdout)+len(c.Req.Stderr) < DefaultThresholdBytes
+		if got := ShouldCondense(c.Req, Options{}); got == small {
+			t.Errorf("%s: ShouldCondense = %v for %d bytes", c.Name, got, len(c.Req.Stdout)+len(c.Req.Stderr))
+		}
+	}
+}
+
+// TestGolden pins the extract of every case (forced, so small cases are
+// covered too). Refresh with go test ./core/compress -run TestGolden -update.
+func TestGolden(t *testing.T) {
+	for _, c := range loadCases(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			ex := condenseCase(c, forced)
+			got := ex.Stdout + "----- stderr -----\n" + ex.Stderr
+			path := filepath.Join("testdata", "golden", c.Name+".txt")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("extract changed; diff against %s (run with -update if intended)\n%s", path, got)
+			}
+		})
+	}
+}

@@ -1,0 +1,18 @@
+// Package compress condenses long Bash results for Claude Code's
+// PostToolUse hook into a stable, focused extract.
+//
+// Raw tool output is full of timestamps, timings, progress redraws and
+// noise that change from run to run. Condense strips terminal escapes and
+// carriage-return redraws, normalises volatile tokens (Normalize), always
+// keeps errors, failures, panics, tracebacks, warnings, the lines that
+// locate them and the final verdict, ranks the rest against the command, its
+// description and the user's latest prompt (BM25 fused with position by
+// Reciprocal Rank Fusion) and emits what fits the budget in original order
+// with "[… N lines omitted …]" markers, under a one-line header that says
+// where the full output was saved. Two runs of a command that differ only in
+// volatile tokens give byte-identical extracts, which keeps Claude's prompt
+// cache warm.
+//
+// Hook wires it to a decoded hook payload; the vaultctx-posttooluse binary
+// is a thin main around it.
+package compress

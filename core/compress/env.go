@@ -1,0 +1,44 @@
+package compress
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/vaultctx/vaultctx/core/hookio"
+)
+
+// Environment variables read by HookOptionsFromEnv.
+const (
+	EnvThreshold = "VAULTCTX_POSTTOOLUSE_THRESHOLD" // bytes, default 4096
+	EnvBudget    = "VAULTCTX_POSTTOOLUSE_BUDGET"    // tokens, default 2000
+	EnvKeep      = "VAULTCTX_POSTTOOLUSE_KEEP"      // saved outputs kept, default 200
+)
+
+// HookOptionsFromEnv builds the PostToolUse hook's options from the
+// environment: the output directory $XDG_CACHE_HOME/vaultctx/outputs
+// (default ~/.cache/vaultctx/outputs) and the optional EnvThreshold,
+// EnvBudget and EnvKeep overrides (positive integers). It returns an error
+// for an unusable value or when no cache directory can be found.
+func HookOptionsFromEnv(getenv func(string) string) (HookOptions, error) {
+	var o HookOptions
+	dir, err := hookio.CacheDir(getenv, "outputs")
+	if err != nil {
+		return o, fmt.Errorf("posttooluse options: %w", err)
+	}
+	o.OutputDir = dir
+	for _, v := range []struct {
+		name string
+		dst  *int
+	}{{EnvThreshold, &o.ThresholdBytes}, {EnvBudget, &o.BudgetTokens}, {EnvKeep, &o.KeepOutputs}} {
+		s := getenv(v.name)
+		if s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			return o, fmt.Errorf("posttooluse options: %s=%q is not a positive integer", v.name, s)
+		}
+		*v.dst = n
+	}
+	return o, nil
+}

@@ -1,0 +1,516 @@
+package compress
+
+import (
+	"context"
+	"sort"
+	"strings"
+)
+
+// Defaults of Options.
+const (
+	// DefaultThresholdBytes is the stdout+stderr size (bytes) from which a
+	// Bash result is condensed: 4 KB.
+	DefaultThresholdBytes = 4096
+	// DefaultBudgetTokens is the extract's budget: 2,000 tokens.
+	DefaultBudgetTokens = 2000
+	// CharsPerToken is the token estimate: 4 characters (here: bytes, so
+	// the estimate is never low) per token.
+	CharsPerToken = 4
+	// DefaultKeepOutputs is how many saved full outputs are kept.
+	DefaultKeepOutputs = 200
+)
+
+// Limits of the extract algorithm (bytes and lines).
+const (
+	maxImportantLine = 1000 // longest kept error/summary line
+	maxPlainLine     = 400  // longest kept ranked line
+	minRun           = 5    // consecutive similar lines collapsed into one
+	maxBlockLines    = 6    // ranked lines are kept in blocks of up to 6
+	markerReserve    = 40   // bytes reserved per kept unit for a gap marker
+	tailSummaryLines = 3    // last non-blank lines of a stream kept as its verdict
+)
+
+// Selection tiers, most important first.
+const (
+	tierSummary = iota // verdict and count lines
+	tierError          // errors, failures, panics, exceptions
+	tierLocate         // user-code frames and locations, failing test output
+	tierWarning        // warnings
+	tierContext        // compiler source excerpts, more continuation lines
+	tierRank           // everything else, ranked against the query
+)
+
+// tierCaps bound the share of the budget the first pass may give to a tier,
+// so a flood of one kind (say 800 warnings) leaves room for the others. A
+// second pass then fills what is left in tier order.
+var tierCaps = [...]float64{tierSummary: 0.25, tierError: 0.6, tierLocate: 0.3, tierWarning: 0.3, tierContext: 0.15, tierRank: 1}
+
+// Request is one Bash result to condense, with the text it is ranked
+// against.
+type Request struct {
+	Command     string // tool_input.command
+	Description string // tool_input.description
+	Prompt      string // the latest user prompt, if known
+	Stdout      string
+	Stderr      string
+	Interrupted bool
+	IsImage     bool
+}
+
+// Options tune Extract. Zero values mean the defaults.
+type Options struct {
+	ThresholdBytes int // condense when len(stdout)+len(stderr) >= this (default 4096)
+	BudgetTokens   int // extract budget in tokens at CharsPerToken (default 2000)
+	// Scrub redacts secrets from the rendered extract. Nil means the
+	// project's default scrubber.
+	Scrub func(string) string
+	// Embedder, if set, adds a semantic ranking signal. It is optional:
+	// without it blocks are ranked by BM25 and position.
+	Embedder Embedder
+}
+
+// Embedder turns texts into vectors of one dimension; cosine similarity
+// between the query's vector and each block's is used as a ranking signal.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+func (o Options) withDefaults() Options {
+	if o.ThresholdBytes <= 0 {
+		o.ThresholdBytes = DefaultThresholdBytes
+	}
+	if o.BudgetTokens <= 0 {
+		o.BudgetTokens = DefaultBudgetTokens
+	}
+	if o.Scrub == nil {
+		o.Scrub = defaultScrub
+	}
+	return o
+}
+
+// Extract is a condensed Bash result.
+type Extract struct {
+	Stdout string // header line, then the stdout extract
+	Stderr string // the stderr extract
+	Lines  int    // lines in the original output (stdout + stderr)
+	Kept   int    // of which shown verbatim (after normalisation)
+}
+
+// ShouldCondense reports whether a Bash result is worth condensing: not an
+// image, not an empty interrupted result, and at least the threshold.
+func ShouldCondense(req Request, opts Options) bool {
+	opts = opts.withDefaults()
+	if req.IsImage {
+		return false
+	}
+	size := len(req.Stdout) + len(req.Stderr)
+	if req.Interrupted && strings.TrimSpace(req.Stdout+req.Stderr) == "" {
+		return false
+	}
+	return size >= opts.ThresholdBytes
+}
+
+// line is one cleaned, normalised output line.
+type line struct {
+	text   string
+	stream int // 0 stdout, 1 stderr
+	kind   kind
+	tier   int
+	unit   int // index into units; -1 for blank lines
+}
+
+// unit is what selection keeps or drops as a whole: one important line, a
+// block of up to maxBlockLines ranked lines, or a run of similar lines.
+type unit struct {
+	first, last int // indices into lines (inclusive), all in one stream
+	tier        int
+	run         bool   // a collapsed run of similar lines
+	rep         string // a run's representative line
+	cost        int    // rendered bytes plus a marker reserve
+	rank        int    // order within tierRank (0 best)
+}
+
+// Condense builds the extract of req under opts, with header naming
+// savedPath as the location of the full output ("" when it was not saved).
+// It is deterministic: the same request, options and path give the same
+// bytes, and two runs of a command that differ only in volatile tokens (see
+// Normalize) or in the order of similar lines give the same bytes.
+//
+// The algorithm:
+//  1. each line is cleaned (cleanLine: '\r' redraws, ANSI escapes, control
+//     characters) and normalised (Normalize), and over-long lines are cut;
+//  2. lines are classified: errors, warnings, summaries, stack frames,
+//     compiler excerpts (classify). stdout of data commands (grep, find,
+//     git log … see isDataCommand) holds no diagnostics;
+//  3. tiers: summaries (and each stream's last lines), errors, the frames
+//     and locations of user code plus an error's continuation lines,
+//     warnings, compiler excerpts, then everything else;
+//  4. runs of minRun or more consecutive lines with the same shape (indent
+//     and first two words, digits masked) collapse into their smallest line
+//     and a count, which makes concurrent output order-independent; other
+//     remaining lines form blocks of up to maxBlockLines;
+//  5. blocks are ranked by Reciprocal Rank Fusion (retrieve.Fuse, k=60) of
+//     BM25 against the command, description and prompt, closeness to the
+//     output's head or tail, and, with an Embedder, cosine similarity;
+//  6. units are taken greedily by tier (each tier first capped by tierCaps,
+//     then uncapped) and rank while they fit the budget, and rendered in
+//     original order with "[… N lines omitted …]" markers;
+//  7. the text is scrubbed of secrets and checked against the budget again.
+func Condense(ctx context.Context, req Request, opts Options, savedPath string) Extract {
+	opts = opts.withDefaults()
+	lines, counts := splitStreams(req, isDataCommand(req.Command))
+	total := counts[0] + counts[1]
+	header := headerLine(total, savedPath)
+	budget := opts.BudgetTokens*CharsPerToken - len(header) - 1
+	units := buildUnits(lines)
+	rankUnits(ctx, units, lines, req, opts.Embedder)
+	order := selectionOrder(units)
+
+	chosen := choose(units, order, budget)
+	for {
+		out, errOut, kept := render(lines, units, chosen)
+		out, errOut = opts.Scrub(out), opts.Scrub(errOut)
+		if len(out)+len(errOut) <= budget || len(chosen) == 0 {
+			return Extract{Stdout: header + "\n" + out, Stderr: errOut, Lines: total, Kept: kept}
+		}
+		// Scrubbing or blank lines made it longer than planned: drop the
+		// least important unit chosen and render again.
+		chosen = chosen[:len(chosen)-1]
+	}
+}
+
+// headerLine is the extract's first line. It depends only on the line count
+// and the path, so pairs of runs share it.
+func headerLine(total int, savedPath string) string {
+	where := "full output not saved"
+	if savedPath != "" {
+		where = "full output: " + savedPath
+	}
+	return "[vaultctx: Bash output condensed from " + itoa(total) + " lines; " + where + "]"
+}
+
+// splitStreams cleans, normalises and classifies the lines of both streams.
+func splitStreams(req Request, data bool) ([]line, [2]int) {
+	var lines []line
+	var counts [2]int
+	for s, text := range []string{req.Stdout, req.Stderr} {
+		if text == "" {
+			continue
+		}
+		text = strings.TrimSuffix(text, "\n")
+		start := len(lines)
+		for raw := range strings.SplitSeq(text, "\n") {
+			t := Normalize(cleanLine(raw))
+			k := classify(t, data && s == 0)
+			lines = append(lines, line{text: t, stream: s, kind: k, unit: -1})
+		}
+		counts[s] = len(lines) - start
+		assignTiers(lines[start:], data && s == 0)
+	}
+	for i := range lines {
+		max := maxPlainLine
+		if lines[i].tier < tierRank {
+			max = maxImportantLine
+		}
+		lines[i].text = truncateLine(lines[i].text, max)
+	}
+	return lines, counts
+}
+
+// assignTiers sets each line's tier from its kind and its neighbours.
+func assignTiers(ls []line, data bool) {
+	for i := range ls {
+		switch ls[i].kind {
+		case kindSummary:
+			ls[i].tier = tierSummary
+		case kindError:
+			ls[i].tier = tierError
+		case kindWarning:
+			ls[i].tier = tierWarning
+		case kindFrame:
+			if isLibraryFrame(ls[i].text) {
+				ls[i].tier = tierRank
+			} else {
+				ls[i].tier = tierLocate
+			}
+		case kindExcerpt:
+			ls[i].tier = tierContext
+		default:
+			ls[i].tier = tierRank
+		}
+	}
+	// The last non-blank lines of a stream are its verdict.
+	n := 0
+	for i := len(ls) - 1; i >= 0 && n < tailSummaryLines; i-- {
+		if ls[i].kind == kindBlank {
+			continue
+		}
+		n++
+		if !data && ls[i].tier > tierSummary || data && n == 1 && ls[i].kind == kindSummary {
+			ls[i].tier = tierSummary
+		}
+	}
+	if data {
+		return
+	}
+	for i := range ls {
+		switch {
+		case ls[i].kind == kindFrame && ls[i].tier == tierLocate && i > 0 && strings.HasPrefix(ls[i].text, "\t"):
+			// Go stack frames come in pairs: "pkg.Func(args)" then "\tfile:line".
+			promote(&ls[i-1], tierLocate)
+		case ls[i].kind == kindError || ls[i].kind == kindWarning:
+			// The line that introduces a diagnostic ("In function 'f':").
+			if i > 0 && strings.HasSuffix(strings.TrimSpace(ls[i-1].text), ":") {
+				promote(&ls[i-1], tierLocate)
+			}
+			if ls[i].kind == kindError {
+				markContinuation(ls, i)
+			}
+		}
+	}
+}
+
+// markContinuation promotes the lines that continue an error: more indented
+// lines right after it (Go's "have/want", an assertion diff, a source line
+// under a Python frame). The first three become tierLocate, later ones
+// tierContext; the block ends at a blank line or a line at the error's
+// indentation or less.
+func markContinuation(ls []line, i int) {
+	base := indent(ls[i].text)
+	n := 0
+	for j := i + 1; j < len(ls) && n < 12; j++ {
+		l := &ls[j]
+		if l.kind == kindBlank || l.kind == kindError || indent(l.text) <= base && l.kind != kindExcerpt {
+			return
+		}
+		if l.kind == kindFrame {
+			continue // frames already have their tier
+		}
+		if n < 3 {
+			promote(l, tierLocate)
+		} else {
+			promote(l, tierContext)
+		}
+		n++
+	}
+}
+
+func promote(l *line, tier int) {
+	if l.kind != kindBlank && tier < l.tier {
+		l.tier = tier
+	}
+}
+
+// indent is the width of a line's leading whitespace (a tab counts 4).
+func indent(s string) int {
+	w := 0
+	for _, c := range s {
+		switch c {
+		case ' ':
+			w++
+		case '\t':
+			w += 4
+		default:
+			return w
+		}
+	}
+	return w
+}
+
+// shapeKey is what makes lines "similar" for run collapsing: indentation
+// and the first two words with digits masked.
+func shapeKey(s string) string {
+	ind := s[:len(s)-len(strings.TrimLeft(s, " \t"))]
+	f := strings.Fields(s)
+	if len(f) > 2 {
+		f = f[:2]
+	}
+	key := ind + strings.Join(f, " ")
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return '0'
+		}
+		return r
+	}, key)
+}
+
+// buildUnits groups lines into units (see unit).
+func buildUnits(lines []line) []unit {
+	var units []unit
+	add := func(u unit) {
+		for i := u.first; i <= u.last; i++ {
+			lines[i].unit = len(units)
+		}
+		units = append(units, u)
+	}
+	for i := 0; i < len(lines); {
+		l := lines[i]
+		if l.kind == kindBlank {
+			i++
+			continue
+		}
+		if l.tier < tierRank {
+			add(unit{first: i, last: i, tier: l.tier, cost: len(l.text) + 1 + markerReserve})
+			i++
+			continue
+		}
+		// A stretch of ranked lines in one stream.
+		j := i
+		for j < len(lines) && lines[j].stream == l.stream && lines[j].tier == tierRank && lines[j].kind != kindBlank {
+			j++
+		}
+		for k := i; k < j; {
+			key := shapeKey(lines[k].text)
+			e := k + 1
+			for e < j && shapeKey(lines[e].text) == key {
+				e++
+			}
+			if e-k >= minRun {
+				rep := lines[k].text
+				for m := k + 1; m < e; m++ {
+					if lines[m].text < rep {
+						rep = lines[m].text
+					}
+				}
+				add(unit{first: k, last: e - 1, tier: tierRank, run: true, rep: rep,
+					cost: len(rep) + 1 + len(runMarker(e-k-1)) + 1 + markerReserve})
+				k = e
+				continue
+			}
+			// A block: up to maxBlockLines lines, stopping before a run.
+			b := k
+			cost := markerReserve
+			for b < j && b-k < maxBlockLines {
+				if b > k && b+minRun <= j && runAt(lines, b, j) {
+					break
+				}
+				cost += len(lines[b].text) + 1
+				b++
+			}
+			add(unit{first: k, last: b - 1, tier: tierRank, cost: cost})
+			k = b
+		}
+		i = j
+	}
+	return units
+}
+
+// runAt reports whether a run of minRun similar lines starts at lines[b].
+func runAt(lines []line, b, end int) bool {
+	key := shapeKey(lines[b].text)
+	for m := b + 1; m < b+minRun; m++ {
+		if m >= end || shapeKey(lines[m].text) != key {
+			return false
+		}
+	}
+	return true
+}
+
+func runMarker(n int) string { return "[… " + itoa(n) + " similar lines omitted …]" }
+
+func gapMarker(n int) string { return "[… " + itoa(n) + " lines omitted …]" }
+
+// selectionOrder lists unit indices by tier, then within tierRank by rank
+// and within other tiers by position.
+func selectionOrder(units []unit) []int {
+	order := make([]int, len(units))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ua, ub := units[order[a]], units[order[b]]
+		if ua.tier != ub.tier {
+			return ua.tier < ub.tier
+		}
+		if ua.tier == tierRank {
+			return ua.rank < ub.rank
+		}
+		return order[a] < order[b]
+	})
+	return order
+}
+
+// choose picks units greedily in order while their estimated cost fits the
+// budget: first with each tier capped at its share (tierCaps), then without
+// caps. The result lists the chosen units in the order they were taken, so
+// dropping from its end drops the least important.
+func choose(units []unit, order []int, budget int) []int {
+	var chosen []int
+	taken := make([]bool, len(units))
+	used := markerReserve // one more marker than units, at most
+	var tierUsed [tierRank + 1]int
+	for pass := 0; pass < 2; pass++ {
+		for _, u := range order {
+			if taken[u] {
+				continue
+			}
+			c := units[u].cost
+			if used+c > budget {
+				continue
+			}
+			t := units[u].tier
+			if pass == 0 && float64(tierUsed[t]+c) > tierCaps[t]*float64(budget) {
+				continue
+			}
+			taken[u] = true
+			chosen = append(chosen, u)
+			used += c
+			tierUsed[t] += c
+		}
+	}
+	return chosen
+}
+
+// render writes the chosen units of each stream in original order, with a
+// marker for every gap. A blank line is kept only between two kept lines.
+func render(lines []line, units []unit, chosen []int) (stdout, stderr string, kept int) {
+	keep := make([]bool, len(units))
+	for _, u := range chosen {
+		keep[u] = true
+	}
+	isKept := func(i int) bool { return lines[i].unit >= 0 && keep[lines[i].unit] }
+	var out [2]strings.Builder
+	gap := 0
+	flush := func(b *strings.Builder) {
+		if gap > 0 {
+			b.WriteString(gapMarker(gap))
+			b.WriteByte('\n')
+			gap = 0
+		}
+	}
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		b := &out[l.stream]
+		if i > 0 && lines[i-1].stream != l.stream {
+			flush(&out[lines[i-1].stream])
+		}
+		switch {
+		case l.kind == kindBlank:
+			if i > 0 && isKept(i-1) && gap == 0 && i+1 < len(lines) && lines[i+1].stream == l.stream && isKept(i+1) {
+				b.WriteByte('\n')
+			} else {
+				gap++
+			}
+		case !isKept(i):
+			gap++
+		case units[l.unit].run:
+			flush(b)
+			u := units[l.unit]
+			b.WriteString(u.rep)
+			b.WriteByte('\n')
+			b.WriteString(runMarker(u.last - u.first))
+			b.WriteByte('\n')
+			kept++
+			i = u.last
+		default:
+			flush(b)
+			b.WriteString(l.text)
+			b.WriteByte('\n')
+			kept++
+		}
+	}
+	if len(lines) > 0 {
+		flush(&out[lines[len(lines)-1].stream])
+	}
+	return out[0].String(), out[1].String(), kept
+}

@@ -1,0 +1,56 @@
+package compress
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vaultctx/vaultctx/core/hookio"
+)
+
+// HookOptions configure Hook.
+type HookOptions struct {
+	Options
+	OutputDir   string // where full outputs are saved; required
+	KeepOutputs int    // saved outputs kept (default DefaultKeepOutputs)
+}
+
+// Hook answers one PostToolUse payload: for a Bash result worth condensing
+// (ShouldCondense) it saves the full output under opts.OutputDir, builds the
+// extract (Condense) and returns hookio.BashOutput bytes; for everything
+// else (other events such as PostToolUseFailure, other tools, images, small
+// or empty-interrupted results) it returns nil, so the original output
+// reaches Claude unchanged. The latest user prompt is read from the
+// payload's transcript when it exists. Errors (no output directory, a
+// failed save) are returned wrapped; the caller fails open.
+func Hook(ctx context.Context, in hookio.Input, opts HookOptions) ([]byte, error) {
+	if in.Event != "" && in.Event != "PostToolUse" || in.ToolName != "Bash" || !in.ToolResponse.IsObject() {
+		return nil, nil
+	}
+	resp := in.ToolResponse
+	req := Request{
+		Command:     in.ToolInput.Get("command").String(),
+		Description: in.ToolInput.Get("description").String(),
+		Stdout:      resp.Get("stdout").String(),
+		Stderr:      resp.Get("stderr").String(),
+		Interrupted: resp.Get("interrupted").Bool(),
+		IsImage:     resp.Get("isImage").Bool(),
+	}
+	if !ShouldCondense(req, opts.Options) {
+		return nil, nil
+	}
+	if opts.OutputDir == "" {
+		return nil, fmt.Errorf("posttooluse: no output directory")
+	}
+	req.Prompt = LatestPrompt(in.TranscriptPath)
+	path := OutputPath(opts.OutputDir, in.ToolUseID, req.Stdout, req.Stderr)
+	if err := SaveOutput(ctx, path, req.Stdout, req.Stderr, opts.KeepOutputs); err != nil {
+		return nil, fmt.Errorf("posttooluse: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("posttooluse: %w", err)
+	}
+	ex := Condense(ctx, req, opts.Options, path)
+	hookio.Logger(ctx).Debug("condensed bash output", "lines", ex.Lines, "kept", ex.Kept,
+		"bytes_in", len(req.Stdout)+len(req.Stderr), "bytes_out", len(ex.Stdout)+len(ex.Stderr))
+	return hookio.BashOutput(ex.Stdout, ex.Stderr, req.Interrupted), nil
+}

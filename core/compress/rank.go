@@ -1,0 +1,238 @@
+package compress
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/retrieve"
+)
+
+// BM25 parameters (Robertson and Zaragoza, "The Probabilistic Relevance
+// Framework: BM25 and Beyond", 2009), with Lucene's non-negative IDF
+// ln(1 + (N - df + 0.5) / (df + 0.5)).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// rankUnits sets the rank of every tierRank unit: the order of Reciprocal
+// Rank Fusion (retrieve.Fuse, k = retrieve.DefaultRRFK, equal weights) of
+//
+//   - BM25 of the unit's text against the query terms (command, description
+//     and latest prompt); units without a matching term are absent from this
+//     list;
+//   - closeness to the head or tail of the output (a unit's distance, in
+//     units, to the nearer end), since a command's first and last lines
+//     usually say what it did and how it ended;
+//   - with emb set, cosine similarity to the query (an embedding failure
+//     drops this signal).
+//
+// Fuse breaks ties by best single rank, then by unit index (position), so
+// the order is deterministic.
+func rankUnits(ctx context.Context, units []unit, lines []line, req Request, emb Embedder) {
+	var ids []int64
+	var texts []string
+	for i, u := range units {
+		if u.tier != tierRank {
+			continue
+		}
+		ids = append(ids, int64(i))
+		texts = append(texts, unitText(u, lines))
+	}
+	if len(ids) == 0 {
+		return
+	}
+	query := queryTerms(req)
+
+	lists := []retrieve.Ranked{
+		{IDs: bm25Rank(ids, texts, query), Weight: 1},
+		{IDs: edgeRank(ids), Weight: 1},
+	}
+	if emb != nil && len(query) > 0 {
+		if ranked := embedRank(ctx, emb, ids, texts, strings.Join(query, " ")); ranked != nil {
+			lists = append(lists, retrieve.Ranked{IDs: ranked, Weight: 1})
+		}
+	}
+	for r, f := range retrieve.Fuse(0, lists...) {
+		units[f.ID].rank = r
+	}
+}
+
+func unitText(u unit, lines []line) string {
+	if u.run {
+		return u.rep
+	}
+	var b strings.Builder
+	for i := u.first; i <= u.last; i++ {
+		b.WriteString(lines[i].text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// queryTerms are the distinct terms of the command (all words but flags'
+// dashes), the description and the prompt (without stopwords).
+func queryTerms(req Request) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, t := range tokens(req.Command) {
+		add(t)
+	}
+	for _, t := range hookio.SearchableTerms(req.Description + "\n" + req.Prompt) {
+		add(t)
+	}
+	return out
+}
+
+// tokens splits text into lowercased runs of letters and digits of two or
+// more characters, skipping pure numbers and the normaliser's placeholders.
+func tokens(text string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if len(f) < 2 || isNumber(f) || placeholderWords[f] {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+var placeholderWords = map[string]bool{"time": true, "dur": true, "rate": true, "addr": true, "pid": true, "port": true, "tmp": true, "uuid": true, "progress": true}
+
+func isNumber(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// bm25Rank returns the ids whose text matches at least one query term, best
+// BM25 score first (ties: earlier id first).
+func bm25Rank(ids []int64, texts []string, query []string) []int64 {
+	if len(query) == 0 {
+		return nil
+	}
+	q := map[string]bool{}
+	for _, t := range query {
+		q[t] = true
+	}
+	tf := make([]map[string]int, len(texts))
+	lens := make([]int, len(texts))
+	df := map[string]int{}
+	total := 0
+	for i, text := range texts {
+		toks := tokens(text)
+		lens[i] = len(toks)
+		total += len(toks)
+		for _, t := range toks {
+			if !q[t] {
+				continue
+			}
+			if tf[i] == nil {
+				tf[i] = map[string]int{}
+			}
+			if tf[i][t] == 0 {
+				df[t]++
+			}
+			tf[i][t]++
+		}
+	}
+	n := float64(len(texts))
+	avg := float64(total) / n
+	if avg == 0 {
+		avg = 1
+	}
+	type scored struct {
+		id    int64
+		score float64
+	}
+	var hits []scored
+	for i := range texts {
+		if tf[i] == nil {
+			continue
+		}
+		s := 0.0
+		for _, t := range query { // query order: deterministic float sums
+			f := float64(tf[i][t])
+			if f == 0 {
+				continue
+			}
+			idf := math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
+			s += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(lens[i])/avg))
+		}
+		hits = append(hits, scored{ids[i], s})
+	}
+	sort.SliceStable(hits, func(a, b int) bool { return hits[a].score > hits[b].score })
+	out := make([]int64, len(hits))
+	for i, h := range hits {
+		out[i] = h.id
+	}
+	return out
+}
+
+// edgeRank orders ids (given in output order) by distance to the nearer
+// end of the output, head first on ties.
+func edgeRank(ids []int64) []int64 {
+	out := make([]int64, 0, len(ids))
+	for lo, hi := 0, len(ids)-1; lo <= hi; lo, hi = lo+1, hi-1 {
+		out = append(out, ids[lo])
+		if hi != lo {
+			out = append(out, ids[hi])
+		}
+	}
+	return out
+}
+
+// embedRank orders ids by cosine similarity of their text to the query
+// (ties: earlier id first); nil when embedding fails.
+func embedRank(ctx context.Context, emb Embedder, ids []int64, texts []string, query string) []int64 {
+	vecs, err := emb.Embed(ctx, append([]string{query}, texts...))
+	if err != nil || len(vecs) != len(texts)+1 {
+		return nil
+	}
+	q := vecs[0]
+	type scored struct {
+		id  int64
+		sim float64
+	}
+	s := make([]scored, len(ids))
+	for i := range ids {
+		s[i] = scored{ids[i], cosine(q, vecs[i+1])}
+	}
+	sort.SliceStable(s, func(a, b int) bool { return s[a].sim > s[b].sim })
+	out := make([]int64, len(s))
+	for i := range s {
+		out[i] = s[i].id
+	}
+	return out
+}
+
+func cosine(a, b []float32) float64 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}

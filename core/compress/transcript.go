@@ -1,0 +1,85 @@
+package compress
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// transcriptTail is how much of the end of a transcript LatestPrompt reads:
+// 1 MiB, plenty for the last user turn and cheap for long sessions.
+const transcriptTail = 1 << 20
+
+// LatestPrompt returns the text of the last user prompt in a Claude Code
+// transcript (JSONL: one JSON object a line; user turns have "type":"user"
+// and message.content as a string or a list of blocks). Text blocks are
+// joined with newlines; turns that hold only tool_result blocks, and meta
+// lines ("isMeta": true), are skipped. Only the last 1 MiB is read. A
+// missing, unreadable, partial or differently shaped file gives "".
+func LatestPrompt(path string) string {
+	if path == "" {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return ""
+	}
+	off := max(info.Size()-transcriptTail, 0)
+	data, err := io.ReadAll(io.NewSectionReader(f, off, info.Size()-off))
+	if err != nil {
+		return ""
+	}
+	if off > 0 { // the first line is probably cut
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			data = data[i+1:]
+		}
+	}
+	for len(data) > 0 {
+		i := bytes.LastIndexByte(bytes.TrimRight(data, "\n"), '\n')
+		ln := data[i+1:]
+		data = data[:max(i, 0)]
+		if p := userText(ln); p != "" {
+			return p
+		}
+		if i < 0 {
+			break
+		}
+	}
+	return ""
+}
+
+// userText returns the prompt text of one transcript line, or "".
+func userText(ln []byte) string {
+	ln = bytes.TrimSpace(ln)
+	if len(ln) == 0 || ln[0] != '{' || !gjson.ValidBytes(ln) {
+		return ""
+	}
+	r := gjson.ParseBytes(ln)
+	if r.Get("type").String() != "user" || r.Get("isMeta").Bool() {
+		return ""
+	}
+	c := r.Get("message.content")
+	switch {
+	case c.Type == gjson.String:
+		return strings.TrimSpace(c.Str)
+	case c.IsArray():
+		var parts []string
+		for _, b := range c.Array() {
+			if b.Get("type").String() == "text" {
+				if t := strings.TrimSpace(b.Get("text").String()); t != "" {
+					parts = append(parts, t)
+				}
+			}
+		}
+		return strings.Join(parts, "\n")
+	}
+	return ""
+}

@@ -1,0 +1,38 @@
+// Command vaultctx-posttooluse is Claude Code's PostToolUse hook: it
+// replaces a long Bash result with a stable, focused extract.
+//
+// It reads the hook payload (JSON) on stdin. For a Bash result of 4 KB or
+// more (stdout plus stderr) it saves the full output under
+// $XDG_CACHE_HOME/vaultctx/outputs/ and prints
+// {"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{…}}}
+// holding a header line and the extract (see package core/compress). For
+// every other payload (other tools, small outputs, images, empty interrupted
+// results, PostToolUseFailure) it prints nothing and the original output
+// reaches Claude unchanged.
+//
+// It always exits 0. On any error, panic or when its deadline (1.5 s,
+// VAULTCTX_HOOK_DEADLINE) passes, it prints nothing on stdout and one line on
+// stderr.
+//
+// Environment: XDG_CACHE_HOME, HOME, VAULTCTX_POSTTOOLUSE_THRESHOLD (bytes),
+// VAULTCTX_POSTTOOLUSE_BUDGET (tokens), VAULTCTX_POSTTOOLUSE_KEEP (saved
+// outputs kept), VAULTCTX_HOOK_DEADLINE, VAULTCTX_LOG (debug log file).
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/vaultctx/vaultctx/core/compress"
+	"github.com/vaultctx/vaultctx/core/hookio"
+)
+
+func main() {
+	os.Exit(hookio.Run("PostToolUse", hookio.DefaultDeadline, func(ctx context.Context, in hookio.Input) ([]byte, error) {
+		opts, err := compress.HookOptionsFromEnv(os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		return compress.Hook(ctx, in, opts)
+	}))
+}
