@@ -10,7 +10,7 @@ package scrub
 type anchorSet struct {
 	class  [256]uint8 // byte -> class, upper case folded to lower case
 	nclass int
-	delta  []int32   // state*nclass+class -> next state
+	delta  []int32   // row offset (state*nclass) + class -> next row offset, complemented when the next state has output
 	out    [][]int32 // state -> pattern ids ending here (including suffixes)
 	plen   []int     // pattern id -> length in bytes
 }
@@ -84,9 +84,18 @@ func newAnchorSet(patterns []string) *anchorSet {
 			queue = append(queue, s)
 		}
 	}
+	// Store row offsets (state*n) instead of state numbers, and flag states
+	// with output by complementing the offset, so the scan loop is one load
+	// and one sign test per byte.
 	a.delta = make([]int32, len(goTo)*n)
 	for s, row := range goTo {
-		copy(a.delta[s*n:], row)
+		for c, next := range row {
+			v := next * int32(n)
+			if len(a.out[next]) > 0 {
+				v = ^v
+			}
+			a.delta[s*n+c] = v
+		}
 	}
 	return a
 }
@@ -94,12 +103,14 @@ func newAnchorSet(patterns []string) *anchorSet {
 // scan calls hit(id, start, end) for every occurrence of every pattern in
 // text, in order of end offset.
 func (a *anchorSet) scan(text string, hit func(id int32, start, end int)) {
-	s := int32(0)
+	delta, class := a.delta, &a.class
 	n := int32(a.nclass)
+	s := int32(0)
 	for i := 0; i < len(text); i++ {
-		s = a.delta[s*n+int32(a.class[text[i]])]
-		if out := a.out[s]; out != nil {
-			for _, id := range out {
+		s = delta[s+int32(class[text[i]])]
+		if s < 0 {
+			s = ^s
+			for _, id := range a.out[s/n] {
 				hit(id, i+1-a.plen[id], i+1)
 			}
 		}

@@ -67,25 +67,37 @@ var keyNonSecret = map[string]bool{
 	"registry_": true, "shortcut": true, "keyboard": true, "sorting": true,
 }
 
-// splitKey splits a key name into lower-case words at '_', '-', '.', and
-// lower-to-upper case changes (dbPassword -> db, password).
-func splitKey(k string) []string {
-	var segs []string
-	start := 0
-	for i := 0; i <= len(k); i++ {
-		if i == len(k) || k[i] == '_' || k[i] == '-' || k[i] == '.' {
-			if i > start {
-				segs = append(segs, strings.ToLower(k[start:i]))
-			}
-			start = i + 1
+// keyWords returns the last two words of a key name, lower case, and
+// whether any word is "public" or "pub". Words are split at '_', '-', '.',
+// and lower-to-upper case changes (dbPassword -> db, password).
+func keyWords(k string) (last, prev string, public bool) {
+	lk := strings.ToLower(k)
+	end := len(k)
+	for i := len(k) - 1; i >= -1; i-- {
+		boundary := i < 0 || k[i] == '_' || k[i] == '-' || k[i] == '.'
+		camel := !boundary && i > 0 && 'A' <= k[i] && k[i] <= 'Z' && 'a' <= k[i-1] && k[i-1] <= 'z'
+		if !boundary && !camel {
 			continue
 		}
-		if 'A' <= k[i] && k[i] <= 'Z' && i > start && 'a' <= k[i-1] && k[i-1] <= 'z' {
-			segs = append(segs, strings.ToLower(k[start:i]))
+		start := i + 1
+		if camel {
 			start = i
 		}
+		if start < end {
+			w := lk[start:end]
+			if w == "public" || w == "pub" {
+				public = true
+			}
+			switch {
+			case last == "":
+				last = w
+			case prev == "":
+				prev = w
+			}
+		}
+		end = i
 	}
-	return segs
+	return last, prev, public
 }
 
 func hasAnySuffix(s string, suf ...string) bool {
@@ -99,17 +111,11 @@ func hasAnySuffix(s string, suf ...string) bool {
 
 // classifyKey decides what a key name holds. prev is the word written before
 // it with one space ("encryption" in "encryption key"), or "".
-func classifyKey(key, prev string) keyKind {
-	segs := splitKey(key)
-	if len(segs) == 0 {
-		return kindNone
+func classifyKey(key, prevText string) keyKind {
+	last, prev, public := keyWords(key)
+	if last == "" || public {
+		return kindNone // PublicKeyToken, public_key: public by design
 	}
-	for _, w := range segs {
-		if w == "public" || w == "pub" {
-			return kindNone // PublicKeyToken, public_key: public by design
-		}
-	}
-	last := segs[len(segs)-1]
 	switch {
 	case passwordWords[last] || hasAnySuffix(last, "password", "passwd", "passphrase"):
 		return kindPassword
@@ -118,10 +124,9 @@ func classifyKey(key, prev string) keyKind {
 	case strings.HasSuffix(last, "key"):
 		q := strings.TrimSuffix(last, "key")
 		if q == "" {
-			if len(segs) >= 2 {
-				q = segs[len(segs)-2]
-			} else {
-				q = strings.ToLower(prev)
+			q = prev
+			if q == "" {
+				q = strings.ToLower(prevText)
 			}
 		}
 		switch {
@@ -234,7 +239,8 @@ func (sc *scan) kv(hs, he int) {
 		return
 	}
 
-	vs, ve, quoted := value(t, p, mode)
+	query := open == '?' || open == '&'
+	vs, ve, quoted := value(t, p, mode, query)
 	if ve <= vs {
 		return
 	}
@@ -318,10 +324,11 @@ func netrcLine(t string, p int) bool {
 		strings.Contains(seg, "\nmachine ") || strings.Contains(seg, "\nlogin ")
 }
 
-// value scans the value of an assignment starting at p. It returns the span
+// value scans the value of an assignment starting at p; in a URL query
+// (query) '&' and '#' end it too. It returns the span
 // of the value proper (without quotes) and whether it was quoted; an empty
 // span means no usable value.
-func value(t string, p, mode int) (vs, ve int, quoted bool) {
+func value(t string, p, mode int, query bool) (vs, ve int, quoted bool) {
 	if mode == sepXML {
 		e := strings.IndexByte(t[p:], '<')
 		if e < 0 || strings.ContainsAny(t[p:p+e], " \t\n") {
@@ -354,7 +361,7 @@ func value(t string, p, mode int) (vs, ve int, quoted bool) {
 		return p + 1, i, true
 	}
 	i := p
-	for i < len(t) && !isValueStop(t[i]) {
+	for i < len(t) && !isValueStop(t[i]) && !(query && (t[i] == '&' || t[i] == '#')) {
 		i++
 	}
 	return p, i, false
@@ -362,7 +369,7 @@ func value(t string, p, mode int) (vs, ve int, quoted bool) {
 
 func isValueStop(c byte) bool {
 	switch c {
-	case ' ', '\t', '\n', '\r', '\f', '\v', '"', '\'', '`', ';', ',', '&', '<', ')', ']', '}', '|':
+	case ' ', '\t', '\n', '\r', '\f', '\v', '"', '\'', '`', ';', ',', '<', ')', ']', '}', '|':
 		return true
 	}
 	return false

@@ -16,8 +16,8 @@ import (
 // anchor is a context word ("discord") and the token is searched in the after
 // bytes that follow it.
 //
-// Every token must stand alone: the bytes just before and after it must not
-// be letters or digits. Its entropy (bits per byte, over the whole token)
+// Every token must stand alone: where its first (last) byte is a letter or
+// digit, the byte before (after) it must not be one. Its entropy (bits per byte, over the whole token)
 // must reach minBits (default 3.0) and it must not look like a placeholder.
 type tokenRule struct {
 	id      string
@@ -29,6 +29,9 @@ type tokenRule struct {
 	maxLen  int // longest token in bytes (default 512)
 	minBits float64
 	check   func(tok string) bool // optional extra validation
+	// pre, if set, is a cheap test of the bytes around an anchor at
+	// text[hs:...] that must pass before the expression runs.
+	pre func(text string, hs int) bool
 
 	once sync.Once
 	re   *regexp.Regexp
@@ -88,7 +91,7 @@ func providerRules() []*tokenRule {
 		{id: "azure-storage-account-key", anchors: []string{"accountkey=", "sharedaccesskey="}, fold: true,
 			pattern: `(?i:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,}={0,2})`},
 		{id: "azure-sas-signature", anchors: []string{"sig="}, pattern: `sig=([A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})`},
-		{id: "azure-ad-client-secret", anchors: []string{"Q~"}, back: 5, maxLen: 48, pattern: `[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}`},
+		{id: "azure-ad-client-secret", anchors: []string{"Q~"}, back: 5, maxLen: 48, pre: digitBefore, pattern: `[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}`},
 
 		// Stripe.
 		{id: "stripe-secret-key", anchors: []string{"sk_", "rk_"}, pattern: `[sr]k_(?:live|test|prod)_` + b62 + `{10,}`},
@@ -114,7 +117,7 @@ func providerRules() []*tokenRule {
 
 		// Mailgun, Mailchimp, Databricks, Linear, Atlassian, Doppler, Postman, Grafana.
 		{id: "mailgun-api-key", anchors: []string{"key-"}, pattern: `key-[0-9a-f]{32}`},
-		{id: "mailchimp-api-key", anchors: []string{"-us"}, back: 33, maxLen: 40, pattern: `[0-9a-f]{32}-us[0-9]{1,2}`},
+		{id: "mailchimp-api-key", anchors: []string{"-us"}, back: 33, maxLen: 40, pre: hexBefore(32), pattern: `[0-9a-f]{32}-us[0-9]{1,2}`},
 		{id: "databricks-api-token", anchors: []string{"dapi"}, pattern: `dapi[a-f0-9]{32}(?:-[0-9]+)?`},
 		{id: "linear-api-key", anchors: []string{"lin_api_", "lin_oauth_"}, pattern: `lin_(?:api_` + b62 + `{40}|oauth_[a-f0-9]{64})`},
 		{id: "atlassian-api-token", anchors: []string{"ATATT3", "ATCTT3"}, pattern: `AT[AC]TT3[A-Za-z0-9_=-]{100,}`},
@@ -126,14 +129,14 @@ func providerRules() []*tokenRule {
 
 		// HashiCorp Vault and Terraform, age.
 		{id: "vault-token", anchors: []string{"hvs.", "hvb.", "hvr."}, pattern: `hv[sbr]\.[A-Za-z0-9_-]{24,}`},
-		{id: "terraform-cloud-token", anchors: []string{".atlasv1."}, back: 15, maxLen: 110, pattern: b62 + `{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`},
+		{id: "terraform-cloud-token", anchors: []string{".atlasv1."}, back: 15, maxLen: 110, pre: alnumBefore, pattern: b62 + `{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`},
 		{id: "age-secret-key", anchors: []string{"AGE-SECRET-KEY-1"}, pattern: `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`},
 
 		// Perplexity, Heroku, Telegram, Square, Sentry, Notion, Discord,
 		// Groq, xAI, Replicate, Supabase, Tailscale.
 		{id: "perplexity-api-key", anchors: []string{"pplx-"}, pattern: `pplx-` + b62 + `{40,}`},
 		{id: "heroku-api-key", anchors: []string{"HRKU-"}, pattern: `HRKU-[A-Za-z0-9_-]{50,}`},
-		{id: "telegram-bot-token", anchors: []string{":AA"}, back: 11, maxLen: 60, pattern: `[0-9]{8,10}:AA[A-Za-z0-9_-]{33}`},
+		{id: "telegram-bot-token", anchors: []string{":AA"}, back: 11, maxLen: 60, pre: digitBefore, pattern: `[0-9]{8,10}:AA[A-Za-z0-9_-]{33}`},
 		{id: "square-access-token", anchors: []string{"sq0atp-", "sq0csp-", "EAAA"}, pattern: `(?:sq0atp-|sq0csp-|EAAA)[A-Za-z0-9_-]{22,}`},
 		{id: "sentry-token", anchors: []string{"sntryu_", "sntrys_"}, pattern: `sntry(?:u_[a-f0-9]{64}|s_eyJ[A-Za-z0-9+/=_]{50,})`},
 		{id: "notion-api-token", anchors: []string{"ntn_", "secret_"}, pattern: `(?:ntn_[0-9]{11}` + b62 + `{35,}|secret_` + b62 + `{43})`, check: func(t string) bool { return hasDigitAndLetter(t[4:]) }},
@@ -146,6 +149,14 @@ func providerRules() []*tokenRule {
 		{id: "supabase-token", anchors: []string{"sbp_", "sb_secret_"}, pattern: `(?:sbp_(?:v0_)?[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,})`},
 		{id: "tailscale-key", anchors: []string{"tskey-"}, pattern: `tskey-[a-z]+-[A-Za-z0-9_-]{10,}`},
 	}
+}
+
+func digitBefore(t string, hs int) bool { return hs > 0 && '0' <= t[hs-1] && t[hs-1] <= '9' }
+
+func alnumBefore(t string, hs int) bool { return hs > 0 && isAlnum(t[hs-1]) }
+
+func hexBefore(n int) func(string, int) bool {
+	return func(t string, hs int) bool { return hs >= n && isHex(t[hs-n:hs]) }
 }
 
 func hasDigitAndLetter(s string) bool {
@@ -164,6 +175,9 @@ func (r *tokenRule) matchToken(text string, hs, he int) (start, end int, ok bool
 	maxLen := r.maxLen
 	if maxLen == 0 {
 		maxLen = 512
+	}
+	if r.pre != nil && !r.pre(text, hs) {
+		return 0, 0, false
 	}
 	re := r.regexp()
 	switch {
@@ -192,7 +206,7 @@ func (r *tokenRule) matchToken(text string, hs, he int) (start, end int, ok bool
 			}
 		}
 	default:
-		if hs > 0 && isAlnum(text[hs-1]) {
+		if hs > 0 && isAlnum(text[hs]) && isAlnum(text[hs-1]) {
 			return 0, 0, false
 		}
 		if text[hs:he] != r.anchorAt(text, hs, he) {
@@ -237,10 +251,11 @@ func spanOf(m []int, off int) (int, int) {
 // accept checks boundaries around the whole match [ms, me) and the secret
 // [s, e) for entropy, placeholders and the rule's own check.
 func (r *tokenRule) accept(text string, s, e, ms, me int) bool {
-	if ms > 0 && isAlnum(text[ms-1]) {
+	// Word boundaries, where the token's own edge is a letter or digit.
+	if ms > 0 && isAlnum(text[ms]) && isAlnum(text[ms-1]) {
 		return false
 	}
-	if me < len(text) && isAlnum(text[me]) {
+	if me < len(text) && isAlnum(text[me-1]) && isAlnum(text[me]) {
 		return false
 	}
 	tok := text[s:e]
