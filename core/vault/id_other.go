@@ -1,0 +1,19 @@
+//go:build !unix
+
+package vault
+
+import "io/fs"
+
+// fileID identifies a real file or folder; on this platform there is none,
+// so files reached through two paths are reported twice and symlink loops
+// end at the operating system's own limits.
+type fileID struct{}
+
+// metaOf converts an os.Stat or os.Lstat result. Permission failures are
+// left to Read.
+func metaOf(info fs.FileInfo) meta {
+	return meta{mode: info.Mode(), size: info.Size(), mtimeNS: info.ModTime().UnixNano(), readable: true}
+}
+
+// oNonblock is not needed where there are no FIFOs in the file system.
+const oNonblock = 0

@@ -1,0 +1,125 @@
+//go:build unix
+
+package vault
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// nobody is the conventional unprivileged uid and gid.
+const nobody = 65534
+
+// TestWalkUnreadable checks that unreadable notes and folders become skips.
+// Root reads everything, so under root the test re-runs itself as nobody.
+func TestWalkUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		runAsNobody(t, "TestWalkUnreadable")
+		return
+	}
+	root := mkTree(t, map[string]string{
+		"ok.md":           "x",
+		"secret.md":       "x",
+		"locked/inner.md": "x",
+		"noexec/x.md":     "x",
+	})
+	chmod := func(p string, mode fs.FileMode) {
+		t.Helper()
+		if err := os.Chmod(filepath.Join(root, p), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chmod("secret.md", 0)
+	chmod("locked", 0)
+	chmod("noexec", 0o644) // listable, but entries cannot be stat'ed
+	t.Cleanup(func() {
+		chmod("locked", 0o755)
+		chmod("noexec", 0o755)
+	})
+	files, skips := walkAll(t, root, Rules{})
+	assertPaths(t, files, "ok.md")
+	assertSkips(t, skips,
+		Skip{"locked", "permission denied"},
+		Skip{"noexec/x.md", "permission denied"},
+		Skip{"secret.md", "permission denied"})
+
+	_, err := Read(File{Path: "secret.md", Abs: filepath.Join(root, "secret.md")}, 0)
+	if !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("Read(unreadable) = %v, want ErrPermission", err)
+	}
+}
+
+// runAsNobody re-runs the named test of this test binary as uid/gid nobody
+// and fails t if it fails. The binary is copied where nobody can run it.
+func runAsNobody(t *testing.T, name string) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "vault-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "vault.test")
+	if err := copyFile(os.Args[0], bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run=^"+name+"$", "-test.v")
+	cmd.Dir = dir
+	cmd.Env = []string{"TMPDIR=" + os.TempDir(), "HOME=" + dir, "PATH=" + os.Getenv("PATH")}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	out, err := cmd.CombinedOutput()
+	t.Logf("as nobody:\n%s", out)
+	if err != nil {
+		t.Fatalf("%s as nobody: %v", name, err)
+	}
+}
+
+func copyFile(src, dst string, mode fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func TestCanRead(t *testing.T) {
+	user := creds{euid: 1000, egid: 1000, groups: []int{1000, 27}}
+	tests := []struct {
+		name     string
+		c        creds
+		mode     fs.FileMode
+		uid, gid int
+		want     bool
+	}{
+		{"root reads mode 000", creds{euid: 0}, 0, 5, 5, true},
+		{"owner with r", user, 0o400, 1000, 5, true},
+		{"owner without r, others with r", user, 0o044, 1000, 5, false},
+		{"primary group", user, 0o040, 5, 1000, true},
+		{"supplementary group", user, 0o040, 5, 27, true},
+		{"group without r", user, 0o404, 5, 27, false},
+		{"other", user, 0o004, 5, 5, true},
+		{"nothing", user, 0o000, 5, 5, false},
+	}
+	for _, tt := range tests {
+		if got := tt.c.canRead(tt.mode, tt.uid, tt.gid); got != tt.want {
+			t.Errorf("%s: canRead(%v, %d, %d) = %v, want %v", tt.name, tt.mode, tt.uid, tt.gid, got, tt.want)
+		}
+	}
+}
