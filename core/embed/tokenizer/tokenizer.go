@@ -49,6 +49,8 @@ type Tokenizer struct {
 	hasNormAdded  bool
 	unmap         func() error
 	pool          sync.Pool
+	punctIDs      [128]int32 // WordPiece ids of one-character ASCII punctuation words
+	addedFirst    [256]bool  // first bytes of raw added tokens
 }
 
 type addedToken struct {
@@ -197,7 +199,7 @@ func (t *Tokenizer) bertASCII(dst []int32, s string, sc *scratch) []int32 {
 				dst = t.wordPiece(dst, w, sc)
 				w = w[:0]
 			}
-			dst = t.wordPiece(dst, []byte{c}, sc)
+			dst = append(dst, t.punctIDs[c])
 		default:
 			if t.lower && c >= 'A' && c <= 'Z' {
 				c += 'a' - 'A'
@@ -220,6 +222,10 @@ func (t *Tokenizer) splitAdded(s string, normalized bool, f func(piece string, i
 	pos := 0
 	last := 0
 	for pos < len(s) {
+		if !normalized && !t.addedFirst[s[pos]] {
+			pos++
+			continue
+		}
 		best := -1
 		bestLen := 0
 		for i := range t.added {
@@ -235,8 +241,7 @@ func (t *Tokenizer) splitAdded(s string, normalized bool, f func(piece string, i
 			}
 		}
 		if best < 0 {
-			_, sz := utf8.DecodeRuneInString(s[pos:])
-			pos += sz
+			pos++ // added tokens are valid UTF-8, so they never start mid-rune
 			continue
 		}
 		a := &t.added[best]
@@ -478,6 +483,16 @@ func build(sp *spec, v *vocab, scores []float64) (*Tokenizer, error) {
 	}
 	// Longest first, so equal-start ties pick the longer token directly.
 	slices.SortStableFunc(t.added, func(a, b addedToken) int { return len(b.content) - len(a.content) })
+	for _, a := range t.added {
+		if !a.normalized && a.content != "" {
+			t.addedFirst[a.content[0]] = true
+		}
+	}
+	if t.kind == WordPiece {
+		for c := range t.punctIDs {
+			t.punctIDs[c] = t.wordPiece(nil, []byte{byte(c)}, &scratch{})[0]
+		}
+	}
 	if bn, ok := t.norm.(bertNormalizer); ok && t.kind == WordPiece && !t.hasNormAdded {
 		if _, ok := t.pre.(bertPre); ok && bn.clean && bn.chinese {
 			t.bertFast, t.lower = true, bn.lower
