@@ -28,15 +28,8 @@ var (
 	errorMarkRe = regexp.MustCompile(`^\s*(?:[✗✖✘×❌●💥]|E\s{2,}\S|\d+\) \S|FAILED\b|FAIL\b|not ok\b|\*\*\*)`)
 	// Python/Java/JS exception lines: "KeyError: 'x'", "java.lang.IllegalStateException: …".
 	exceptionRe = regexp.MustCompile(`^\s*(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b(?:\s*\[[\w_]+\])?(?::|$)`)
-	// A compiler or linter diagnostic: path:line:col: message.
-	diagRe = regexp.MustCompile(`^\s*[^\s:]+:\d+:\d+:? `)
 	// Go test log lines printed by t.Log/t.Error: "    calc_test.go:36: msg".
 	goTestLogRe = regexp.MustCompile(`^\s+\w[\w.-]*_test\.go:\d+: `)
-	// Summary and verdict lines of common tools.
-	summaryRe = regexp.MustCompile(`(?i)^\s*(?:ok|fail|pass|passed|failed|success|succeeded|done|finished|built|compiled|build successful|build failed)\b|` +
-		`\b\d+ (?:passed|failed|passing|failing|pending|skipped|ignored|errors?|warnings?|tests?|examples?|specs?|suites?|files? changed|insertions?|deletions?|packages?|upgraded|newly installed|to remove|not upgraded|vulnerabilit(?:y|ies)|problems?|issues?|matches|checks?)\b|` +
-		`^\s*(?:test result|tests?|test suites|snapshots|time|ran \d+ tests?|collected \d+ items?|added \d+|removed \d+|changed \d+|audited \d+|up to date|fetched|summary)\b|` +
-		`^\s*[=_-]{3,}.*\b(?:passed|failed|error|errors|in <dur>)\b.*[=_-]{3,}\s*$`)
 	// Stack frames and source locations, one pattern per language, each
 	// behind a prefix check in isFrame.
 	goFrameRe   = regexp.MustCompile(`^\t\S+\.\w+:\d+(?:\s+\+0x[0-9a-f]+)?$`)
@@ -46,109 +39,230 @@ var (
 	rustArrowRe = regexp.MustCompile(`^\s*--> \S+:\d+`)
 	bareLocRe   = regexp.MustCompile(`^\S+\.\w{1,5}:\d+(?::\d+)?$`)
 	// Lines that only quote source under a diagnostic: "   12 |  code", "      |  ^~~".
-	excerptRe = regexp.MustCompile(`^\s*\d*\s+\|(?:\s|$)|^\s*[~^]+[~^\s|]*$`)
+	excerptRe = regexp.MustCompile(`^\s*(?:\d*\s+\|(?:\s|$)|[~^]+[~^\s|]*$)`)
 	// Library frames: the language runtime and installed dependencies.
 	libraryFrameRe = regexp.MustCompile(`/usr/(?:local/)?(?:lib/)?go/src/|/go/pkg/mod/|\bnode:internal\b|node_modules/|<frozen |/site-packages/|/dist-packages/|/lib/python\d|/rustc/|/\.cargo/registry/|/\.rustup/|^\s*at (?:java|javax|jdk|sun|kotlin|scala)\.|^(?:runtime|testing|reflect|internal/\w+)\.`)
 )
 
-// Vocabulary of errors and warnings, matched on the lowercased words of a
-// line after path-like tokens are dropped (so "errors.go" or
-// ".../testdata/fail/" in a file list is not an error).
-var (
-	errorWords = wordSet(`error errors fatal fail fails failed failure failures failing panic panicked panics
-		exception traceback abort aborted assert assertion assertionerror denied refused cannot undefined
-		undeclared unresolved timeout killed unreachable mismatched invalid illegal unexpected overflow
-		violation segfault`)
-	errorPhrases = wordSet(`could_not unable_to not_found no_such segmentation_fault core_dumped timed_out
-		out_of not_used not_declared can_t couldn_t npm_err`)
-	warningWords = wordSet(`warn warning warnings deprecated deprecation`)
-	summaryWords = wordSet(`ok fail pass passed failed passing failing pending skipped ignored error errors
-		warning warnings test tests success succeeded done finished built compiled build examples specs
-		suites changed insertions deletions packages upgraded installed vulnerability vulnerabilities
-		problems issues matches checks result suites snapshots time ran collected added removed audited
-		up fetched summary`)
-	exceptionSuffixes = []string{"error", "exception", "exit", "interrupt", "fault", "failure"}
+// Vocabulary of errors, warnings and summaries, matched on the lowercased
+// ASCII words of a line after path-like tokens are dropped (so "errors.go"
+// or ".../testdata/fail/" in a file list is not an error). Each word maps to
+// a set of vocabulary flags, so a word costs one map lookup.
+const (
+	vErr       uint16 = 1 << iota // an error word
+	vWarn                         // a warning word
+	vVerdict                      // opens a verdict line: "ok  pkg", "FAIL", "Done"
+	vCountLead                    // opens a summary before a number: "added 77 packages"
+	vCount                        // counted by a summary: "18 passing", "2 errors"
+	vPhrase                       // may end a two-word phrase (see phrases)
 )
 
-func wordSet(list string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(list) {
-		m[strings.ReplaceAll(w, "_", " ")] = true
+var vocab = func() map[string]uint16 {
+	m := map[string]uint16{}
+	for flag, list := range map[uint16]string{
+		vErr: `error errors fatal fail fails failed failure failures failing panic panicked panics
+			exception traceback abort aborted assert assertion assertionerror denied refused cannot
+			undefined undeclared unresolved timeout killed unreachable mismatched invalid illegal
+			unexpected overflow violation segfault`,
+		vWarn:      `warn warning warnings deprecated deprecation`,
+		vVerdict:   `ok fail pass passed failed success succeeded done finished built compiled`,
+		vCountLead: `added removed changed audited ran collected`,
+		vCount: `passed failed passing failing pending skipped ignored error errors warning warnings
+			test tests example examples spec specs suite suites insertion insertions deletion deletions
+			package packages upgraded vulnerability vulnerabilities problem problems issue issues match
+			matches check checks failures`,
+	} {
+		for _, w := range strings.Fields(list) {
+			m[w] |= flag
+		}
+	}
+	for p := range phrases {
+		m[p[strings.IndexByte(p, ' ')+1:]] |= vPhrase
 	}
 	return m
+}()
+
+// phrases are two-word vocabulary entries: error phrases ("could not") and
+// counted phrases that follow a number ("1 file changed").
+var phrases = map[string]uint16{
+	"could not": vErr, "unable to": vErr, "not found": vErr, "no such": vErr, "segmentation fault": vErr,
+	"core dumped": vErr, "timed out": vErr, "out of": vErr, "not used": vErr, "not declared": vErr,
+	"can t": vErr, "couldn t": vErr, "npm err": vErr,
+	"file changed": vCount, "files changed": vCount, "newly installed": vCount, "to remove": vCount,
+	"not upgraded": vCount,
 }
+
+var exceptionSuffixes = []string{"error", "exception", "exit", "interrupt", "fault", "failure"}
 
 // lineWords is what classify needs from a line's words.
 type lineWords struct {
 	err, warn, summary, exception bool
 }
 
-// scanWords lowercases the ASCII words of line, skipping path-like
-// tokens, and looks them and their bigrams up in the vocabularies. Non-ASCII
-// letters end a word.
+// maxScanWords bounds the words of a line that scanWords looks at.
+const maxScanWords = 48
+
+// scanWords lowercases the ASCII words of line, skipping path-like tokens,
+// and looks them and their bigrams up in the vocabulary. A line is a
+// summary when it opens with a verdict word, with "up to date", "fetched"
+// or "summary", with a count lead word and a number, when a number is
+// followed by a counted word or phrase, or when it is a banner such as
+// pytest's "=== 1 failed, 2 passed in <dur> ===". It does not allocate.
 func scanWords(line string) lineWords {
 	var lw lineWords
-	var prev string
-	for _, tok := range strings.Fields(line) {
+	var arena [512]byte
+	type word struct {
+		s, e  int
+		flags uint16
+	}
+	var refs [maxScanWords]word
+	n, used := 0, 0
+	get := func(k int) []byte { return arena[refs[k].s:refs[k].e] }
+
+	for i := 0; i < len(line) && n < maxScanWords; {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		start := i
+		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			i++
+		}
+		tok := line[start:i]
+		if tok == "" {
+			break
+		}
 		if strings.ContainsAny(tok, "/\\") || looksLikeFile(tok) {
-			prev = ""
+			if n > 0 && refs[n-1].e > refs[n-1].s {
+				refs[n] = word{} // a path breaks phrases
+				n++
+			}
 			continue
 		}
-		for w := range asciiWords(tok) {
-			if errorWords[w] || prev != "" && errorPhrases[prev+" "+w] {
-				lw.err = true
+		for j := 0; j < len(tok) && n < maxScanWords; {
+			for j < len(tok) && !isAlnum(tok[j]) {
+				j++
 			}
-			if warningWords[w] {
-				lw.warn = true
-			}
-			if summaryWords[w] {
-				lw.summary = true
-			}
-			if !lw.exception && len(w) > 4 {
-				for _, suf := range exceptionSuffixes {
-					if strings.HasSuffix(w, suf) {
-						lw.exception = true
-						break
+			ws := used
+			for j < len(tok) && isAlnum(tok[j]) {
+				if used < len(arena) {
+					c := tok[j]
+					if c >= 'A' && c <= 'Z' {
+						c += 'a' - 'A'
 					}
+					arena[used] = c
+					used++
+				}
+				j++
+			}
+			if used > ws {
+				refs[n] = word{s: ws, e: used, flags: vocab[string(arena[ws:used])]}
+				n++
+			}
+		}
+	}
+
+	var pbuf [64]byte
+	phrase := func(a, b int) uint16 {
+		if refs[b].flags&vPhrase == 0 || refs[a].e == refs[a].s {
+			return 0
+		}
+		p := append(append(append(pbuf[:0], get(a)...), ' '), get(b)...)
+		return phrases[string(p)]
+	}
+	for k := 0; k < n; k++ {
+		f := refs[k].flags
+		if f&vErr != 0 || k > 0 && phrase(k-1, k)&vErr != 0 {
+			lw.err = true
+		}
+		if f&vWarn != 0 {
+			lw.warn = true
+		}
+		if w := get(k); !lw.exception && len(w) > 4 {
+			for _, suf := range exceptionSuffixes {
+				if len(w) >= len(suf) && string(w[len(w)-len(suf):]) == suf {
+					lw.exception = true
+					break
 				}
 			}
-			prev = w
+		}
+		if !lw.summary && isNumberBytes(get(k)) && k+1 < n &&
+			(refs[k+1].flags&vCount != 0 || k+2 < n && phrase(k+1, k+2)&vCount != 0) {
+			lw.summary = true
+		}
+	}
+	if n > 0 && !lw.summary {
+		first := string(get(0))
+		f := refs[0].flags
+		switch {
+		case f&vVerdict != 0 && firstTokenIs(line, first),
+			first == "fetched" || first == "summary",
+			first == "up" && n > 2 && string(get(1)) == "to" && string(get(2)) == "date",
+			f&vCountLead != 0 && n > 1 && isNumberBytes(get(1)):
+			lw.summary = true
+		}
+	}
+	if !lw.summary && isBanner(line) {
+		for k := 0; k < n; k++ {
+			switch string(get(k)) {
+			case "passed", "failed", "error", "errors":
+				lw.summary = true
+			}
 		}
 	}
 	return lw
 }
 
-// asciiWords yields the lowercased runs of ASCII letters and digits of tok.
-func asciiWords(tok string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		start := -1
-		for i := 0; i <= len(tok); i++ {
-			alnum := i < len(tok) && (tok[i] >= 'a' && tok[i] <= 'z' || tok[i] >= 'A' && tok[i] <= 'Z' || isDigit(tok[i]))
-			if alnum && start < 0 {
-				start = i
-			}
-			if !alnum && start >= 0 {
-				if !yield(strings.ToLower(tok[start:i])) {
-					return
-				}
-				start = -1
-			}
+func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) }
+
+func isNumberBytes(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if !isDigit(c) {
+			return false
 		}
 	}
+	return true
+}
+
+// firstTokenIs reports whether line's first token is word, ignoring case
+// and trailing punctuation ("ok", "FAIL", "Done.", "PASS:").
+func firstTokenIs(line, word string) bool {
+	t := strings.TrimLeft(line, " \t")
+	end := 0
+	for end < len(t) && isWordByte(t[end]) {
+		end++
+	}
+	return strings.EqualFold(t[:end], word)
+}
+
+// isBanner reports whether line is framed by runs of '=', '_' or '-'.
+func isBanner(line string) bool {
+	t := strings.TrimSpace(line)
+	if len(t) < 8 {
+		return false
+	}
+	c := t[0]
+	return (c == '=' || c == '_' || c == '-') && strings.HasPrefix(t, strings.Repeat(string(c), 3)) && strings.HasSuffix(t, strings.Repeat(string(c), 3))
 }
 
 func looksLikeFile(w string) bool {
-	w = strings.Trim(w, "‘’'\"`:,;()[]")
 	i := strings.LastIndexByte(w, '.')
-	if i <= 0 || i == len(w)-1 {
+	if i < 0 {
 		return false
 	}
-	ext := w[i+1:]
-	if len(ext) > 5 {
+	// Trim closing punctuation and quotes: "parser.c:", "(x.go)", "‘a.h’".
+	for len(w) > 0 && strings.IndexByte(`'"`+"`"+`:,;()[]`, w[len(w)-1]) >= 0 {
+		w = w[:len(w)-1]
+	}
+	w = strings.TrimSuffix(w, "’")
+	i = strings.LastIndexByte(w, '.')
+	if i <= 0 || i == len(w)-1 || len(w)-i-1 > 5 {
 		return false
 	}
-	for _, c := range ext {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+	for _, c := range []byte(w[i+1:]) {
+		if !(c >= 'a' && c <= 'z' || isDigit(c)) {
 			return false
 		}
 	}
@@ -168,8 +282,8 @@ func classify(line string, data bool) kind {
 		return kindPlain
 	}
 	lw := scanWords(line)
-	if strings.IndexByte(line, ':') >= 0 && diagRe.MatchString(line) {
-		if lw.warn && !scanWords(diagMessage(line)).err {
+	if msg := diagStart(line); msg >= 0 {
+		if lw.warn && !scanWords(line[msg:]).err {
 			return kindWarning
 		}
 		if strings.Contains(line, ": note: ") {
@@ -187,7 +301,7 @@ func classify(line string, data bool) kind {
 		strings.Contains(line, "_test.go:") && goTestLogRe.MatchString(line) {
 		return kindError
 	}
-	if lw.summary && summaryRe.MatchString(severityText(line)) {
+	if lw.summary {
 		return kindSummary
 	}
 	if lw.err {
@@ -241,13 +355,44 @@ func severityText(line string) string {
 	return strings.Join(out, " ")
 }
 
-// diagMessage is the message part of "path:line:col: message".
-func diagMessage(line string) string {
-	loc := diagRe.FindStringIndex(line)
-	if loc == nil {
-		return line
+// diagStart returns the index of the message in a compiler or linter
+// diagnostic "path:line:col: message" (or "path:line:col message"), or -1
+// when line is not one.
+func diagStart(line string) int {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
 	}
-	return line[loc[1]:]
+	j := i
+	for j < len(line) && line[j] != ':' && line[j] != ' ' && line[j] != '\t' {
+		j++
+	}
+	if j == i || j >= len(line) || line[j] != ':' {
+		return -1
+	}
+	k := j + 1
+	for n := 0; n < 2; n++ {
+		d := k
+		for k < len(line) && isDigit(line[k]) {
+			k++
+		}
+		if k == d {
+			return -1
+		}
+		if n == 0 {
+			if k >= len(line) || line[k] != ':' {
+				return -1
+			}
+			k++
+		}
+	}
+	if k < len(line) && line[k] == ':' {
+		k++
+	}
+	if k >= len(line) || line[k] != ' ' {
+		return -1
+	}
+	return k + 1
 }
 
 // isLibraryFrame reports whether a frame line points into a language

@@ -113,7 +113,8 @@ func ShouldCondense(req Request, opts Options) bool {
 // line is one cleaned, normalised output line.
 type line struct {
 	text   string
-	stream int // 0 stdout, 1 stderr
+	key    string // shapeKey(text), for ranked lines
+	stream int    // 0 stdout, 1 stderr
 	kind   kind
 	tier   int
 	unit   int // index into units; -1 for blank lines
@@ -191,7 +192,7 @@ func headerLine(total int, savedPath string) string {
 
 // splitStreams cleans, normalises and classifies the lines of both streams.
 func splitStreams(req Request, data bool) ([]line, [2]int) {
-	var lines []line
+	lines := make([]line, 0, strings.Count(req.Stdout, "\n")+strings.Count(req.Stderr, "\n")+2)
 	var counts [2]int
 	for s, text := range []string{req.Stdout, req.Stderr} {
 		if text == "" {
@@ -320,18 +321,29 @@ func indent(s string) int {
 // shapeKey is what makes lines "similar" for run collapsing: indentation
 // and the first two words with digits masked.
 func shapeKey(s string) string {
-	ind := s[:len(s)-len(strings.TrimLeft(s, " \t"))]
-	f := strings.Fields(s)
-	if len(f) > 2 {
-		f = f[:2]
+	b := make([]byte, 0, 48)
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		b = append(b, s[i])
+		i++
 	}
-	key := ind + strings.Join(f, " ")
-	return strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return '0'
+	for words := 0; words < 2 && i < len(s); words++ {
+		if words > 0 {
+			b = append(b, ' ')
 		}
-		return r
-	}, key)
+		for i < len(s) && s[i] != ' ' && s[i] != '\t' {
+			c := s[i]
+			if isDigit(c) {
+				c = '0'
+			}
+			b = append(b, c)
+			i++
+		}
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+	}
+	return string(b)
 }
 
 // buildUnits groups lines into units (see unit).
@@ -359,10 +371,13 @@ func buildUnits(lines []line) []unit {
 		for j < len(lines) && lines[j].stream == l.stream && lines[j].tier == tierRank && lines[j].kind != kindBlank {
 			j++
 		}
+		for k := i; k < j; k++ {
+			lines[k].key = shapeKey(lines[k].text)
+		}
 		for k := i; k < j; {
-			key := shapeKey(lines[k].text)
+			key := lines[k].key
 			e := k + 1
-			for e < j && shapeKey(lines[e].text) == key {
+			for e < j && lines[e].key == key {
 				e++
 			}
 			if e-k >= minRun {
@@ -397,9 +412,8 @@ func buildUnits(lines []line) []unit {
 
 // runAt reports whether a run of minRun similar lines starts at lines[b].
 func runAt(lines []line, b, end int) bool {
-	key := shapeKey(lines[b].text)
 	for m := b + 1; m < b+minRun; m++ {
-		if m >= end || shapeKey(lines[m].text) != key {
+		if m >= end || lines[m].key != lines[b].key {
 			return false
 		}
 	}

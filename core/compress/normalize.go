@@ -40,7 +40,7 @@ type rule struct {
 // RE2 lacks, and are written back by the replacement.
 var normRules = []rule{
 	{ // curl's progress meter row: keep the size columns, drop speeds and times.
-		name: "curl-meter", trigger: startsWithDigit,
+		name: "curl-meter", trigger: func(s string) bool { return startsWithDigit(s) && strings.Contains(s, ":") },
 		re:   regexp.MustCompile(`^(\s*\d{1,3}\s+[\d.]+[kMGTP]?\s+\d{1,3}\s+[\d.]+[kMGTP]?\s+\d{1,3}\s+[\d.]+[kMGTP]?)\s+[\d.]+[kMGTP]?\s+[\d.]+[kMGTP]?\s+[\d:-]+\s+[\d:-]+\s+[\d:-]+\s+[\d.]+[kMGTP]?\s*$`),
 		repl: "${1}  <progress>",
 	},
@@ -55,7 +55,7 @@ var normRules = []rule{
 		repl: "${1}" + phTime,
 	},
 	{ // UUIDs (request and run ids).
-		name: "uuid", trigger: func(s string) bool { return strings.Count(s, "-") >= 4 },
+		name: "uuid", trigger: hasHexDash,
 		re:   regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`),
 		repl: phUUID,
 	},
@@ -72,14 +72,11 @@ var normRules = []rule{
 		},
 	},
 	{ // Data rates: 114 kB/s, 2.00MB/s, 3.4 MiB/s.
-		name: "rate", trigger: func(s string) bool { return strings.Contains(s, "/s") || strings.Contains(s, "bps") },
+		name: "rate", trigger: func(s string) bool {
+			return strings.Contains(s, "B/s") || strings.Contains(s, "b/s") || strings.Contains(s, "bps") || strings.Contains(s, "Bps")
+		},
 		re:   regexp.MustCompile(`\b\d+(?:\.\d+)?\s?[kKMGT]?i?[bB](?:ps|/s)\b`),
 		repl: phRate,
-	},
-	{ // Durations: (0.53s), 0.145s, 813ms, 1m30s, 1.2µs, 8s.
-		name: "duration", trigger: hasDigitUnit,
-		re:   regexp.MustCompile(`(^|[^\w.])(?:\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m|h)){1,3}\b`),
-		repl: "${1}" + phDur,
 	},
 	{ // Spelled-out durations: 12 ms, 1.234 s, 3 seconds.
 		name: "duration-words", trigger: hasDigitSpaceLetter,
@@ -123,6 +120,82 @@ var normRules = []rule{
 	},
 }
 
+// durationRe is the reference definition of a duration token (one to three
+// number+unit components such as 813ms, 0.145s, 1m30s, 1.2µs, not preceded
+// by a word character or '.', ending at a word boundary). normDurations
+// implements it without backtracking; a test checks they agree.
+var durationRe = regexp.MustCompile(`(^|[^\w.])(?:\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m|h)){1,3}\b`)
+
+// normDurations replaces every duration token (see durationRe) with <dur>.
+func normDurations(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) || i > 0 && (isWordByte(s[i-1]) || s[i-1] == '.') {
+			continue
+		}
+		j, comps := i, 0
+		for comps < 3 {
+			k := j
+			for k < len(s) && isDigit(s[k]) {
+				k++
+			}
+			if k == j {
+				break
+			}
+			if k+1 < len(s) && s[k] == '.' && isDigit(s[k+1]) {
+				k++
+				for k < len(s) && isDigit(s[k]) {
+					k++
+				}
+			}
+			u := unitLen(s[k:])
+			if u == 0 {
+				break
+			}
+			j = k + u
+			comps++
+			if j >= len(s) || !isDigit(s[j]) {
+				break
+			}
+		}
+		if comps == 0 || j < len(s) && isWordByte(s[j]) {
+			// Not a duration: skip the rest of this number.
+			for i+1 < len(s) && (isDigit(s[i+1]) || s[i+1] == '.') {
+				i++
+			}
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(phDur)
+		last = j
+		i = j - 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// unitLen is the byte length of the duration unit starting s, or 0.
+func unitLen(s string) int {
+	switch {
+	case strings.HasPrefix(s, "ns"), strings.HasPrefix(s, "us"), strings.HasPrefix(s, "ms"):
+		return 2
+	case strings.HasPrefix(s, "µs"):
+		return len("µs")
+	case s != "" && (s[0] == 's' || s[0] == 'm' || s[0] == 'h'):
+		return 1
+	}
+	return 0
+}
+
+// isWordByte is RE2's ASCII \w.
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '_'
+}
+
 // Normalize replaces the volatile tokens of one cleaned line with fixed
 // placeholders, so two runs of the same command that differ only in them
 // give the same text: timestamps and clock times (<time>), durations
@@ -133,6 +206,9 @@ var normRules = []rule{
 // idempotent on its own output.
 func Normalize(line string) string {
 	digits := hasDigit(line)
+	if digits && hasDigitUnit(line) {
+		line = normDurations(line)
+	}
 	for i := range normRules {
 		r := &normRules[i]
 		// Every volatile token but a temp dir name holds a digit.
@@ -280,4 +356,21 @@ func hasTempRoot(s string) bool {
 func hasLoopback(s string) bool {
 	return strings.Contains(s, "localhost:") || strings.Contains(s, "127.0.0.1:") ||
 		strings.Contains(s, "0.0.0.0:") || strings.Contains(s, "::")
+}
+
+// hasHexDash: eight hex digits followed by '-', the start of a UUID.
+func hasHexDash(s string) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F':
+			run++
+		case c == '-' && run >= 8:
+			return true
+		default:
+			run = 0
+		}
+	}
+	return false
 }

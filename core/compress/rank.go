@@ -94,6 +94,44 @@ func queryTerms(req Request) []string {
 	return out
 }
 
+// eachToken calls fn with each token of text, as tokens would return them,
+// without allocating for lowercase ASCII text (the hot path over a whole
+// output). Bytes >= 0x80 count as letters here; tokens containing them or
+// upper-case letters go through tokens for exact Unicode handling.
+func eachToken(text string, fn func(string)) {
+	start, plain := -1, true
+	for i := 0; i <= len(text); i++ {
+		var c byte
+		if i < len(text) {
+			c = text[i]
+		}
+		word := i < len(text) && (c >= 'a' && c <= 'z' || isDigit(c) || c >= 'A' && c <= 'Z' || c >= 0x80)
+		if word {
+			if start < 0 {
+				start, plain = i, true
+			}
+			if c >= 'A' && c <= 'Z' || c >= 0x80 {
+				plain = false
+			}
+			continue
+		}
+		if start < 0 {
+			continue
+		}
+		w := text[start:i]
+		start = -1
+		if plain {
+			if len(w) >= 2 && !isNumber(w) && !placeholderWords[w] {
+				fn(w)
+			}
+			continue
+		}
+		for _, t := range tokens(w) {
+			fn(t)
+		}
+	}
+}
+
 // tokens splits text into lowercased runs of letters and digits of two or
 // more characters, skipping pure numbers and the normaliser's placeholders.
 func tokens(text string) []string {
@@ -135,12 +173,11 @@ func bm25Rank(ids []int64, texts []string, query []string) []int64 {
 	df := map[string]int{}
 	total := 0
 	for i, text := range texts {
-		toks := tokens(text)
-		lens[i] = len(toks)
-		total += len(toks)
-		for _, t := range toks {
+		eachToken(text, func(t string) {
+			lens[i]++
+			total++
 			if !q[t] {
-				continue
+				return
 			}
 			if tf[i] == nil {
 				tf[i] = map[string]int{}
@@ -149,7 +186,7 @@ func bm25Rank(ids []int64, texts []string, query []string) []int64 {
 				df[t]++
 			}
 			tf[i][t]++
-		}
+		})
 	}
 	n := float64(len(texts))
 	avg := float64(total) / n
