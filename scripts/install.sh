@@ -92,6 +92,18 @@ if [ "$uninstall" = 1 ]; then
   exit 0
 fi
 
+# Check the arguments before changing anything.
+if [ -n "$model" ]; then
+  [ -d "$model" ] || die "--model $model is not a directory"
+  model="$(abspath "$model")"
+fi
+if [ -n "$vault" ]; then
+  [ -d "$vault" ] || die "--vault $vault is not a directory"
+  vault="$(abspath "$vault")"
+elif [ ! -e "$config" ]; then
+  die "no config yet at $config: pass --vault DIR, the markdown vault to index"
+fi
+
 # ---------------------------------------------------------------- 1. toolchain
 step 1 "Checking the toolchain"
 go="${GO:-}"
@@ -152,17 +164,10 @@ toml_string() { # a TOML basic string
   s="${s//\"/\\\"}"
   printf '"%s"' "$s"
 }
-if [ -n "$model" ]; then
-  [ -d "$model" ] || die "--model $model is not a directory"
-  model="$(abspath "$model")"
-fi
 if [ -e "$config" ]; then
   say "kept the existing config $config (never overwritten; edit it to change the vault or model)"
   [ -n "$vault" ] && say "note: --vault is ignored because the config exists"
 else
-  [ -n "$vault" ] || die "no config yet at $config: pass --vault DIR, the markdown vault to index"
-  [ -d "$vault" ] || die "--vault $vault is not a directory"
-  vault="$(abspath "$vault")"
   mkdir -p "$(dirname "$config")"
   {
     printf '# vaultctx config, written by scripts/install.sh. Keys: vault, db, model, include,\n'

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# End-to-end test of scripts/install.sh in a throwaway HOME, without network:
+# install with the demo vault and the GloVe model from ../shared, check that
+# `vaultctx doctor` passes, re-run (nothing changes), uninstall (settings.json
+# comes back byte for byte, index and config stay), then purge.
+# Run by install/install_test.go (skipped with -short), or by hand.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+shared="$(cd "$repo/../shared" && pwd)" || { echo "install_test: ../shared is missing" >&2; exit 1; }
+vault="$shared/corpora/obsidian/tasks-demo-vault"
+model="$shared/models/glove-120k"
+
+fail() {
+  printf 'install_test: FAIL: %s\n' "$*" >&2
+  exit 1
+}
+pass() { printf 'install_test: ok: %s\n' "$*"; }
+
+# Keep Go's caches from the real environment: a fresh HOME would otherwise
+# mean a cold build cache and module downloads.
+go="${GO:-$(command -v go || echo /usr/local/go/bin/go)}"
+GOCACHE="$("$go" env GOCACHE)" GOMODCACHE="$("$go" env GOMODCACHE)" GOPATH="$("$go" env GOPATH)"
+export GOCACHE GOMODCACHE GOPATH GOFLAGS=-mod=readonly GOTOOLCHAIN=local GOPROXY=off
+export GO="$go"
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home"
+mkdir -p "$HOME"
+unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_CACHE_HOME CLAUDE_CONFIG_DIR
+unset VAULTCTX_CONFIG VAULTCTX_DB VAULTCTX_VAULT VAULTCTX_MODEL VAULTCTX_LOG
+bin="$HOME/.local/bin"
+export PATH="$bin:$PATH"
+config="$HOME/.config/vaultctx/config.toml"
+settings="$HOME/.claude/settings.json"
+install="$repo/scripts/install.sh"
+log="$tmp/log"
+
+# A settings file full of other tools' hooks and settings.
+mkdir -p "$HOME/.claude"
+cp "$repo/core/settings/testdata/competitors.json" "$settings"
+cp "$settings" "$tmp/settings.orig"
+
+run() { # run the installer, showing its output only on failure
+  if ! "$install" "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    return 1
+  fi
+}
+
+# Refusals come before any change.
+run --no-hooks --no-model && fail "install without --vault and without a config succeeded"
+grep -q -- "pass --vault DIR" "$log" || fail "no clear message without --vault: $(cat "$log")"
+printf '#!/bin/sh\necho go1.22.4\n' >"$tmp/oldgo" && chmod +x "$tmp/oldgo"
+GO="$tmp/oldgo" run --vault "$vault" && fail "install with Go 1.22 succeeded"
+grep -q "Go 1.26 or later is needed" "$log" && grep -q "go.dev/dl" "$log" || fail "unclear message for an old Go: $(cat "$log")"
+cmp -s "$settings" "$tmp/settings.orig" || fail "a refused install touched settings.json"
+pass "refusals"
+
+# Install.
+run --vault "$vault" --model "$model" || fail "install.sh failed"
+for b in vaultctx vaultctx-userprompt vaultctx-pretooluse vaultctx-posttooluse; do
+  [ -x "$bin/$b" ] || fail "$bin/$b not installed"
+done
+grep -qF "vault = \"$vault\"" "$config" || fail "config lacks the vault: $(cat "$config")"
+grep -qF "model = \"$model\"" "$config" || fail "config lacks the model: $(cat "$config")"
+ls "$settings".bak-* >/dev/null 2>&1 || fail "no settings.json backup"
+[ "$(vaultctx hooks status | grep -c '✓')" = 3 ] || fail "hooks not wired: $(vaultctx hooks status)"
+grep -q "Try:" "$log" || fail "no next command in the summary"
+pass "install"
+
+if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
+  cat "$tmp/doctor" >&2
+  fail "vaultctx doctor failed after install"
+fi
+cat "$tmp/doctor"
+grep -q '✗' "$tmp/doctor" && fail "doctor printed a failure"
+pass "doctor"
+
+# Re-run: safe, and nothing of the user's changes.
+cp "$config" "$tmp/config.1" && cp "$settings" "$tmp/settings.1"
+run --vault "$vault" --model "$model" || fail "second install.sh failed"
+cmp -s "$config" "$tmp/config.1" || fail "re-run changed the config"
+cmp -s "$settings" "$tmp/settings.1" || fail "re-run changed settings.json"
+pass "re-run"
+
+# Uninstall keeps index and config; settings.json comes back exactly.
+run --uninstall || fail "uninstall failed"
+for b in vaultctx vaultctx-userprompt vaultctx-pretooluse vaultctx-posttooluse; do
+  [ -e "$bin/$b" ] && fail "$bin/$b still there after --uninstall"
+done
+cmp -s "$settings" "$tmp/settings.orig" || fail "settings.json differs from the original after uninstall"
+[ -f "$config" ] || fail "uninstall removed the config"
+[ -n "$(find "$HOME/.local/share/vaultctx" -name '*.db' 2>/dev/null)" ] || fail "uninstall removed the index"
+pass "uninstall"
+
+run --uninstall --purge || fail "purge failed"
+[ -e "$config" ] && fail "purge kept the config"
+[ -e "$HOME/.local/share/vaultctx" ] && fail "purge kept the data dir"
+cmp -s "$settings" "$tmp/settings.orig" || fail "purge changed settings.json"
+pass "purge"
