@@ -1,5 +1,10 @@
 package compress
 
-// defaultScrub redacts secrets with the project's default scrubber.
-// TODO(scrub): wire scrub.Default().Scrub once core/scrub lands.
-func defaultScrub(s string) string { return s }
+import "github.com/vaultctx/vaultctx/core/scrub"
+
+// defaultScrub redacts secrets with the project's shared default scrubber
+// (scrub.Default), which replaces each credential with a rule marker.
+func defaultScrub(s string) string {
+	out, _ := scrub.Default().Scrub(s)
+	return out
+}
