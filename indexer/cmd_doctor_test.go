@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vaultctx/vaultctx/core/settings"
+	"github.com/vaultctx/vaultctx/core/store"
+)
+
+func TestDoctorIndexChecks(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "index.db")
+	st, err := store.Open(ctx, good, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	// A corrupt copy: the header survives, the pages behind it do not.
+	corrupt := filepath.Join(dir, "corrupt.db")
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 100; i < len(b); i++ {
+		b[i] = byte(i * 7)
+	}
+	os.WriteFile(corrupt, b, 0o600)
+
+	tests := []struct {
+		name   string
+		db     string
+		index  checkStatus
+		vector checkStatus
+	}{
+		{"fresh index", good, checkPass, checkPass},
+		{"missing index", filepath.Join(dir, "none.db"), checkFail, checkFail},
+		{"corrupt index", corrupt, checkFail, checkFail},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &doctor{cfg: &doctorConfig{DB: tt.db}}
+			if f := d.checkIndex(ctx); f.status != tt.index {
+				t.Errorf("checkIndex = %+v, want status %d", f, tt.index)
+			} else if f.status == checkFail && f.fix == "" {
+				t.Errorf("failure without a fix: %+v", f)
+			}
+			if f := d.checkVec(ctx); f.status != tt.vector {
+				t.Errorf("checkVec = %+v, want status %d", f, tt.vector)
+			}
+		})
+	}
+}
+
+func TestDoctorPath(t *testing.T) {
+	bin := hookBinDir(t)
+	os.WriteFile(filepath.Join(bin, "vaultctx"), []byte("#!/bin/sh\n"), 0o755)
+	t.Setenv("PATH", bin)
+	d := &doctor{}
+	if f := d.checkPath(context.Background()); f.status != checkPass || !strings.Contains(f.detail, bin) {
+		t.Errorf("all binaries on PATH: %+v", f)
+	}
+	t.Setenv("PATH", t.TempDir())
+	if f := d.checkPath(context.Background()); f.status != checkFail || !strings.Contains(f.detail, "vaultctx-pretooluse") {
+		t.Errorf("empty PATH: %+v", f)
+	}
+}
+
+// hookScript writes an executable sh script and returns its path.
+func hookScript(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestDoctorHooksAndRoundTrips(t *testing.T) {
+	freshClaude(t)
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "hook dir")
+	os.MkdirAll(dir, 0o755)
+	// Stand-ins with the hooks' names, each reading its stdin like a hook.
+	hookScript(t, dir, settings.UserPromptBinary,
+		`cat >/dev/null; printf '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"x"}}'`)
+	hookScript(t, dir, settings.PreToolUseBinary, `cat >/dev/null`)
+	hookScript(t, dir, settings.PostToolUseBinary, `cat >/dev/null; echo broken >&2; exit 3`)
+
+	d := &doctor{}
+	if f := d.checkHooks(ctx); f.status != checkFail || !strings.Contains(f.fix, "hooks install") {
+		t.Fatalf("before install: %+v", f)
+	}
+	if code := run([]string{"hooks", "install", "--bin-dir", dir}); code != 0 {
+		t.Fatalf("hooks install exit %d", code)
+	}
+	if f := d.checkHooks(ctx); f.status != checkPass {
+		t.Fatalf("after install: %+v", f)
+	}
+	tests := []struct {
+		event  string
+		status checkStatus
+		detail string
+	}{
+		{"UserPromptSubmit", checkPass, "bytes of UserPromptSubmit output"},
+		{"PreToolUse", checkPass, "no output"},
+		{"PostToolUse", checkFail, "broken"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.event, func(t *testing.T) {
+			f := roundTrip(tt.event)(d, ctx)
+			if f.status != tt.status || !strings.Contains(f.detail, tt.detail) || !strings.Contains(f.detail, " ms") {
+				t.Errorf("round trip = %+v, want status %d with %q and a time", f, tt.status, tt.detail)
+			}
+		})
+	}
+
+	// Output that is not a hook response for the event fails.
+	hookScript(t, dir, settings.PreToolUseBinary, `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"Stop"}}'`)
+	if f := roundTrip("PreToolUse")(d, ctx); f.status != checkFail {
+		t.Errorf("wrong event name accepted: %+v", f)
+	}
+}
+
+func TestSamplePayloads(t *testing.T) {
+	for _, ev := range []string{"UserPromptSubmit", "PreToolUse", "PostToolUse"} {
+		p, err := samplePayload(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(p), `"hook_event_name":"`+ev+`"`) {
+			t.Errorf("%s payload lacks its event name", ev)
+		}
+	}
+	// The PostToolUse sample must be big enough to be condensed (4 KB is
+	// the hook's default threshold).
+	p, _ := samplePayload("PostToolUse")
+	if len(p) < 8<<10 {
+		t.Errorf("PostToolUse sample is %d bytes, want well over 4 KB", len(p))
+	}
+}
