@@ -113,10 +113,21 @@ const (
 // decode reads a closed block with github.com/adrg/frontmatter (YAML via
 // gopkg.in/yaml.v2, TOML via BurntSushi/toml) into meta.
 func (b block) decode() (meta, decodeResult, error) {
-	var v any
 	if strings.TrimSpace(b.inner) == "" {
 		return meta{}, decodedMapping, nil
 	}
+	if b.kind == fmYAML {
+		if m, ok := fastYAML(b.inner); ok {
+			return m, decodedMapping, nil
+		}
+	}
+	return b.decodeFull()
+}
+
+// decodeFull is decode without the fast path: the reference that
+// fastYAML must agree with.
+func (b block) decodeFull() (meta, decodeResult, error) {
+	var v any
 	if _, err := frontmatter.MustParse(strings.NewReader(b.raw), &v); err != nil {
 		return meta{}, decodeFailed, err
 	}
