@@ -64,7 +64,8 @@ var keyNonSecret = map[string]bool{
 	"the": true, "a": true, "this": true, "that": true, "your": true, "my": true,
 	"our": true, "each": true, "every": true, "no": true, "any": true,
 	"license": true, "product": true, "search": true, "dictionary": true,
-	"registry_": true, "shortcut": true, "keyboard": true, "sorting": true,
+	"shortcut": true, "keyboard": true, "sorting": true, "publishable": true,
+	"anon": true, "site": true, "recaptcha": true,
 }
 
 // keyWords returns the last two words of a key name, lower case, and
@@ -115,6 +116,9 @@ func classifyKey(key, prevText string) keyKind {
 	last, prev, public := keyWords(key)
 	if last == "" || public {
 		return kindNone // PublicKeyToken, public_key: public by design
+	}
+	if last == "pass" && prev == "" {
+		return kindNone // "--- PASS: TestX" in test output; db_pass still counts
 	}
 	switch {
 	case passwordWords[last] || hasAnySuffix(last, "password", "passwd", "passphrase"):
@@ -204,6 +208,15 @@ func (sc *scan) kv(hs, he int) {
 	}
 	p0 := p
 	p = skipBlanks(t, p)
+	if p < len(t) && t[p] == '[' { // aws configure: "AWS Secret Access Key [None]: "
+		if e := strings.IndexByte(t[p:min(len(t), p+24)], ']'); e > 0 && !strings.ContainsAny(t[p:p+e], "\n:=") {
+			p = skipBlanks(t, p+e+1)
+		}
+	}
+	if kind == kindPassword && p > p0 && p < len(t) && !strings.HasPrefix(t[p:], "is ") && !strings.HasPrefix(t[p:], "was ") {
+		// "password for the guest wifi is X": up to four words between.
+		p = skipWordsToIs(t, p)
+	}
 	if p >= len(t) {
 		return
 	}
@@ -240,7 +253,10 @@ func (sc *scan) kv(hs, he int) {
 	}
 
 	query := open == '?' || open == '&'
-	vs, ve, quoted := value(t, p, mode, query)
+	if p+1 < len(t) && strings.IndexByte("brufBRUF@", t[p]) >= 0 && (t[p+1] == '"' || t[p+1] == '\'') {
+		p++ // b"..." r'...' @"..." literals
+	}
+	vs, ve, quoted := value(t, p, mode, query, mode == sepAssign && lineKey(t, ks))
 	if ve <= vs {
 		return
 	}
@@ -328,7 +344,7 @@ func netrcLine(t string, p int) bool {
 // (query) '&' and '#' end it too. It returns the span
 // of the value proper (without quotes) and whether it was quoted; an empty
 // span means no usable value.
-func value(t string, p, mode int, query bool) (vs, ve int, quoted bool) {
+func value(t string, p, mode int, query, wholeLine bool) (vs, ve int, quoted bool) {
 	if mode == sepXML {
 		e := strings.IndexByte(t[p:], '<')
 		if e < 0 || strings.ContainsAny(t[p:p+e], " \t\n") {
@@ -361,10 +377,52 @@ func value(t string, p, mode int, query bool) (vs, ve int, quoted bool) {
 		return p + 1, i, true
 	}
 	i := p
+	if wholeLine {
+		// KEY=value on a line of its own (env files, INI, YAML): the value
+		// runs to the next blank, whatever symbols it holds.
+		for i < len(t) && t[i] > ' ' && t[i] != '"' && t[i] != '\'' && t[i] != '`' {
+			i++
+		}
+		for i > p && (t[i-1] == ';' || t[i-1] == ',') { // statement or list syntax
+			i--
+		}
+		return p, i, false
+	}
 	for i < len(t) && !isValueStop(t[i]) && !(query && (t[i] == '&' || t[i] == '#')) {
 		i++
 	}
 	return p, i, false
+}
+
+// lineKey reports whether the key at ks opens its line, after indentation
+// and an optional "export ", "set ", "- " or Dockerfile "ENV "/"ARG ".
+func lineKey(t string, ks int) bool {
+	pre := strings.TrimLeft(t[lineStart(t, ks):ks], " \t")
+	for _, w := range []string{"export ", "set ", "SET ", "- ", "ENV ", "ARG ", "$env:", "$"} {
+		pre = strings.TrimPrefix(pre, w)
+	}
+	return pre == ""
+}
+
+// skipWordsToIs skips up to four short words after a password key when they
+// end in " is " or " was " ("password for the guest wifi is X"), returning
+// the offset of "is"/"was", or p unchanged.
+func skipWordsToIs(t string, p int) int {
+	q := p
+	for n := 0; n < 4; n++ {
+		e := q
+		for e < len(t) && e-q < 24 && (isAlnum(t[e]) || t[e] == '-' || t[e] == '.') {
+			e++
+		}
+		if e == q || e >= len(t) || t[e] != ' ' {
+			return p
+		}
+		q = e + 1
+		if strings.HasPrefix(t[q:], "is ") || strings.HasPrefix(t[q:], "was ") {
+			return q
+		}
+	}
+	return p
 }
 
 func isValueStop(c byte) bool {
@@ -562,7 +620,9 @@ func (sc *scan) privateKey(hs, he int) {
 	bodyStart := he + le + 5
 	endMark := "-----END " + label + "-----"
 	if e := strings.Index(t[bodyStart:], endMark); e >= 0 && e < 1<<16 {
-		sc.add("private-key", hs, bodyStart+e+len(endMark), prioStructural)
+		if base64Count(t[bodyStart:bodyStart+e]) >= 32 { // not "MIIE..." in docs
+			sc.add("private-key", hs, bodyStart+e+len(endMark), prioStructural)
+		}
 		return
 	}
 	// Truncated: take lines (or JSON "\n"-escaped pieces) of headers and
@@ -600,6 +660,16 @@ done:
 	if body >= 32 {
 		sc.add("private-key", hs, p, prioStructural)
 	}
+}
+
+func base64Count(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; isAlnum(c) || c == '+' || c == '/' {
+			n++
+		}
+	}
+	return n
 }
 
 func isB64URL(c byte) bool {

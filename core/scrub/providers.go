@@ -102,21 +102,23 @@ func providerRules() []*tokenRule {
 		{id: "slack-user-token", anchors: []string{"xoxp-"}, pattern: `xoxp-[0-9]{8,14}-[A-Za-z0-9-]{10,}`},
 		{id: "slack-token", anchors: []string{"xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-", "xoxe."}, pattern: `xox(?:[aorse]-|e\.xox[bp]-)[A-Za-z0-9-]{10,}`},
 		{id: "slack-app-token", anchors: []string{"xapp-"}, pattern: `xapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+`},
-		{id: "slack-webhook-url", anchors: []string{"hooks.slack.com/"}, minBits: 1,
-			pattern: `hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/+-]{20,})`},
+		{id: "slack-webhook-url", anchors: []string{"hooks.slack.com/"}, back: 8, maxLen: 160, minBits: 3.5,
+			pattern: `(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{20,}`},
 
 		// Twilio, SendGrid, npm, PyPI, Hugging Face, Shopify, DigitalOcean.
 		{id: "twilio-api-key", anchors: []string{"SK"}, pattern: `SK[0-9a-fA-F]{32}`},
 		{id: "sendgrid-api-key", anchors: []string{"SG."}, pattern: `SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}`},
 		{id: "npm-access-token", anchors: []string{"npm_"}, pattern: `npm_` + b62 + `{36}`},
 		{id: "pypi-upload-token", anchors: []string{"pypi-AgE"}, pattern: `pypi-AgE[A-Za-z0-9_-]{50,}`},
-		{id: "huggingface-access-token", anchors: []string{"hf_"}, pattern: `hf_` + b62 + `{30,}`, check: mixedCase},
-		{id: "huggingface-org-token", anchors: []string{"api_org_"}, pattern: `api_org_[A-Za-z]{30,}`, check: mixedCase},
+		{id: "huggingface-access-token", anchors: []string{"hf_"}, pattern: `hf_` + b62 + `{30,}`, check: hfToken},
+		{id: "huggingface-org-token", anchors: []string{"api_org_"}, pattern: `api_org_[A-Za-z]{30,}`, check: hfToken},
 		{id: "shopify-access-token", anchors: []string{"shpat_", "shpca_", "shppa_", "shpss_"}, pattern: `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`},
 		{id: "digitalocean-pat", anchors: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, pattern: `do[por]_v1_[a-f0-9]{64}`},
 
 		// Mailgun, Mailchimp, Databricks, Linear, Atlassian, Doppler, Postman, Grafana.
 		{id: "mailgun-api-key", anchors: []string{"key-"}, pattern: `key-[0-9a-f]{32}`},
+		{id: "mailgun-signing-key", anchors: []string{"mailgun"}, fold: true, after: 60, maxLen: 60,
+			pattern: `[0-9a-h]{32}-[0-9a-h]{8}-[0-9a-h]{8}`},
 		{id: "mailchimp-api-key", anchors: []string{"-us"}, back: 33, maxLen: 40, pre: hexBefore(32), pattern: `[0-9a-f]{32}-us[0-9]{1,2}`},
 		{id: "databricks-api-token", anchors: []string{"dapi"}, pattern: `dapi[a-f0-9]{32}(?:-[0-9]+)?`},
 		{id: "linear-api-key", anchors: []string{"lin_api_", "lin_oauth_"}, pattern: `lin_(?:api_` + b62 + `{40}|oauth_[a-f0-9]{64})`},
@@ -142,7 +144,8 @@ func providerRules() []*tokenRule {
 		{id: "notion-api-token", anchors: []string{"ntn_", "secret_"}, pattern: `(?:ntn_[0-9]{11}` + b62 + `{35,}|secret_` + b62 + `{43})`, check: func(t string) bool { return hasDigitAndLetter(t[4:]) }},
 		{id: "discord-bot-token", anchors: []string{"discord"}, fold: true, after: 60, maxLen: 100,
 			pattern: `[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}`},
-		{id: "discord-webhook-url", anchors: []string{"/api/webhooks/"}, minBits: 1, pattern: `/api/webhooks/[0-9]+/([A-Za-z0-9_-]{60,})`},
+		{id: "discord-webhook-url", anchors: []string{"/api/webhooks/"}, back: 32, maxLen: 200, minBits: 3.5,
+			pattern: `(?:https?://)?(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{60,}`},
 		{id: "groq-api-key", anchors: []string{"gsk_"}, pattern: `gsk_` + b62 + `{48,}`},
 		{id: "xai-api-key", anchors: []string{"xai-"}, pattern: `xai-` + b62 + `{70,}`},
 		{id: "replicate-api-token", anchors: []string{"r8_"}, pattern: `r8_` + b62 + `{30,}`},
@@ -164,9 +167,13 @@ func hasDigitAndLetter(s string) bool {
 	return digit && (lower || upper)
 }
 
-func mixedCase(t string) bool {
-	lower, upper, _, _ := charClasses(t[3:])
-	return lower && upper
+// hfToken accepts Hugging Face bodies that mix case (as issued) or are
+// random enough to be no word (4.0 bits per byte; runs of English words
+// score about 3.9).
+func hfToken(t string) bool {
+	body := t[strings.LastIndexByte(t, '_')+1:]
+	lower, upper, _, _ := charClasses(body)
+	return lower && upper || entropy(body) >= 4.0
 }
 
 // matchToken runs rule r at an anchor found at [hs, he) of text and reports

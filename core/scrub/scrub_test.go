@@ -122,6 +122,7 @@ func positives() []positive {
 		{"yaml password quoted", "db:\n  password: \"{S}\"", fake(101, b62+"@#$%^&", 16)},
 		{"json password", `{"user":"app","password":"{S}"}`, fake(102, b62+"!", 12)},
 		{"ini passwd", "[db]\npasswd = {S}", fake(103, b62, 12)},
+		{"compound pass", "SMTP_PASS={S}", fake(140, b62, 12)},
 		{"env quoted with symbols", "SMTP_PASSWORD='{S}'", "pa$$w0rd!X&y"},
 		{"go const", `const dbPass = "{S}"`, fake(104, b62, 14)},
 		{"python kwarg", `connect(host="db", password="{S}")`, fake(105, b62, 14)},
@@ -148,6 +149,16 @@ func positives() []positive {
 		{"pgp key", "{S}", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\n" + fake(123, b64, 64) + "\n=" + fake(124, b64, 4) + "\n-----END PGP PRIVATE KEY BLOCK-----"},
 		{"truncated key", "{S}\n\nmore notes", "-----BEGIN OPENSSH PRIVATE KEY-----\n" + fake(125, b64, 70) + "\n" + fake(126, b64, 70)},
 		{"curl user", "curl --user deploy:{S} https://x", fake(127, b62, 14)},
+
+		// Harder shapes.
+		{"env value with list symbols", "DB_PASSWORD={S}\nNEXT=1", "ab,cD;9x)z!" + fake(128, b62, 6)},
+		{"python bytes literal", `SECRET_KEY = b"{S}"`, fake(129, b64, 44)},
+		{"aws configure prompt", "AWS Secret Access Key [None]: {S}", fake(130, b64, 40)},
+		{"password for x is", "the password for the guest wifi is {S} today", "k2" + fake(131, b62, 10)},
+		{"hf lowercase", "{S}", "hf_" + fake(132, "abcdefghijklmnopqrstuvwxyz", 34)},
+		{"mailgun signing bare", "mailgun: {S}", fake(133, hexLC, 32) + "-" + fake(134, hexLC, 8) + "-" + fake(135, hexLC, 8)},
+		{"slack webhook whole url", "post to {S} when done", "https://hooks.slack.com/services/T" + fake(136, upNum, 8) + "/B" + fake(137, upNum, 10) + "/" + fake(138, b62, 24)},
+		{"discord webhook whole url", "{S}", "https://discord.com/api/webhooks/1234567890123456789/" + fake(139, b62+"-_", 68)},
 	}
 }
 
@@ -216,6 +227,11 @@ func TestScrubLeavesNegatives(t *testing.T) {
 		{"docker user flag", "docker run -u 1000:1000 image"},
 		{"curl no password", "curl -u admin: https://x"},
 		{"redaction marker", "password = [REDACTED:password-assignment]"},
+		{"pem placeholder body", "-----BEGIN PRIVATE KEY-----\nMIIE...\n-----END PRIVATE KEY-----"},
+		{"publishable key", "STRIPE_PUBLISHABLE_KEY=pk_live_" + fake(204, b62, 24)},
+		{"public env", "NEXT_PUBLIC_API_KEY_NAME=" + fake(205, b62, 24)},
+		{"password prose for is", "The password for your account is stored in the vault."},
+		{"go test output", "=== RUN   TestTitleTable/c\n    --- PASS: TestTitleTable/c (0.00s)\nPASS\nok  \tx/y\t0.01s"},
 		{"empty", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

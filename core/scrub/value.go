@@ -224,7 +224,7 @@ func isWordish(s string) bool {
 // secret rather than holding it: a call, an index, a dotted member access
 // (config.password, os.environ), or a path.
 func isCodeLike(v string) bool {
-	if strings.ContainsAny(v, "()[]") {
+	if strings.ContainsAny(v, "([") { // a call or an index; a lone ')' may be a symbol in a password
 		return true
 	}
 	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "~/") {
