@@ -113,7 +113,21 @@ func splitTokens(word string) (toks, cjk []string) {
 }
 
 func isCJK(r rune) bool {
+	if r < 0x2E80 {
+		return false
+	}
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// mayHaveCJK is a fast byte prefilter: every CJK script rune starts with a
+// UTF-8 lead byte of 0xE2 to 0xF0 (three- and four-byte sequences).
+func mayHaveCJK(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0xE2 && c <= 0xF0 {
+			return true
+		}
+	}
+	return false
 }
 
 // CJKBigrams returns the overlapping bigrams of every run of CJK characters
@@ -123,6 +137,9 @@ func isCJK(r rune) bool {
 // keeps a whole CJK run as one token, so without this column a two to four
 // character query could never match inside a longer run.
 func CJKBigrams(text string) string {
+	if !mayHaveCJK(text) {
+		return ""
+	}
 	var b strings.Builder
 	var run []rune
 	flush := func() {

@@ -1,11 +1,13 @@
--- vaultctx index schema. The version is recorded in meta('schema_version').
+-- vaultctx index schema. Pages of 8 KiB keep most chunk rows out of overflow pages.
+-- The version is recorded in meta('schema_version').
 CREATE TABLE IF NOT EXISTS meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL
 ) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS files (
-  path     TEXT PRIMARY KEY,
+  id       INTEGER PRIMARY KEY,
+  path     TEXT NOT NULL UNIQUE,
   mtime_ns INTEGER NOT NULL,
   size     INTEGER NOT NULL,
   hash     TEXT NOT NULL,
@@ -13,7 +15,7 @@ CREATE TABLE IF NOT EXISTS files (
   chunks   INTEGER NOT NULL DEFAULT 0,
   error    TEXT NOT NULL DEFAULT '',
   redactions TEXT NOT NULL DEFAULT ''  -- JSON {rule: count} of credentials scrubbed
-) WITHOUT ROWID;
+);
 
 CREATE TABLE IF NOT EXISTS skips (
   path   TEXT PRIMARY KEY,
@@ -22,17 +24,16 @@ CREATE TABLE IF NOT EXISTS skips (
 
 CREATE TABLE IF NOT EXISTS chunks (
   id              INTEGER PRIMARY KEY,
-  path            TEXT NOT NULL,
+  file_id         INTEGER NOT NULL,  -- files.id
   ordinal         INTEGER NOT NULL,
-  title           TEXT NOT NULL,
   section         TEXT NOT NULL,
   chunk_text      TEXT NOT NULL,
   heading_context TEXT NOT NULL,
   cjk             TEXT,
   mtime_ns        INTEGER NOT NULL,
-  hash            TEXT NOT NULL
+  hash            BLOB NOT NULL      -- first 8 bytes of sha256(chunk_text)
 );
-CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path, ordinal);
+CREATE INDEX IF NOT EXISTS chunks_file ON chunks(file_id);
 
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
   chunk_text, section, heading_context, cjk,

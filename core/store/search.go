@@ -59,8 +59,8 @@ func (s *Store) Chunks(ctx context.Context, ids []int64) ([]Chunk, error) {
 		fmt.Fprint(&b, id)
 	}
 	b.WriteString("]")
-	rows, err := s.db.QueryContext(ctx, `SELECT id, path, ordinal, title, section, chunk_text, heading_context, mtime_ns, hash
-		FROM chunks WHERE id IN (SELECT value FROM json_each(?))`, b.String())
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, f.path, c.ordinal, f.title, c.section, c.chunk_text, c.heading_context, c.mtime_ns, c.hash
+		FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`, b.String())
 	if err != nil {
 		return nil, fmt.Errorf("load chunks: %w", err)
 	}

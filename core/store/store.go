@@ -134,6 +134,12 @@ func escapePath(p string) string {
 }
 
 func (s *Store) init(ctx context.Context) error {
+	if !s.opt.ReadOnly {
+		// Takes effect only on a new, empty file.
+		if _, err := s.db.ExecContext(ctx, "PRAGMA page_size=8192"); err != nil {
+			return err
+		}
+	}
 	if _, err := s.db.ExecContext(ctx, "PRAGMA cache_size=-32000; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=268435456"); err != nil {
 		return err
 	}

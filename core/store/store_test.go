@@ -29,7 +29,7 @@ func put(tb testing.TB, s *Store, path string, texts ...string) []Chunk {
 	defer tx.Rollback()
 	var cs []Chunk
 	for i, t := range texts {
-		cs = append(cs, Chunk{Ordinal: i, Title: path, Section: fmt.Sprintf("S%d", i), Text: t, HeadingContext: path + " | note", Hash: "h"})
+		cs = append(cs, Chunk{Ordinal: i, Section: fmt.Sprintf("S%d", i), Text: t, HeadingContext: path + " | note", Hash: []byte("h")})
 	}
 	if err := tx.ReplaceFile(ctx, File{Path: path, MtimeNS: 1, Size: 2, Hash: "x", Title: path}, cs, nil); err != nil {
 		tb.Fatal(err)

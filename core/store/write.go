@@ -25,12 +25,12 @@ type Chunk struct {
 	ID             int64 // assigned by the store on insert
 	Path           string
 	Ordinal        int // 0-based position within the file
-	Title          string
+	Title          string // note title (from the files row)
 	Section        string
 	Text           string
 	HeadingContext string // "Note Title | type | tag1, tag2"
 	MtimeNS        int64
-	Hash           string // content hash of Text (hex)
+	Hash           []byte // first 8 bytes of sha256(Text)
 }
 
 // Skip is one file the walk skipped, and why.
@@ -41,7 +41,7 @@ type Skip struct {
 
 // Files returns every row of the files table keyed by path.
 func (s *Store) Files(ctx context.Context) (map[string]File, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT path, mtime_ns, size, hash, title, chunks, error FROM files")
+	rows, err := s.db.QueryContext(ctx, "SELECT path, mtime_ns, size, hash, title, chunks, error, redactions FROM files")
 	if err != nil {
 		return nil, fmt.Errorf("list files: %w", err)
 	}
@@ -49,7 +49,7 @@ func (s *Store) Files(ctx context.Context) (map[string]File, error) {
 	out := map[string]File{}
 	for rows.Next() {
 		var f File
-		if err := rows.Scan(&f.Path, &f.MtimeNS, &f.Size, &f.Hash, &f.Title, &f.Chunks, &f.Error); err != nil {
+		if err := rows.Scan(&f.Path, &f.MtimeNS, &f.Size, &f.Hash, &f.Title, &f.Chunks, &f.Error, &f.Redactions); err != nil {
 			return nil, fmt.Errorf("list files: %w", err)
 		}
 		out[f.Path] = f
@@ -76,8 +76,8 @@ func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 		return nil, fmt.Errorf("begin: %w", err)
 	}
 	t := &Tx{s: s, tx: tx}
-	t.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(path, ordinal, title, section, chunk_text, heading_context, cjk, mtime_ns, hash)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	t.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(file_id, ordinal, section, chunk_text, heading_context, cjk, mtime_ns, hash)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		tx.Rollback()
 		return nil, fmt.Errorf("prepare: %w", err)
@@ -114,10 +114,12 @@ func (t *Tx) ReplaceFile(ctx context.Context, f File, chunks []Chunk, vecs [][]f
 		return err
 	}
 	f.Chunks = len(chunks)
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO files(path, mtime_ns, size, hash, title, chunks, error, redactions) VALUES(?, ?, ?, ?, ?, ?, ?, ?)
+	var fileID int64
+	err := t.tx.QueryRowContext(ctx, `INSERT INTO files(path, mtime_ns, size, hash, title, chunks, error, redactions) VALUES(?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET mtime_ns=excluded.mtime_ns, size=excluded.size, hash=excluded.hash,
-		title=excluded.title, chunks=excluded.chunks, error=excluded.error, redactions=excluded.redactions`,
-		f.Path, f.MtimeNS, f.Size, f.Hash, f.Title, f.Chunks, f.Error, f.Redactions)
+		title=excluded.title, chunks=excluded.chunks, error=excluded.error, redactions=excluded.redactions
+		RETURNING id`,
+		f.Path, f.MtimeNS, f.Size, f.Hash, f.Title, f.Chunks, f.Error, f.Redactions).Scan(&fileID)
 	if err != nil {
 		return fmt.Errorf("replace %s: %w", f.Path, err)
 	}
@@ -127,12 +129,15 @@ func (t *Tx) ReplaceFile(ctx context.Context, f File, chunks []Chunk, vecs [][]f
 		if b := CJKBigrams(c.Text + "\n" + c.Section); b != "" {
 			cjk = b
 		}
-		res, err := t.insChunk.ExecContext(ctx, f.Path, c.Ordinal, c.Title, c.Section, c.Text, c.HeadingContext, cjk, c.MtimeNS, c.Hash)
+		if c.Hash == nil {
+			c.Hash = []byte{}
+		}
+		res, err := t.insChunk.ExecContext(ctx, fileID, c.Ordinal, c.Section, c.Text, c.HeadingContext, cjk, c.MtimeNS, c.Hash)
 		if err != nil {
 			return fmt.Errorf("replace %s: insert chunk: %w", f.Path, err)
 		}
 		c.ID, _ = res.LastInsertId()
-		c.Path = f.Path
+		c.Path, c.Title = f.Path, f.Title
 		if vecs != nil && t.s.vecOK {
 			if err := t.putVec(ctx, c.ID, vecs[i]); err != nil {
 				return fmt.Errorf("replace %s: %w", f.Path, err)
@@ -155,15 +160,15 @@ func (t *Tx) DeleteFile(ctx context.Context, path string) error {
 
 func (t *Tx) deleteChunks(ctx context.Context, path string) error {
 	if t.s.vecOK {
-		if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vecs WHERE rowid IN (SELECT id FROM chunks WHERE path = ?)", path); err != nil {
+		if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vecs WHERE rowid IN (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?)", path); err != nil {
 			return fmt.Errorf("delete vectors of %s: %w", path, err)
 		}
-		if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vec_i8 WHERE id IN (SELECT id FROM chunks WHERE path = ?)", path); err != nil {
+		if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vec_i8 WHERE id IN (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?)", path); err != nil {
 			return fmt.Errorf("delete vectors of %s: %w", path, err)
 		}
 	}
 	// The chunks_ad trigger issues the FTS5 'delete' command for each row.
-	if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunks WHERE path = ?", path); err != nil {
+	if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunks WHERE file_id = (SELECT id FROM files WHERE path = ?)", path); err != nil {
 		return fmt.Errorf("delete chunks of %s: %w", path, err)
 	}
 	return nil

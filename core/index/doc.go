@@ -1,0 +1,16 @@
+// Package index builds and updates a vault's index: it walks the vault
+// (core/vault), parses each note (core/note), chunks it (core/chunk),
+// scrubs credentials (core/scrub), embeds the chunks (core/embed) and
+// writes everything to the SQLite file (core/store).
+//
+// Incremental runs (the default) compare each file's mtime_ns and size with
+// the files table, re-chunk new and changed files, and remove deleted ones,
+// committing every BatchFiles files. Full runs build a new file beside the
+// index and swap it in atomically, so readers never see a half-built index.
+//
+// One indexer runs at a time per index file: a second one fails at once with
+// a *LockedError ("index is locked by pid N"). On cancellation (SIGINT,
+// SIGTERM) a run finishes the files in flight, commits, and returns
+// ErrInterrupted with the summary of what was done. A crash at any moment
+// leaves a consistent file that the next run completes.
+package index

@@ -1,0 +1,585 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vaultctx/vaultctx/core/chunk"
+	"github.com/vaultctx/vaultctx/core/embed"
+	"github.com/vaultctx/vaultctx/core/note"
+	"github.com/vaultctx/vaultctx/core/scrub"
+	"github.com/vaultctx/vaultctx/core/store"
+	"github.com/vaultctx/vaultctx/core/vault"
+)
+
+// ErrInterrupted is returned by Run when ctx was cancelled; the work done
+// until then is committed and described by the returned Summary.
+var ErrInterrupted = errors.New("indexing interrupted")
+
+// DefaultBatchFiles is how many files one transaction commits.
+const DefaultBatchFiles = 500
+
+// reembedPage is how many chunks are re-embedded per transaction after a
+// model change.
+const reembedPage = 2048
+
+// Options configures Run.
+type Options struct {
+	Vault string // vault root directory (required)
+	DB    string // index file (required)
+	Full  bool   // rebuild from scratch into a new file and swap it in
+	// ModelDir is the embedding model; "" means the model the index
+	// records, if any, and no vectors otherwise.
+	ModelDir string
+	// NoModel indexes BM25 only and drops any vectors.
+	NoModel    bool
+	Rules      vault.Rules
+	Columns    [3]float64 // BM25 column weights; zero = store default
+	BatchFiles int        // files per transaction; 0 = DefaultBatchFiles
+	Workers    int        // parse/chunk/embed workers; 0 = GOMAXPROCS
+	Logger     *slog.Logger
+	// Progress, if set, is called from the writing goroutine after every
+	// file written, with done counting files written so far this run out of
+	// total files to (re)index.
+	Progress func(done, total int)
+}
+
+// Summary describes one run. Its JSON form is `vaultctx index --json`.
+type Summary struct {
+	FilesIndexed   int            `json:"files_indexed"`   // new or changed files (re)indexed
+	FilesUnchanged int            `json:"files_unchanged"` // same mtime_ns and size as last time
+	FilesDeleted   int            `json:"files_deleted"`   // removed from the index (deleted, renamed away, excluded)
+	FilesSkipped   int            `json:"files_skipped"`   // skipped by the walk (size cap, FIFO, unreadable ...)
+	FilesProblems  int            `json:"files_with_problems"`
+	Chunks         int            `json:"chunks"`         // chunks in the index after the run
+	ChunksWritten  int            `json:"chunks_written"` // chunks written by this run
+	Reembedded     int            `json:"reembedded"`     // existing chunks given new vectors
+	ModelChanged   bool           `json:"model_changed"`
+	Vectors        bool           `json:"vectors"` // the index has a vector index
+	Redactions     map[string]int `json:"redactions"`
+	Seconds        float64        `json:"seconds"`
+	Interrupted    bool           `json:"interrupted"`
+}
+
+// Run indexes opt.Vault into opt.DB and returns what it did.
+//
+// Errors: *LockedError when another indexer runs, ErrInterrupted (with a
+// valid Summary) when ctx is cancelled, and wrapped errors for an unusable
+// vault, model or index file. Problems with single files never fail a run:
+// they are recorded per file and shown by `vaultctx status`.
+func Run(ctx context.Context, opt Options) (Summary, error) {
+	start := time.Now()
+	sum := Summary{Redactions: map[string]int{}}
+	if opt.Vault == "" {
+		return sum, errors.New("no vault: pass --vault DIR or set vault in the config")
+	}
+	if opt.DB == "" {
+		return sum, errors.New("no index file: pass --db FILE or set db in the config")
+	}
+	if fi, err := os.Stat(opt.Vault); err != nil {
+		return sum, fmt.Errorf("vault: %w", err)
+	} else if !fi.IsDir() {
+		return sum, fmt.Errorf("vault %s is not a directory", opt.Vault)
+	}
+	if err := os.MkdirAll(filepath.Dir(opt.DB), 0o755); err != nil {
+		return sum, fmt.Errorf("index directory: %w", err)
+	}
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	release, err := lock(opt.DB)
+	if err != nil {
+		return sum, err
+	}
+	defer release()
+
+	// DB writes must finish even after ctx is cancelled: the run commits
+	// what it did before it returns.
+	wctx := context.WithoutCancel(ctx)
+
+	modelDir := opt.ModelDir
+	if modelDir == "" && !opt.NoModel {
+		modelDir = recordedModel(wctx, opt.DB)
+	}
+	if opt.NoModel {
+		modelDir = ""
+	}
+
+	target := opt.DB
+	if opt.Full {
+		target = fmt.Sprintf("%s.full-%d.tmp", opt.DB, os.Getpid())
+		removeStale(opt.DB)
+		defer os.Remove(target)
+	}
+	st, err := store.Open(wctx, target, store.Options{Columns: opt.Columns, Bulk: opt.Full})
+	if err != nil {
+		return sum, err
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			st.Close()
+		}
+	}()
+
+	r := &run{opt: opt, st: st, log: log, sum: &sum, ctx: ctx, wctx: wctx}
+	if err := r.setupModel(modelDir); err != nil {
+		return sum, err
+	}
+	if err := r.indexFiles(); err != nil {
+		return sum, err
+	}
+	if r.model != nil && ctx.Err() == nil {
+		if err := r.reembed(); err != nil {
+			return sum, err
+		}
+	}
+	if err := r.finish(); err != nil {
+		return sum, err
+	}
+	stats, err := st.Stats(wctx)
+	if err != nil {
+		return sum, err
+	}
+	sum.Chunks = stats.Chunks
+	sum.Vectors = st.VecAvailable()
+	if opt.Full && ctx.Err() == nil {
+		if err := st.Seal(wctx); err != nil {
+			return sum, err
+		}
+		closed = true
+		if err := store.Replace(wctx, opt.DB, target); err != nil {
+			return sum, err
+		}
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	if ctx.Err() != nil {
+		sum.Interrupted = true
+		return sum, ErrInterrupted
+	}
+	return sum, nil
+}
+
+// recordedModel returns the model directory an existing index records.
+func recordedModel(ctx context.Context, db string) string {
+	if _, err := os.Stat(db); err != nil {
+		return ""
+	}
+	st, err := store.Open(ctx, db, store.Options{ReadOnly: true})
+	if err != nil {
+		return ""
+	}
+	defer st.Close()
+	dir, _ := st.Meta(ctx, "model_dir")
+	return dir
+}
+
+// removeStale deletes temp files of full runs that died.
+func removeStale(db string) {
+	matches, _ := filepath.Glob(db + ".full-*.tmp*")
+	for _, m := range matches {
+		os.Remove(m)
+	}
+}
+
+type run struct {
+	opt       Options
+	st        *store.Store
+	log       *slog.Logger
+	sum       *Summary
+	ctx, wctx context.Context
+	model     *embed.Model
+	modelHash string
+	redMu     sync.Mutex
+}
+
+func (r *run) setupModel(dir string) error {
+	ctx := r.wctx
+	prevHash, err := r.st.Meta(ctx, "model_hash")
+	if err != nil {
+		return err
+	}
+	if dir == "" {
+		if r.st.VecDim() > 0 {
+			r.log.Info("no model configured: dropping vectors, BM25 only")
+			if err := r.st.DropVec(ctx); err != nil {
+				return err
+			}
+		}
+		for _, k := range []string{"model_hash", "model_dir", "model_name"} {
+			if err := r.st.SetMeta(ctx, k, ""); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	m, err := embed.Open(abs)
+	if err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
+	hash, err := m.Hash()
+	if err != nil {
+		m.Close()
+		return fmt.Errorf("model: %w", err)
+	}
+	changed := prevHash != hash
+	if changed && prevHash != "" {
+		r.sum.ModelChanged = true
+		r.log.Warn("the embedding model changed: re-embedding every chunk", "old", prevHash[:min(12, len(prevHash))], "new", hash[:min(12, len(hash))], "model", abs)
+	}
+	if err := r.st.EnsureVec(ctx, m.Dim(), changed); err != nil {
+		m.Close()
+		return fmt.Errorf("vector index: %w", err)
+	}
+	for k, v := range map[string]string{"model_hash": hash, "model_dir": abs, "model_name": m.Name()} {
+		if err := r.st.SetMeta(ctx, k, v); err != nil {
+			m.Close()
+			return err
+		}
+	}
+	r.model, r.modelHash = m, hash
+	return nil
+}
+
+// prepared is one file made ready for the store by a worker.
+type prepared struct {
+	seq    int
+	file   store.File
+	chunks []store.Chunk
+	vecs   [][]float32
+	skip   string // non-empty: the file could not be read
+}
+
+func (r *run) indexFiles() error {
+	ctx, wctx := r.ctx, r.wctx
+	old, err := r.st.Files(wctx)
+	if err != nil {
+		return err
+	}
+	var todo []vault.File
+	seen := make(map[string]bool, len(old))
+	skips, err := vault.Walk(ctx, r.opt.Vault, r.opt.Rules, func(f vault.File) error {
+		seen[f.Path] = true
+		if o, ok := old[f.Path]; ok && o.MtimeNS == f.MtimeNS && o.Size == f.Size {
+			r.sum.FilesUnchanged++
+			return nil
+		}
+		todo = append(todo, f)
+		return nil
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil // interrupted while walking: nothing written yet
+		}
+		return fmt.Errorf("walk %s: %w", r.opt.Vault, err)
+	}
+	var storeSkips []store.Skip
+	for _, s := range skips {
+		storeSkips = append(storeSkips, store.Skip{Path: s.Path, Reason: s.Reason})
+		r.log.Warn("skipped", "path", s.Path, "reason", s.Reason)
+	}
+	var gone []string
+	for p := range old {
+		if !seen[p] {
+			gone = append(gone, p)
+		}
+	}
+	sort.Strings(gone)
+
+	batch := r.opt.BatchFiles
+	if batch <= 0 {
+		batch = DefaultBatchFiles
+	}
+	// Deletions first, in one transaction with the skip list.
+	tx, err := r.st.Begin(wctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range gone {
+		if err := tx.DeleteFile(wctx, p); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	if err := tx.SetSkips(wctx, storeSkips); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	r.sum.FilesDeleted = len(gone)
+
+	results := r.prepareAll(todo)
+	pending := map[int]prepared{}
+	next := 0
+	var buf []prepared
+	flush := func() error {
+		if len(buf) == 0 {
+			return nil
+		}
+		if err := r.write(buf); err != nil {
+			return err
+		}
+		buf = buf[:0]
+		return nil
+	}
+	for p := range results {
+		pending[p.seq] = p
+		// Write in walk order so chunk ids are deterministic.
+		for {
+			q, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			buf = append(buf, q)
+			if len(buf) >= batch {
+				if err := flush(); err != nil {
+					drain(results)
+					return err
+				}
+			}
+			if r.opt.Progress != nil {
+				r.opt.Progress(next, len(todo))
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	r.sum.FilesSkipped = len(skips)
+	return nil
+}
+
+func drain(c <-chan prepared) {
+	for range c {
+	}
+}
+
+// prepareAll reads, parses, chunks, scrubs and embeds files on Workers
+// goroutines. Results arrive in any order, tagged with their index in
+// files. After ctx is cancelled no new file is started; files in flight
+// are finished.
+func (r *run) prepareAll(files []vault.File) <-chan prepared {
+	workers := r.opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	jobs := make(chan int)
+	out := make(chan prepared, 4*workers)
+	go func() {
+		defer close(jobs)
+		for i := range files {
+			select {
+			case <-r.ctx.Done():
+				return
+			case jobs <- i:
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				p := r.prepare(files[i])
+				p.seq = i
+				out <- p
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+	return out
+}
+
+func (r *run) prepare(f vault.File) prepared {
+	raw, err := vault.Read(f, r.opt.Rules.MaxFileBytes)
+	if err != nil {
+		return prepared{file: store.File{Path: f.Path}, skip: err.Error()}
+	}
+	sum := sha256.Sum256(raw)
+	n := note.Parse(f.Path, raw)
+	sc := scrub.Default()
+	counts := map[string]int{}
+	clean := func(s string) string {
+		out, finds := sc.Scrub(s)
+		for _, fd := range finds {
+			counts[fd.Rule]++
+		}
+		return out
+	}
+	title := clean(n.Title)
+	hc := clean(n.HeadingContext())
+	cs := chunk.Split(n.Title, n.Body, chunk.DefaultOptions())
+	out := prepared{file: store.File{
+		Path: f.Path, MtimeNS: f.MtimeNS, Size: f.Size,
+		Hash: hex.EncodeToString(sum[:16]), Title: title,
+		Error: strings.Join(n.Problems, "; "),
+	}}
+	texts := make([]string, 0, len(cs))
+	for _, c := range cs {
+		text := clean(c.Text)
+		h := sha256.Sum256([]byte(text))
+		sc := store.Chunk{
+			Ordinal: c.Ordinal, Title: title, Section: clean(c.Section), Text: text,
+			HeadingContext: hc, MtimeNS: f.MtimeNS, Hash: h[:8],
+		}
+		out.chunks = append(out.chunks, sc)
+		texts = append(texts, EmbedText(sc))
+	}
+	if r.model != nil && len(texts) > 0 {
+		vecs := make([][]float32, len(texts))
+		for i, t := range texts {
+			v, err := r.model.Encode(t)
+			if err != nil {
+				r.log.Warn("embedding failed", "path", f.Path, "err", err)
+				vecs = nil
+				break
+			}
+			vecs[i] = v
+		}
+		out.vecs = vecs
+	}
+	if len(counts) > 0 {
+		r.redMu.Lock()
+		for k, v := range counts {
+			r.sum.Redactions[k] += v
+		}
+		r.redMu.Unlock()
+		b, _ := json.Marshal(counts)
+		out.file.Redactions = string(b)
+	}
+	return out
+}
+
+// EmbedText is the text embedded for a chunk: its heading context and
+// section give a short chunk the topic of its note.
+func EmbedText(c store.Chunk) string {
+	return c.HeadingContext + "\n" + c.Section + "\n" + c.Text
+}
+
+// write commits one batch of prepared files.
+func (r *run) write(batch []prepared) error {
+	ctx := r.wctx
+	tx, err := r.st.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if r.model != nil {
+		var sample [][]float32
+		for _, p := range batch {
+			sample = append(sample, p.vecs...)
+		}
+		if len(sample) > 0 {
+			if err := tx.SetCenter(ctx, sample); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range batch {
+		if p.skip != "" {
+			r.log.Warn("skipped", "path", p.file.Path, "reason", p.skip)
+			if err := tx.DeleteFile(ctx, p.file.Path); err != nil {
+				return err
+			}
+			if err := tx.AddSkip(ctx, store.Skip{Path: p.file.Path, Reason: p.skip}); err != nil {
+				return err
+			}
+			r.sum.FilesSkipped++
+			continue
+		}
+		if p.file.Error != "" {
+			r.sum.FilesProblems++
+			r.log.Warn("parse problem", "path", p.file.Path, "problem", p.file.Error)
+		}
+		if err := tx.ReplaceFile(ctx, p.file, p.chunks, p.vecs); err != nil {
+			return err
+		}
+		r.sum.FilesIndexed++
+		r.sum.ChunksWritten += len(p.chunks)
+	}
+	return tx.Commit()
+}
+
+// reembed gives vectors to chunks that have none: after a model change, or
+// when a run was interrupted between writing chunks and vectors.
+func (r *run) reembed() error {
+	ctx := r.wctx
+	ids, err := r.st.ChunkIDsWithoutVectors(ctx)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	r.log.Info("embedding chunks without vectors", "chunks", len(ids))
+	for len(ids) > 0 && r.ctx.Err() == nil {
+		page := ids[:min(reembedPage, len(ids))]
+		ids = ids[len(page):]
+		cs, err := r.st.Chunks(ctx, page)
+		if err != nil {
+			return err
+		}
+		texts := make([]string, len(cs))
+		got := make([]int64, len(cs))
+		for i, c := range cs {
+			texts[i], got[i] = EmbedText(c), c.ID
+		}
+		vecs, err := r.model.EncodeBatch(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("embed: %w", err)
+		}
+		tx, err := r.st.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		if err := tx.SetCenter(ctx, vecs); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.PutVectors(ctx, got, vecs); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		r.sum.Reembedded += len(got)
+	}
+	return nil
+}
+
+func (r *run) finish() error {
+	ctx := r.wctx
+	abs, _ := filepath.Abs(r.opt.Vault)
+	for k, v := range map[string]string{
+		"vault":           abs,
+		"last_index_time": time.Now().UTC().Format(time.RFC3339),
+	} {
+		if err := r.st.SetMeta(ctx, k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
