@@ -17,6 +17,7 @@ const (
 	kindSummary      // a verdict or count line: "ok  pkg", "18 passing, 2 failing"
 	kindFrame        // a stack frame or other source location line
 	kindExcerpt      // a compiler's quoted source line or caret marker
+	kindTestLog      // a test's log line with its location ("x_test.go:36: msg")
 )
 
 // Line patterns. Only the anchored ones run on every line; the others run
@@ -297,9 +298,11 @@ func classify(line string, data bool) kind {
 	if isFrame(line, t) {
 		return kindFrame
 	}
-	if errorMarkRe.MatchString(line) || lw.exception && exceptionRe.MatchString(line) ||
-		strings.Contains(line, "_test.go:") && goTestLogRe.MatchString(line) {
+	if errorMarkRe.MatchString(line) || lw.exception && exceptionRe.MatchString(line) {
 		return kindError
+	}
+	if strings.Contains(line, "_test.go:") && goTestLogRe.MatchString(line) {
+		return kindTestLog
 	}
 	if lw.summary {
 		return kindSummary

@@ -26,7 +26,7 @@ const (
 	maxPlainLine     = 400  // longest kept ranked line
 	minRun           = 5    // consecutive similar lines collapsed into one
 	maxBlockLines    = 6    // ranked lines are kept in blocks of up to 6
-	markerReserve    = 40   // bytes reserved per kept unit for a gap marker
+	markerReserve    = 32   // bytes of a gap marker with a count of up to 7 digits
 	tailSummaryLines = 3    // last non-blank lines of a stream kept as its verdict
 )
 
@@ -124,6 +124,7 @@ type line struct {
 // block of up to maxBlockLines ranked lines, or a run of similar lines.
 type unit struct {
 	first, last int // indices into lines (inclusive), all in one stream
+	stream      int
 	tier        int
 	run         bool   // a collapsed run of similar lines
 	rep         string // a run's representative line
@@ -229,27 +230,41 @@ func assignTiers(ls []line, data bool) {
 		case kindWarning:
 			ls[i].tier = tierWarning
 		case kindFrame:
-			if isLibraryFrame(ls[i].text) {
+			lib := isLibraryFrame(ls[i].text)
+			if i+1 < len(ls) && ls[i+1].kind == kindFrame && strings.HasPrefix(ls[i+1].text, "\t") && !strings.HasPrefix(ls[i].text, "\t") {
+				// A Go "pkg.Func(args)" or "created by" line belongs to the
+				// "\tfile:line" frame under it.
+				lib = isLibraryFrame(ls[i+1].text)
+			}
+			if lib {
 				ls[i].tier = tierRank
 			} else {
 				ls[i].tier = tierLocate
 			}
+		case kindTestLog:
+			ls[i].tier = tierLocate
 		case kindExcerpt:
 			ls[i].tier = tierContext
 		default:
 			ls[i].tier = tierRank
 		}
 	}
-	// The last non-blank lines of a stream are its verdict.
+	// The last non-blank lines of a stream are its verdict, unless they are
+	// more of the same (the tail of a run of similar lines, such as the last
+	// of 200 download lines, whose order may vary between runs).
 	n := 0
 	for i := len(ls) - 1; i >= 0 && n < tailSummaryLines; i-- {
 		if ls[i].kind == kindBlank {
 			continue
 		}
 		n++
-		if !data && ls[i].tier > tierSummary || data && n == 1 && ls[i].kind == kindSummary {
-			ls[i].tier = tierSummary
+		if data && !(n == 1 && ls[i].kind == kindSummary) || ls[i].tier <= tierSummary {
+			continue
 		}
+		if p := prevNonBlank(ls, i); p >= 0 && ls[i].tier == tierRank && shapeKey(ls[p].text) == shapeKey(ls[i].text) {
+			continue
+		}
+		ls[i].tier = tierSummary
 	}
 	if data {
 		return
@@ -259,16 +274,33 @@ func assignTiers(ls []line, data bool) {
 		case ls[i].kind == kindFrame && ls[i].tier == tierLocate && i > 0 && strings.HasPrefix(ls[i].text, "\t"):
 			// Go stack frames come in pairs: "pkg.Func(args)" then "\tfile:line".
 			promote(&ls[i-1], tierLocate)
+		case strings.HasPrefix(ls[i].text, "goroutine ") && strings.HasSuffix(ls[i].text, "]:"):
+			// The header of a Go panic's stack: "goroutine 7 [running]:".
+			promote(&ls[i], tierLocate)
 		case ls[i].kind == kindError || ls[i].kind == kindWarning:
-			// The line that introduces a diagnostic ("In function 'f':").
+			// The line that introduces a diagnostic ("In function 'f':")
+			// goes with it.
 			if i > 0 && strings.HasSuffix(strings.TrimSpace(ls[i-1].text), ":") {
-				promote(&ls[i-1], tierLocate)
+				promote(&ls[i-1], ls[i].tier)
 			}
 			if ls[i].kind == kindError {
 				markContinuation(ls, i)
+				// A failing Go test's log lines come before its "--- FAIL".
+				for j := i - 1; j >= 0 && ls[j].kind == kindTestLog; j-- {
+					promote(&ls[j], tierError)
+				}
 			}
 		}
 	}
+}
+
+func prevNonBlank(ls []line, i int) int {
+	for i--; i >= 0; i-- {
+		if ls[i].kind != kindBlank {
+			return i
+		}
+	}
+	return -1
 }
 
 // markContinuation promotes the lines that continue an error: more indented
@@ -350,6 +382,7 @@ func shapeKey(s string) string {
 func buildUnits(lines []line) []unit {
 	var units []unit
 	add := func(u unit) {
+		u.stream = lines[u.first].stream
 		for i := u.first; i <= u.last; i++ {
 			lines[i].unit = len(units)
 		}
@@ -436,8 +469,11 @@ func selectionOrder(units []unit) []int {
 		if ua.tier != ub.tier {
 			return ua.tier < ub.tier
 		}
-		if ua.tier == tierRank {
+		switch ua.tier {
+		case tierRank:
 			return ua.rank < ub.rank
+		case tierSummary:
+			return order[a] > order[b] // the final verdict first
 		}
 		return order[a] < order[b]
 	})
@@ -453,12 +489,21 @@ func choose(units []unit, order []int, budget int) []int {
 	taken := make([]bool, len(units))
 	used := markerReserve // one more marker than units, at most
 	var tierUsed [tierRank + 1]int
+	// A unit next to a taken one (same stream, nothing but blank lines
+	// between) adds no gap marker.
+	adjacent := func(u int) bool {
+		return u > 0 && taken[u-1] && units[u-1].stream == units[u].stream ||
+			u+1 < len(units) && taken[u+1] && units[u+1].stream == units[u].stream
+	}
 	for pass := 0; pass < 2; pass++ {
 		for _, u := range order {
 			if taken[u] {
 				continue
 			}
 			c := units[u].cost
+			if adjacent(u) {
+				c -= markerReserve
+			}
 			if used+c > budget {
 				continue
 			}
@@ -484,13 +529,13 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 	}
 	isKept := func(i int) bool { return lines[i].unit >= 0 && keep[lines[i].unit] }
 	var out [2]strings.Builder
-	gap := 0
+	gap, gapText := 0, 0 // omitted lines, of which not blank
 	flush := func(b *strings.Builder) {
-		if gap > 0 {
+		if gapText > 0 { // a gap of blank lines only is dropped silently
 			b.WriteString(gapMarker(gap))
 			b.WriteByte('\n')
-			gap = 0
 		}
+		gap, gapText = 0, 0
 	}
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -507,6 +552,7 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 			}
 		case !isKept(i):
 			gap++
+			gapText++
 		case units[l.unit].run:
 			flush(b)
 			u := units[l.unit]
