@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/core/store"
 )
@@ -166,12 +167,20 @@ func (d *doctor) checkConfig(ctx context.Context) finding {
 	case d.cfgErr != nil:
 		return failed("fix the file named above, or re-create it with scripts/install.sh --vault DIR", "%v", d.cfgErr)
 	case d.cfg.Vault == "":
-		return failed("set vault = \"/path/to/notes\" in the config, or VAULTCTX_VAULT", "no vault configured")
+		return failed(fmt.Sprintf("set vault = \"/path/to/notes\" in %s (or run scripts/install.sh --vault DIR)", doctorConfigPath(d.g)), "no vault configured")
 	}
 	if fi, err := os.Stat(d.cfg.Vault); err != nil || !fi.IsDir() {
 		return failed("point vault at an existing folder in the config", "vault %s is not a directory", d.cfg.Vault)
 	}
-	return passed("vault %s, index %s", d.cfg.Vault, d.cfg.DB)
+	return passed("%s: vault %s, index %s", doctorConfigPath(d.g), d.cfg.Vault, d.cfg.DB)
+}
+
+// doctorConfigPath is the config file in use.
+func doctorConfigPath(g *globals) string {
+	if g.ConfigPath != "" {
+		return g.ConfigPath
+	}
+	return config.DefaultPath(os.Getenv)
 }
 
 // openIndex opens the configured index read-only.
@@ -371,10 +380,14 @@ func samplePayload(event string) ([]byte, error) {
 // errNotBuilt marks a doctor check whose package has not landed yet.
 var errNotBuilt = errors.New("not built yet")
 
-// loadDoctorConfig reads the config as every command does.
-// TODO(issue 6): wire config.Load once core/config lands.
+// loadDoctorConfig reads the config as every command does: --config,
+// else $VAULTCTX_CONFIG, else the XDG default, then the VAULTCTX_* env.
 func loadDoctorConfig(g *globals) (*doctorConfig, error) {
-	return nil, errNotBuilt
+	c, err := loadConfig(g)
+	if err != nil {
+		return nil, err
+	}
+	return &doctorConfig{Vault: c.Vault, DB: c.DB, Model: c.Model}, nil
 }
 
 func (d *doctor) checkModel(ctx context.Context) finding {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,5 +143,42 @@ func TestSamplePayloads(t *testing.T) {
 	p, _ := samplePayload("PostToolUse")
 	if len(p) < 8<<10 {
 		t.Errorf("PostToolUse sample is %d bytes, want well over 4 KB", len(p))
+	}
+}
+
+func TestDoctorConfig(t *testing.T) {
+	freshClaude(t)
+	for _, k := range []string{"VAULTCTX_CONFIG", "VAULTCTX_VAULT", "VAULTCTX_DB", "VAULTCTX_MODEL", "XDG_CONFIG_HOME", "XDG_DATA_HOME"} {
+		t.Setenv(k, "")
+	}
+	dir := t.TempDir()
+	absVault, _ := filepath.Abs("../../shared/corpora/obsidian/tasks-demo-vault")
+	os.Mkdir(filepath.Join(dir, "notes"), 0o755)
+	tests := []struct {
+		name   string
+		toml   string
+		status checkStatus
+		detail string
+	}{
+		{"valid", `vault = "` + absVault + `"`, checkPass, absVault},
+		{"relative vault resolved against the file", `vault = "notes"`, checkPass, filepath.Join(dir, "notes")},
+		{"syntax error", `vault = "unterminated`, checkFail, "config"},
+		{"unknown key", "vault = \"" + absVault + "\"\nvalut = \"x\"", checkFail, "valut"},
+		{"no vault", `model = ""`, checkFail, "no vault"},
+		{"vault missing on disk", `vault = "/nonexistent/notes"`, checkFail, "not a directory"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, fmt.Sprintf("c%d.toml", i))
+			os.WriteFile(path, []byte(tt.toml+"\n"), 0o600)
+			d := &doctor{g: &globals{ConfigPath: path, Ctx: context.Background()}}
+			f := d.checkConfig(context.Background())
+			if f.status != tt.status || !strings.Contains(f.detail, tt.detail) {
+				t.Errorf("checkConfig = %+v, want status %d mentioning %q", f, tt.status, tt.detail)
+			}
+			if f.status == checkFail && f.fix == "" {
+				t.Errorf("failure without a fix")
+			}
+		})
 	}
 }
