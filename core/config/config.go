@@ -4,8 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math"
 	"os"
+	"os/user"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -13,141 +18,312 @@ import (
 	"github.com/vaultctx/vaultctx/core/vault"
 )
 
-// Config is the whole configuration. TOML keys are given in the field
-// comments.
+// Config is the whole configuration. The TOML key of each field is in its
+// struct tag; testdata/full.toml documents them all.
 type Config struct {
-	Vault        string   `toml:"vault"`          // vault root directory
-	DB           string   `toml:"db"`             // index file
-	Model        string   `toml:"model"`          // embedding model directory ("" = none configured)
-	Include      []string `toml:"include"`        // folder allowlist (empty = everything)
+	Vault        string   `toml:"vault"`          // vault root folder ("" = none configured)
+	DB           string   `toml:"db"`             // index file; Load fills in DefaultDB when empty
+	Model        string   `toml:"model"`          // embedding model folder ("" = none configured)
+	Include      []string `toml:"include"`        // folder allowlist (empty = everything); see package vault
 	Exclude      []string `toml:"exclude"`        // folder denylist, on top of the dot-folders
-	Extensions   []string `toml:"extensions"`     // file extensions indexed, default [".md"]
-	MaxFileBytes int64    `toml:"max_file_bytes"` // files larger than this are skipped, default 5 MiB
+	Extensions   []string `toml:"extensions"`     // note file extensions, default [".md"]; Parse normalises "md" to ".md"
+	MaxFileBytes int64    `toml:"max_file_bytes"` // files larger than this many bytes are skipped, default 5 MiB
 	Search       Search   `toml:"search"`
 	Hooks        Hooks    `toml:"hooks"`
+
+	// File is the config file Load read, or "" when it read none (the
+	// default file did not exist). It is not a TOML key.
+	File string `toml:"-"`
 }
 
-// Search is the [search] table.
+// Search is the [search] table: ranking and fusion.
 type Search struct {
-	K            int        `toml:"k"`             // results, default 10
-	Candidates   int        `toml:"candidates"`    // candidates per leg, default 30
-	RRFK         float64    `toml:"rrf_k"`         // RRF k, default 60
-	BM25Weight   float64    `toml:"bm25_weight"`   // RRF weight of BM25, default 1.0
-	VectorWeight float64    `toml:"vector_weight"` // RRF weight of KNN, default 1.0
-	Columns      [3]float64 `toml:"bm25_columns"`  // BM25 weights of text, section, heading context: default [1.0, 0.5, 0.3]
+	K            int        `toml:"k"`             // results returned, default 10
+	Candidates   int        `toml:"candidates"`    // candidates fetched per leg (BM25, vector) before fusion, default 30
+	RRFK         float64    `toml:"rrf_k"`         // RRF k constant (Cormack et al. 2009), default 60
+	BM25Weight   float64    `toml:"bm25_weight"`   // RRF weight of the BM25 leg, default 1.0
+	VectorWeight float64    `toml:"vector_weight"` // RRF weight of the vector leg, default 1.0
+	Columns      [3]float64 `toml:"bm25_columns"`  // FTS5 bm25() weights of chunk text, section, heading context: default [1.0, 0.5, 0.3]
 }
 
-// Hooks is the [hooks] table.
+// Hooks is the [hooks] table: the Claude Code hooks' time and size budgets.
 type Hooks struct {
 	DeadlineMS           int     `toml:"deadline_ms"`            // internal deadline of each hook, default 1500 ms
 	PromptBudgetTokens   int     `toml:"prompt_budget_tokens"`   // UserPromptSubmit context budget, default 500 tokens
 	PreToolBudgetTokens  int     `toml:"pretool_budget_tokens"`  // PreToolUse context budget, default 300 tokens
-	OutputThresholdBytes int     `toml:"output_threshold_bytes"` // PostToolUse acts above this, default 4096 bytes
+	OutputThresholdBytes int     `toml:"output_threshold_bytes"` // PostToolUse acts on outputs above this, default 4096 bytes
 	OutputBudgetTokens   int     `toml:"output_budget_tokens"`   // PostToolUse extract budget, default 2000 tokens
-	MinScore             float64 `toml:"min_score"`              // relevance floor: cosine a vector-only best hit needs (0 = built-in default)
+	MinScore             float64 `toml:"min_score"`              // relevance floor: cosine in [0, 1] a vector-only best hit needs (0 = the hooks' built-in default)
 }
 
-// DefaultMaxFileBytes is the default size cap: 5 MiB.
-const DefaultMaxFileBytes = 5 << 20
+// DefaultMaxFileBytes is the default size cap: 5 MiB, the same as
+// vault.DefaultMaxFileBytes.
+const DefaultMaxFileBytes = vault.DefaultMaxFileBytes
 
-// Defaults returns the built-in configuration.
+// Environment variables read by Load and the path functions.
+const (
+	EnvConfig = "VAULTCTX_CONFIG" // config file
+	EnvVault  = "VAULTCTX_VAULT"  // overrides `vault`
+	EnvDB     = "VAULTCTX_DB"     // overrides `db`
+	EnvModel  = "VAULTCTX_MODEL"  // overrides `model`
+)
+
+// ErrUnknownKey is returned (wrapped) by Parse and Load when the file holds
+// a key vaultctx does not read; the message names the key and, when one is
+// close, the key that was probably meant.
+var ErrUnknownKey = errors.New("unknown key")
+
+// ErrInvalid is returned (wrapped) by Parse and Load when a value is out of
+// range; the message names the key, the value and the allowed range.
+var ErrInvalid = errors.New("invalid")
+
+// Defaults returns the built-in configuration. Each call returns new slices,
+// so callers may modify the result.
 func Defaults() Config {
 	return Config{
-		Extensions:   []string{".md"},
+		Extensions:   vault.DefaultExtensions(),
 		MaxFileBytes: DefaultMaxFileBytes,
-		Search: Search{K: 10, Candidates: 30, RRFK: 60, BM25Weight: 1, VectorWeight: 1,
-			Columns: [3]float64{1.0, 0.5, 0.3}},
-		Hooks: Hooks{DeadlineMS: 1500, PromptBudgetTokens: 500, PreToolBudgetTokens: 300,
-			OutputThresholdBytes: 4096, OutputBudgetTokens: 2000},
+		Search: Search{
+			K:            10,
+			Candidates:   30,
+			RRFK:         60,
+			BM25Weight:   1,
+			VectorWeight: 1,
+			Columns:      [3]float64{1.0, 0.5, 0.3},
+		},
+		Hooks: Hooks{
+			DeadlineMS:           1500,
+			PromptBudgetTokens:   500,
+			PreToolBudgetTokens:  300,
+			OutputThresholdBytes: 4096,
+			OutputBudgetTokens:   2000,
+			MinScore:             0, // TODO(hooks owner): pick a calibrated floor; 0 defers to core/recall's default.
+		},
 	}
 }
 
-// Parse reads a TOML config on top of Defaults. Keys absent from the file
-// keep their defaults. Errors name the offending key: an unknown key, a
-// value of the wrong type, or an invalid value (such as a negative k).
+// Parse reads a TOML config on top of Defaults: keys absent from the file
+// keep their defaults, and a list in the file replaces the default list.
+// Paths are returned as written (Load expands and resolves them).
+//
+// Errors name the offending key: a TOML syntax error (with its line), a
+// value of the wrong type, an unknown key (ErrUnknownKey; keys are
+// case-sensitive), or an out-of-range value or bad folder rule (ErrInvalid,
+// vault.ErrBadRule).
 func Parse(r io.Reader) (Config, error) {
-	c := Defaults()
-	md, err := toml.NewDecoder(r).Decode(&c)
+	c, err := parse(r)
 	if err != nil {
 		return c, fmt.Errorf("config: %w", err)
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		return c, fmt.Errorf("config: unknown key %q", strings.Join(keys, `", "`))
-	}
-	return c, c.validate()
+	return c, nil
 }
 
+func parse(r io.Reader) (Config, error) {
+	c := Defaults()
+	md, err := toml.NewDecoder(r).Decode(&c)
+	if err != nil {
+		return Defaults(), err
+	}
+	if err := unknownKeys(md); err != nil {
+		return Defaults(), err
+	}
+	for i, e := range c.Extensions {
+		n, err := vault.NormalizeExtension(e)
+		if err != nil {
+			return Defaults(), fmt.Errorf("extensions[%d] %q: %w", i, e, err)
+		}
+		c.Extensions[i] = n
+	}
+	if err := c.validate(); err != nil {
+		return Defaults(), err
+	}
+	return c, nil
+}
+
+// knownKeys lists every dotted key Config reads, from its toml tags:
+// "vault", ..., "search", "search.k", ...
+func knownKeys() []string {
+	var keys []string
+	var walk func(t reflect.Type, prefix string)
+	walk = func(t reflect.Type, prefix string) {
+		for f := range t.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			keys = append(keys, prefix+name)
+			if f.Type.Kind() == reflect.Struct {
+				walk(f.Type, prefix+name+".")
+			}
+		}
+	}
+	walk(reflect.TypeFor[Config](), "")
+	return keys
+}
+
+// unknownKeys returns an error naming every key of the file that Config
+// does not read exactly (the TOML decoder itself also accepts keys that
+// differ in case; we do not). A key below an unknown table is not listed
+// separately.
+func unknownKeys(md toml.MetaData) error {
+	known := knownKeys()
+	var bad []string
+	for _, k := range md.Keys() {
+		s := k.String()
+		if slices.Contains(known, s) {
+			continue
+		}
+		if slices.ContainsFunc(bad, func(b string) bool { return strings.HasPrefix(s, b+".") }) {
+			continue
+		}
+		bad = append(bad, s)
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(bad))
+	for i, b := range bad {
+		msgs[i] = fmt.Sprintf("%q", b)
+		if s := suggest(b, known); s != "" {
+			msgs[i] += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+	}
+	return fmt.Errorf("%w %s", ErrUnknownKey, strings.Join(msgs, ", "))
+}
+
+// suggest returns the known key closest to k by edit distance, compared case
+// insensitively, when it is close enough to be a typo (at most a third of
+// its length, and at most 3 edits); the key under another table ("k" for
+// "search.k") also counts.
+func suggest(k string, known []string) string {
+	best, bestD := "", 4
+	lk := strings.ToLower(k)
+	for _, c := range known {
+		lc := strings.ToLower(c)
+		d := editDistance(lk, lc)
+		if _, leaf, ok := strings.Cut(lc, "."); ok && leaf == lk {
+			d = 0
+		}
+		if d < bestD && d <= max(1, len(c)/3) {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal-string-alignment distance between a and b,
+// in bytes: Levenshtein plus transposition of adjacent bytes as one edit,
+// so "vualt" is one edit from "vault".
+func editDistance(a, b string) int {
+	pp := make([]int, len(b)+1) // row i-2
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], pp[j-2]+1)
+			}
+		}
+		pp, prev, cur = prev, cur, pp
+	}
+	return prev[len(b)]
+}
+
+// validate checks every value's range; errors name the key.
 func (c Config) validate() error {
-	bad := func(key string, v any) error { return fmt.Errorf("config: invalid %s = %v", key, v) }
-	switch {
-	case c.MaxFileBytes <= 0:
-		return bad("max_file_bytes", c.MaxFileBytes)
-	case c.Search.K <= 0:
-		return bad("search.k", c.Search.K)
-	case c.Search.Candidates <= 0:
-		return bad("search.candidates", c.Search.Candidates)
-	case c.Search.RRFK <= 0:
-		return bad("search.rrf_k", c.Search.RRFK)
-	case c.Search.BM25Weight < 0:
-		return bad("search.bm25_weight", c.Search.BM25Weight)
-	case c.Search.VectorWeight < 0:
-		return bad("search.vector_weight", c.Search.VectorWeight)
-	case c.Hooks.DeadlineMS <= 0:
-		return bad("hooks.deadline_ms", c.Hooks.DeadlineMS)
-	case c.Hooks.PromptBudgetTokens <= 0:
-		return bad("hooks.prompt_budget_tokens", c.Hooks.PromptBudgetTokens)
-	case c.Hooks.PreToolBudgetTokens <= 0:
-		return bad("hooks.pretool_budget_tokens", c.Hooks.PreToolBudgetTokens)
-	case c.Hooks.OutputThresholdBytes <= 0:
-		return bad("hooks.output_threshold_bytes", c.Hooks.OutputThresholdBytes)
-	case c.Hooks.OutputBudgetTokens <= 0:
-		return bad("hooks.output_budget_tokens", c.Hooks.OutputBudgetTokens)
+	type check struct {
+		key string
+		v   float64
+		ok  bool
+		rng string
 	}
-	for _, w := range c.Search.Columns {
-		if w < 0 {
-			return bad("search.bm25_columns", c.Search.Columns)
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	s, h := c.Search, c.Hooks
+	checks := []check{
+		{"max_file_bytes", float64(c.MaxFileBytes), c.MaxFileBytes > 0, "must be more than 0 bytes"},
+		{"search.k", float64(s.K), s.K >= 1, "must be at least 1"},
+		{"search.candidates", float64(s.Candidates), s.Candidates >= 1, "must be at least 1"},
+		{"search.rrf_k", s.RRFK, finite(s.RRFK) && s.RRFK > 0, "must be a number above 0"},
+		{"search.bm25_weight", s.BM25Weight, finite(s.BM25Weight) && s.BM25Weight >= 0, "must be 0 or more"},
+		{"search.vector_weight", s.VectorWeight, finite(s.VectorWeight) && s.VectorWeight >= 0, "must be 0 or more"},
+		{"hooks.deadline_ms", float64(h.DeadlineMS), h.DeadlineMS >= 1, "must be at least 1 ms"},
+		{"hooks.prompt_budget_tokens", float64(h.PromptBudgetTokens), h.PromptBudgetTokens >= 1, "must be at least 1 token"},
+		{"hooks.pretool_budget_tokens", float64(h.PreToolBudgetTokens), h.PreToolBudgetTokens >= 1, "must be at least 1 token"},
+		{"hooks.output_threshold_bytes", float64(h.OutputThresholdBytes), h.OutputThresholdBytes >= 1, "must be at least 1 byte"},
+		{"hooks.output_budget_tokens", float64(h.OutputBudgetTokens), h.OutputBudgetTokens >= 1, "must be at least 1 token"},
+		{"hooks.min_score", h.MinScore, finite(h.MinScore) && h.MinScore >= 0 && h.MinScore <= 1, "must be between 0 and 1 (a cosine)"},
+	}
+	for i, w := range s.Columns {
+		checks = append(checks, check{fmt.Sprintf("search.bm25_columns[%d]", i), w, finite(w) && w >= 0, "must be 0 or more"})
+	}
+	for _, ck := range checks {
+		if !ck.ok {
+			return fmt.Errorf("%w %s = %v: %s", ErrInvalid, ck.key, ck.v, ck.rng)
 		}
 	}
-	if err := c.Rules().Validate(); err != nil {
-		return fmt.Errorf("config: %w", err)
+	if s.BM25Weight == 0 && s.VectorWeight == 0 {
+		return fmt.Errorf("%w search.bm25_weight and search.vector_weight: both are 0; at least one must be above 0", ErrInvalid)
 	}
-	return nil
+	if s.Columns == [3]float64{} {
+		return fmt.Errorf("%w search.bm25_columns: all are 0; at least one must be above 0", ErrInvalid)
+	}
+	return c.Rules().Validate()
 }
 
-// Load reads the config file at path ("" = DefaultPath) and applies the
-// environment (VAULTCTX_VAULT, VAULTCTX_DB, VAULTCTX_MODEL). A missing file
-// at the default path means defaults; a missing file at an explicit path is
-// an error. "~/" is expanded, and relative paths in the file are resolved
-// against the file's directory. An empty DB becomes DefaultDB.
+// Load returns the configuration: Defaults, then the TOML file at path, then
+// the environment (VAULTCTX_VAULT, VAULTCTX_DB, VAULTCTX_MODEL). Flags are
+// the caller's to apply on top.
+//
+// path "" means DefaultPath(getenv). A missing file is fine at the XDG
+// default path (Load returns the defaults and File ""), and an error
+// wrapping fs.ErrNotExist when the path was given explicitly, as an argument
+// or in $VAULTCTX_CONFIG. "~" and "~/" at the start of a path are expanded
+// with $HOME; relative vault, db and model paths in the file are made
+// absolute against the file's folder (relative paths from the environment
+// are left relative to the working folder). DB "" after all of this becomes
+// DefaultDB(getenv). getenv is os.Getenv outside tests. Parse errors are
+// returned wrapped with the file's path.
 func Load(path string, getenv func(string) string) (Config, error) {
-	explicit := path != "" || getenv("VAULTCTX_CONFIG") != ""
+	explicit := path != "" || getenv(EnvConfig) != ""
 	if path == "" {
 		path = DefaultPath(getenv)
 	}
+	path = expandHome(path, getenv)
 	c := Defaults()
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	switch {
 	case err == nil:
-		c, err = Parse(f)
-		f.Close()
+		c, err = parse(strings.NewReader(string(data)))
 		if err != nil {
-			return c, fmt.Errorf("%s: %w", path, err)
+			return Defaults(), fmt.Errorf("config %s: %w", path, err)
 		}
-		base, _ := filepath.Abs(filepath.Dir(path))
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return Defaults(), fmt.Errorf("config %s: %w", path, err)
+		}
+		c.File = abs
 		for _, p := range []*string{&c.Vault, &c.DB, &c.Model} {
-			*p = resolve(*p, base, getenv)
+			*p = resolve(*p, filepath.Dir(abs), getenv)
 		}
-	case errors.Is(err, os.ErrNotExist) && !explicit:
+	case errors.Is(err, fs.ErrNotExist) && !explicit:
 	default:
-		return c, fmt.Errorf("config: %w", err)
+		return Defaults(), fmt.Errorf("config: %w", err)
 	}
-	for env, dst := range map[string]*string{"VAULTCTX_VAULT": &c.Vault, "VAULTCTX_DB": &c.DB, "VAULTCTX_MODEL": &c.Model} {
-		if v := getenv(env); v != "" {
-			*dst = resolve(v, "", getenv)
+	for _, o := range []struct {
+		env string
+		dst *string
+	}{{EnvVault, &c.Vault}, {EnvDB, &c.DB}, {EnvModel, &c.Model}} {
+		if v := getenv(o.env); v != "" {
+			*o.dst = expandHome(v, getenv)
 		}
 	}
 	if c.DB == "" {
@@ -156,29 +332,40 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
-// resolve expands "~/" and makes a relative path absolute against base
-// (when base is not "").
+// resolve expands "~/" in p and makes a relative p absolute against base.
 func resolve(p, base string, getenv func(string) string) string {
 	if p == "" {
 		return p
 	}
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		p = filepath.Join(home(getenv), p[1:])
-	}
-	if base != "" && !filepath.IsAbs(p) {
+	p = expandHome(p, getenv)
+	if !filepath.IsAbs(p) {
 		p = filepath.Join(base, p)
 	}
 	return p
 }
 
+// expandHome replaces a leading "~" or "~/" with the home folder. "~user/"
+// is left alone.
+func expandHome(p string, getenv func(string) string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		return filepath.Join(home(getenv), p[1:])
+	}
+	return p
+}
+
+// home is $HOME, else the home folder in the user database.
 func home(getenv func(string) string) string {
 	if h := getenv("HOME"); h != "" {
 		return h
 	}
-	h, _ := os.UserHomeDir()
-	return h
+	if u, err := user.Current(); err == nil {
+		return u.HomeDir
+	}
+	return ""
 }
 
+// xdg returns $env when it is an absolute path, else ~/def, following the
+// XDG Base Directory Specification (relative values are ignored).
 func xdg(getenv func(string) string, env, def string) string {
 	if v := getenv(env); v != "" && filepath.IsAbs(v) {
 		return v
@@ -186,40 +373,45 @@ func xdg(getenv func(string) string, env, def string) string {
 	return filepath.Join(home(getenv), def)
 }
 
-// DefaultPath is the config file: $VAULTCTX_CONFIG, else
-// $XDG_CONFIG_HOME/vaultctx/config.toml (XDG default ~/.config).
+// DefaultPath returns the config file to read: $VAULTCTX_CONFIG (with "~/"
+// expanded), else $XDG_CONFIG_HOME/vaultctx/config.toml, with
+// XDG_CONFIG_HOME defaulting to ~/.config.
 func DefaultPath(getenv func(string) string) string {
-	if p := getenv("VAULTCTX_CONFIG"); p != "" {
-		return p
+	if p := getenv(EnvConfig); p != "" {
+		return expandHome(p, getenv)
 	}
 	return filepath.Join(xdg(getenv, "XDG_CONFIG_HOME", ".config"), "vaultctx", "config.toml")
 }
 
-// DefaultDB is the index file: $VAULTCTX_DB, else
-// $XDG_DATA_HOME/vaultctx/index.db (XDG default ~/.local/share).
+// DefaultDB returns the index file used when none is configured:
+// $VAULTCTX_DB (with "~/" expanded), else DataDir/index.db.
 func DefaultDB(getenv func(string) string) string {
-	if p := getenv("VAULTCTX_DB"); p != "" {
-		return p
+	if p := getenv(EnvDB); p != "" {
+		return expandHome(p, getenv)
 	}
 	return filepath.Join(DataDir(getenv), "index.db")
 }
 
-// DataDir is $XDG_DATA_HOME/vaultctx (XDG default ~/.local/share).
+// DataDir returns $XDG_DATA_HOME/vaultctx, with XDG_DATA_HOME defaulting to
+// ~/.local/share: the index and downloaded models.
 func DataDir(getenv func(string) string) string {
-	return filepath.Join(xdg(getenv, "XDG_DATA_HOME", ".local/share"), "vaultctx")
+	return filepath.Join(xdg(getenv, "XDG_DATA_HOME", filepath.Join(".local", "share")), "vaultctx")
 }
 
-// CacheDir is $XDG_CACHE_HOME/vaultctx (XDG default ~/.cache).
+// CacheDir returns $XDG_CACHE_HOME/vaultctx, with XDG_CACHE_HOME defaulting
+// to ~/.cache: files that can be rebuilt at any time.
 func CacheDir(getenv func(string) string) string {
 	return filepath.Join(xdg(getenv, "XDG_CACHE_HOME", ".cache"), "vaultctx")
 }
 
-// StateDir is $XDG_STATE_HOME/vaultctx (XDG default ~/.local/state).
+// StateDir returns $XDG_STATE_HOME/vaultctx, with XDG_STATE_HOME defaulting
+// to ~/.local/state: logs and other state worth keeping between runs.
 func StateDir(getenv func(string) string) string {
-	return filepath.Join(xdg(getenv, "XDG_STATE_HOME", ".local/state"), "vaultctx")
+	return filepath.Join(xdg(getenv, "XDG_STATE_HOME", filepath.Join(".local", "state")), "vaultctx")
 }
 
-// Rules returns the vault walking rules of c.
+// Rules returns the vault walking rules of c (include, exclude, extensions,
+// size cap) for vault.Walk and vault.Rules.Match.
 func (c Config) Rules() vault.Rules {
 	return vault.Rules{Include: c.Include, Exclude: c.Exclude, Extensions: c.Extensions, MaxFileBytes: c.MaxFileBytes}
 }

@@ -1,9 +1,33 @@
-// Package config loads vaultctx's configuration: defaults, then a TOML file,
-// then VAULTCTX_* environment variables; command-line flags are applied by
-// the caller on top (precedence: flags, env, file, defaults).
+// Package config loads vaultctx's settings: a TOML file, VAULTCTX_*
+// environment variables and built-in defaults, plus the XDG base directories
+// where vaultctx keeps its files.
 //
-// The file is $VAULTCTX_CONFIG, else $XDG_CONFIG_HOME/vaultctx/config.toml
-// (XDG default ~/.config). The index is $VAULTCTX_DB, else the file's `db`,
-// else $XDG_DATA_HOME/vaultctx/index.db (XDG default ~/.local/share).
-// An unknown key in the file is an error that names the key.
+// # Precedence
+//
+// Later sources win: defaults, then the config file, then the environment
+// (VAULTCTX_VAULT, VAULTCTX_DB, VAULTCTX_MODEL), then command-line flags,
+// which the caller applies to the Config that Load returns.
+//
+// # Where things live
+//
+//	config file  $VAULTCTX_CONFIG, else $XDG_CONFIG_HOME/vaultctx/config.toml
+//	index        $VAULTCTX_DB, else the file's db, else $XDG_DATA_HOME/vaultctx/index.db
+//	cache        $XDG_CACHE_HOME/vaultctx   (CacheDir)
+//	state        $XDG_STATE_HOME/vaultctx   (StateDir)
+//
+// The XDG variables default to ~/.config, ~/.local/share, ~/.cache and
+// ~/.local/state, and are ignored when not absolute, as the XDG Base
+// Directory Specification requires.
+//
+// # The file
+//
+// testdata/full.toml is a commented sample holding every key with its
+// default value. Strictness is deliberate: an unknown key (a typo such as
+// "exlude", a key in the wrong table, a key in the wrong case) and an
+// out-of-range value are errors that name the key, because a setting that is
+// silently ignored costs a user far more time than an error does. Paths may
+// start with "~/"; relative paths in the file are relative to the file's
+// folder.
+//
+// The package is pure Go and never touches the index.
 package config

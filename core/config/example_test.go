@@ -1,0 +1,70 @@
+package config_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/vaultctx/vaultctx/core/config"
+)
+
+// A typical config file: the vault, a folder denylist, and two ranking
+// tweaks. Everything not in the file keeps its default.
+func ExampleParse() {
+	const file = `
+vault = "~/Notes"
+exclude = ["Archive", "**/_templates"]
+extensions = ["md", "markdown"]
+
+[search]
+k = 5
+bm25_columns = [1.0, 0.8, 0.3]  # weigh section headings more
+
+[hooks]
+deadline_ms = 800
+`
+	c, err := config.Parse(strings.NewReader(file))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("vault:", c.Vault) // Load expands "~/"; Parse keeps it
+	fmt.Println("exclude:", c.Exclude)
+	fmt.Println("extensions:", c.Extensions)
+	fmt.Println("k:", c.Search.K, "candidates:", c.Search.Candidates)
+	fmt.Println("columns:", c.Search.Columns)
+	fmt.Println("deadline:", c.Hooks.DeadlineMS, "ms; prompt budget:", c.Hooks.PromptBudgetTokens, "tokens")
+	fmt.Println("notes:", c.Rules().Match("Projects/plan.md"), c.Rules().Match("Archive/old.md"), c.Rules().Match(".obsidian/app.md"))
+	// Output:
+	// vault: ~/Notes
+	// exclude: [Archive **/_templates]
+	// extensions: [.md .markdown]
+	// k: 5 candidates: 30
+	// columns: [1 0.8 0.3]
+	// deadline: 800 ms; prompt budget: 500 tokens
+	// notes: true false false
+}
+
+// A misspelt key is an error that names it.
+func ExampleParse_unknownKey() {
+	_, err := config.Parse(strings.NewReader("exlude = [\"Archive\"]\n"))
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, config.ErrUnknownKey))
+	// Output:
+	// config: unknown key "exlude" (did you mean "exclude"?)
+	// true
+}
+
+// Where vaultctx looks for its files, with a fake environment.
+func ExampleDefaultPath() {
+	getenv := func(k string) string {
+		return map[string]string{"HOME": "/home/ada", "XDG_DATA_HOME": "/data"}[k]
+	}
+	fmt.Println(config.DefaultPath(getenv))
+	fmt.Println(config.DefaultDB(getenv))
+	fmt.Println(config.CacheDir(getenv))
+	// Output:
+	// /home/ada/.config/vaultctx/config.toml
+	// /data/vaultctx/index.db
+	// /home/ada/.cache/vaultctx
+}
