@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/embed"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/core/store"
 )
@@ -28,7 +29,6 @@ type checkStatus int
 const (
 	checkPass checkStatus = iota
 	checkFail
-	checkSkip
 )
 
 // finding is the outcome of one check: what was seen, and for a failure
@@ -49,10 +49,6 @@ func failed(fix, format string, a ...any) finding {
 	return finding{status: checkFail, detail: fmt.Sprintf(format, a...), fix: fix}
 }
 
-// skipped is a finding for a check that could not run.
-func skipped(format string, a ...any) finding {
-	return finding{status: checkSkip, detail: fmt.Sprintf(format, a...)}
-}
 
 // doctor holds what checks learn for later checks: the config and the
 // hooks as wired.
@@ -99,8 +95,6 @@ func (c *doctorCmd) Run(g *globals) error {
 		switch f.status {
 		case checkPass:
 			fmt.Fprintf(w, "✓ %s: %s\n", ch.name, f.detail)
-		case checkSkip:
-			fmt.Fprintf(w, "- %s: %s\n", ch.name, f.detail)
 		default:
 			nfailed++
 			fmt.Fprintf(w, "✗ %s: %s\n    fix: %s\n", ch.name, f.detail, f.fix)
@@ -162,8 +156,6 @@ func contains(list []string, s string) bool {
 func (d *doctor) checkConfig(ctx context.Context) finding {
 	d.cfg, d.cfgErr = loadDoctorConfig(d.g)
 	switch {
-	case errors.Is(d.cfgErr, errNotBuilt):
-		return skipped("skipped: not built yet")
 	case d.cfgErr != nil:
 		return failed("fix the file named above, or re-create it with scripts/install.sh --vault DIR", "%v", d.cfgErr)
 	case d.cfg.Vault == "":
@@ -186,10 +178,7 @@ func doctorConfigPath(g *globals) string {
 // openIndex opens the configured index read-only.
 func (d *doctor) openIndex(ctx context.Context) (*store.Store, finding, bool) {
 	if d.cfg == nil {
-		if errors.Is(d.cfgErr, errNotBuilt) {
-			return nil, skipped("skipped: not built yet (needs the config)"), false
-		}
-		return nil, failed("fix the config first", "no config"), false
+		return nil, failed("fix the config first", "no usable config"), false
 	}
 	st, err := store.Open(ctx, d.cfg.DB, store.Options{ReadOnly: true})
 	switch {
@@ -377,9 +366,6 @@ func samplePayload(event string) ([]byte, error) {
 	return json.Marshal(common)
 }
 
-// errNotBuilt marks a doctor check whose package has not landed yet.
-var errNotBuilt = errors.New("not built yet")
-
 // loadDoctorConfig reads the config as every command does: --config,
 // else $VAULTCTX_CONFIG, else the XDG default, then the VAULTCTX_* env.
 func loadDoctorConfig(g *globals) (*doctorConfig, error) {
@@ -391,6 +377,40 @@ func loadDoctorConfig(g *globals) (*doctorConfig, error) {
 }
 
 func (d *doctor) checkModel(ctx context.Context) finding {
-	// TODO(issue 6): wire embed.Open and Model.Hash once core/embed lands.
-	return skipped("skipped: not built yet")
+	st, f, opened := d.openIndex(ctx)
+	if !opened {
+		return f
+	}
+	indexHash, err := st.Meta(ctx, "model_hash")
+	var indexDir string
+	if err == nil {
+		indexDir, err = st.Meta(ctx, "model_dir")
+	}
+	st.Close()
+	if err != nil {
+		return failed("rebuild it: vaultctx index --full", "%v", err)
+	}
+	dir := d.cfg.Model
+	if dir == "" {
+		dir = indexDir
+	}
+	if dir == "" && indexHash == "" {
+		return passed("none configured: BM25-only search (for hybrid search: vaultctx model pull, set model in the config, vaultctx index)")
+	}
+	m, err := embed.Open(dir)
+	if err != nil {
+		return failed("run: vaultctx model pull, and set model = \"DIR\" in the config", "no usable model at %s: %v", dir, err)
+	}
+	defer m.Close()
+	hash, err := m.Hash()
+	switch {
+	case err != nil:
+		return failed("re-download it: vaultctx model pull", "%s: %v", dir, err)
+	case indexHash == "":
+		return failed("run: vaultctx index (it embeds the notes)", "%s is configured but the index holds no vectors from it", dir)
+	case hash != indexHash:
+		return failed("re-embed with this model: vaultctx index --full",
+			"%s (hash %.12s) is not the model the index was built with (hash %.12s)", dir, hash, indexHash)
+	}
+	return passed("%s (%s, %d dims), hash %.12s matches the index", dir, m.Name(), m.Dim(), hash)
 }

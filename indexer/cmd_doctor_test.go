@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/core/embed"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/core/store"
 )
@@ -175,6 +176,68 @@ func TestDoctorConfig(t *testing.T) {
 			f := d.checkConfig(context.Background())
 			if f.status != tt.status || !strings.Contains(f.detail, tt.detail) {
 				t.Errorf("checkConfig = %+v, want status %d mentioning %q", f, tt.status, tt.detail)
+			}
+			if f.status == checkFail && f.fix == "" {
+				t.Errorf("failure without a fix")
+			}
+		})
+	}
+}
+
+func TestDoctorModel(t *testing.T) {
+	t.Setenv("HOME", t.TempDir()) // the model digest cache lives under it
+	t.Setenv("XDG_CACHE_HOME", "")
+	ctx := context.Background()
+	f32, _ := filepath.Abs("../../shared/models/m2v-fixtures/float32")
+	i8, _ := filepath.Abs("../../shared/models/m2v-fixtures/int8")
+	m, err := embed.Open(f32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, err := m.Hash()
+	m.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	dir := t.TempDir()
+	withModel := filepath.Join(dir, "with-model.db")
+	bare := filepath.Join(dir, "bare.db")
+	for _, p := range []string{withModel, bare} {
+		st, err := store.Open(ctx, p, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p == withModel {
+			if err := st.SetMeta(ctx, "model_hash", hash); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.SetMeta(ctx, "model_dir", f32); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st.Close()
+	}
+	tests := []struct {
+		name   string
+		db     string
+		model  string
+		status checkStatus
+		detail string
+	}{
+		{"configured model matches", withModel, f32, checkPass, "matches the index"},
+		{"another model configured", withModel, i8, checkFail, "not the model the index was built with"},
+		{"model recorded by the index", withModel, "", checkPass, "matches the index"},
+		{"configured model missing", withModel, filepath.Join(dir, "nope"), checkFail, "no usable model"},
+		{"no model anywhere", bare, "", checkPass, "BM25-only"},
+		{"model configured, index has no vectors", bare, f32, checkFail, "holds no vectors"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &doctor{cfg: &doctorConfig{DB: tt.db, Model: tt.model}}
+			f := d.checkModel(ctx)
+			if f.status != tt.status || !strings.Contains(f.detail, tt.detail) {
+				t.Errorf("checkModel = %+v, want status %d mentioning %q", f, tt.status, tt.detail)
 			}
 			if f.status == checkFail && f.fix == "" {
 				t.Errorf("failure without a fix")
