@@ -49,7 +49,6 @@ func failed(fix, format string, a ...any) finding {
 	return finding{status: checkFail, detail: fmt.Sprintf(format, a...), fix: fix}
 }
 
-
 // doctor holds what checks learn for later checks: the config and the
 // hooks as wired.
 type doctor struct {
