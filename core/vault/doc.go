@@ -21,13 +21,16 @@
 // may be a path.Match pattern ("2019-*", "Draft?"), and a "**" component
 // matches any number of folders, so "**/_templates" matches a _templates
 // folder at any depth. Matching is case-sensitive, as on Linux file systems.
-// Exclude wins over include. Rules are normalised to Unicode NFC.
+// Exclude wins over include. Rules are normalised to Unicode NFC. Patterns
+// never let a dot-folder in; to index the whole vault plus one dot-folder,
+// include ["*", ".notes"].
 //
 // # The walk
 //
-// Walk reads each folder once with os.ReadDir and calls lstat only for the
-// entries that can be notes, so a vault of 17,000 notes walks in tens of
-// milliseconds (BenchmarkWalkLarge). It calls back in byte-wise order of the
+// Walk reads each folder once and stats (fstatat, relative to the open
+// folder) only the subfolders and the entries that can be notes, so a vault
+// of 17,000 notes walks in under 100 ms on a small machine
+// (BenchmarkWalkLarge). It calls back in byte-wise order of the
 // vault-relative path (the order of Go's sort.Strings and of SQLite's BINARY
 // collation), which lets a caller merge the walk with a sorted listing of
 // what it indexed before.

@@ -98,6 +98,12 @@ func TestMatch(t *testing.T) {
 			no:    []string{".notes/.sub/a.md", ".other/a.md", "a.md", "Public/.hidden/d.md"},
 		},
 		{
+			name:  "whole vault plus one dot-folder",
+			rules: Rules{Include: []string{"*", ".notes"}},
+			yes:   []string{"a.md", "x/y/z.md", ".notes/n.md"},
+			no:    []string{".other/o.md", ".hidden.md"},
+		},
+		{
 			name:  "a pattern never unhides",
 			rules: Rules{Include: []string{".n*"}},
 			no:    []string{".notes/a.md", "notes/a.md"},
