@@ -34,7 +34,7 @@ die() {
   exit 1
 }
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'; }
-need_arg() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
+need_arg() { if [ $# -lt 2 ] || [ -z "$2" ]; then die "$1 needs a value (see --help)"; fi; }
 abspath() { (cd "$1" && pwd); }
 
 while [ $# -gt 0 ]; do
@@ -159,6 +159,7 @@ vaultctx="$bindir/vaultctx"
 
 # ---------------------------------------------------------------- 3. config
 step 3 "Config"
+marker="written by scripts/install.sh" # lets a re-run add a model line to its own file
 toml_string() { # a TOML basic string
   local s="${1//\\/\\\\}"
   s="${s//\"/\\\"}"
@@ -166,14 +167,14 @@ toml_string() { # a TOML basic string
 }
 if [ -e "$config" ]; then
   say "kept the existing config $config (never overwritten; edit it to change the vault or model)"
-  [ -n "$vault" ] && say "note: --vault is ignored because the config exists"
+  if [ -n "$vault" ]; then say "note: --vault is ignored because the config exists"; fi
 else
   mkdir -p "$(dirname "$config")"
   {
-    printf '# vaultctx config, written by scripts/install.sh. Keys: vault, db, model, include,\n'
+    printf '# vaultctx config, %s. Keys: vault, db, model, include,\n' "$marker"
     printf '# exclude, extensions, max_file_bytes. Environment VAULTCTX_* and flags override them.\n'
     printf 'vault = %s\n' "$(toml_string "$vault")"
-    [ -n "$model" ] && printf 'model = %s\n' "$(toml_string "$model")"
+    if [ -n "$model" ]; then printf 'model = %s\n' "$(toml_string "$model")"; fi
   } >"$config.tmp.$$"
   mv "$config.tmp.$$" "$config"
   say "wrote $config (vault = $vault)"
@@ -182,16 +183,29 @@ fi
 # ---------------------------------------------------------------- 4. model
 step 4 "Embedding model"
 mode="hybrid (BM25 + vectors)"
+# use_model DIR: name DIR in the config when the config is ours and names no
+# model yet; otherwise say how to.
+use_model() {
+  if grep -qsF "model = $(toml_string "$1")" "$config"; then
+    return 0
+  elif grep -qs '^model *=' "$config"; then
+    warn "your config names another model; to use $1 set model = \"$1\" in $config"
+  elif grep -qs "$marker" "$config"; then
+    printf 'model = %s\n' "$(toml_string "$1")" >>"$config"
+    say "added model = \"$1\" to $config"
+  else
+    warn "your config has no model; add this line to $config to use it: model = \"$1\""
+  fi
+}
 if [ -n "$model" ]; then
   say "using the model in $model"
-  if [ -e "$config" ] && ! grep -qsF "$model" "$config"; then
-    warn "the existing config does not name $model; edit $config (model = \"$model\") to use it"
-  fi
+  use_model "$model"
 elif [ "$no_model" = 1 ]; then
   mode="BM25 keyword search only (--no-model)"
   say "skipped (--no-model): search will use BM25 only"
-elif "$vaultctx" model pull; then
-  say "model ready"
+elif pulled="$("$vaultctx" model pull)" && [ -n "$pulled" ]; then
+  say "model ready in $pulled"
+  use_model "$pulled"
 else
   mode="BM25 keyword search only (model download failed)"
   warn "could not download the embedding model (see above). Continuing in BM25-only mode;"
@@ -200,7 +214,10 @@ fi
 
 # ---------------------------------------------------------------- 5. index
 step 5 "First index"
-"$vaultctx" index || die "indexing failed (see above). Fix the cause and re-run scripts/install.sh; it is safe to re-run."
+index_flags=""
+if [ "$no_model" = 1 ]; then index_flags="--no-model"; fi
+# shellcheck disable=SC2086 # index_flags is empty or one word
+"$vaultctx" index $index_flags || die "indexing failed (see above). Fix the cause and re-run scripts/install.sh; it is safe to re-run."
 
 # ---------------------------------------------------------------- 6. hooks
 step 6 "Claude Code hooks"
@@ -215,7 +232,7 @@ fi
 
 # ---------------------------------------------------------------- 7. summary
 step 7 "Done"
-say "  binaries:  $bindir (${built[*]})"
+say "  binaries:  $bindir (${built[*]:-})"
 say "  config:    $config"
 say "  search:    $mode"
 say "  hooks:     $hooks"
