@@ -54,7 +54,9 @@ run --no-hooks --no-model && fail "install without --vault and without a config 
 grep -q -- "pass --vault DIR" "$log" || fail "no clear message without --vault: $(cat "$log")"
 printf '#!/bin/sh\necho go1.22.4\n' >"$tmp/oldgo" && chmod +x "$tmp/oldgo"
 GO="$tmp/oldgo" run --vault "$vault" && fail "install with Go 1.22 succeeded"
-grep -q "Go 1.26 or later is needed" "$log" && grep -q "go.dev/dl" "$log" || fail "unclear message for an old Go: $(cat "$log")"
+if ! grep -q "Go 1.26 or later is needed" "$log" || ! grep -q "go.dev/dl" "$log"; then
+  fail "unclear message for an old Go: $(cat "$log")"
+fi
 cmp -s "$settings" "$tmp/settings.orig" || fail "a refused install touched settings.json"
 pass "refusals"
 
