@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -206,8 +207,13 @@ func splitPath(p string) []string {
 }
 
 // nfc returns s in Unicode Normalization Form C, without allocating when s
-// already is.
+// already is. Bytes that are not UTF-8 (Linux file names may hold any byte
+// but "/" and NUL) become U+FFFD, so every path the walk reports is valid
+// UTF-8.
 func nfc(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
 	if norm.NFC.IsNormalString(s) {
 		return s
 	}

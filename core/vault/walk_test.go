@@ -426,6 +426,17 @@ func TestWalkUnicodeNames(t *testing.T) {
 	})
 }
 
+func TestWalkInvalidUTF8Name(t *testing.T) {
+	root := mkTree(t, map[string]string{"bad\xff\xfename.md": "x", "ok.md": "y"})
+	files, skips := walkAll(t, root, Rules{})
+	assertPaths(t, files, "bad\uFFFDname.md", "ok.md")
+	assertSkips(t, skips)
+	b, err := Read(files[0], 0)
+	if err != nil || string(b) != "x" {
+		t.Errorf("Read(%q) = %q, %v; want the file through its raw name", files[0].Abs, b, err)
+	}
+}
+
 func TestWalkErrors(t *testing.T) {
 	root := mkTree(t, map[string]string{"a.md": "x", "b.md": "x", "c/d.md": "x"})
 	ctx := context.Background()
