@@ -3,6 +3,7 @@ package config_test
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/vaultctx/vaultctx/core/config"
@@ -67,4 +68,33 @@ func ExampleDefaultPath() {
 	// /home/ada/.config/vaultctx/config.toml
 	// /data/vaultctx/index.db
 	// /home/ada/.cache/vaultctx
+}
+
+// Load the documented sample, testdata/full.toml, which sets every key:
+// "~/" is expanded, relative paths are taken from the file's folder, and the
+// environment overrides the file.
+func ExampleLoad() {
+	getenv := func(k string) string {
+		return map[string]string{"HOME": "/home/ada", "VAULTCTX_MODEL": "/opt/models/glove"}[k]
+	}
+	c, err := config.Load("testdata/full.toml", getenv)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("vault:", c.Vault)
+	fmt.Println("db:", filepath.Base(filepath.Dir(c.DB))+"/"+filepath.Base(c.DB))
+	fmt.Println("model:", c.Model)
+	fmt.Println("include:", c.Include, "exclude:", c.Exclude)
+	fmt.Println("extensions:", c.Extensions, "max bytes:", c.MaxFileBytes)
+	fmt.Printf("search: %+v\n", c.Search)
+	fmt.Printf("hooks: %+v\n", c.Hooks)
+	// Output:
+	// vault: /home/ada/Notes
+	// db: testdata/index.db
+	// model: /opt/models/glove
+	// include: [Projects Areas/Health] exclude: [Projects/Old **/_templates]
+	// extensions: [.md] max bytes: 5242880
+	// search: {K:10 Candidates:30 RRFK:60 BM25Weight:1 VectorWeight:1 Columns:[1 0.5 0.3]}
+	// hooks: {DeadlineMS:1500 PromptBudgetTokens:500 PreToolBudgetTokens:300 OutputThresholdBytes:4096 OutputBudgetTokens:2000 MinScore:0}
 }
