@@ -78,6 +78,36 @@ func loadCases(t testing.TB) []toolCase {
 		}
 		out = append(out, c)
 	}
+	return append(out, loadCaptured(t)...)
+}
+
+// loadCaptured reads testdata/captured: real outputs of kinds the shared
+// cases lack (cargo, unittest, node --test, make), stored as files.
+func loadCaptured(t testing.TB) []toolCase {
+	t.Helper()
+	metas, _ := filepath.Glob(filepath.Join("testdata", "captured", "*", "meta.json"))
+	if len(metas) == 0 {
+		t.Fatal("no captured cases")
+	}
+	var out []toolCase
+	for _, m := range metas {
+		dir := filepath.Dir(m)
+		var c toolCase
+		c.Name = filepath.Base(dir)
+		read := func(name string) string {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+		if err := json.Unmarshal([]byte(read("meta.json")), &c.Meta); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		c.ToolUse = "toolu_" + c.Name
+		c.Req = Request{Command: read("command"), Stdout: read("stdout"), Stderr: read("stderr")}
+		out = append(out, c)
+	}
 	return out
 }
 

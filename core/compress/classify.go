@@ -195,7 +195,7 @@ func scanWords(line string) lineWords {
 		first := string(get(0))
 		f := refs[0].flags
 		switch {
-		case f&vVerdict != 0 && firstTokenIs(line, first),
+		case f&vVerdict != 0 && firstTokenIs(line, first) && !(n > 1 && isNumberBytes(get(1))), // not TAP's "ok 3 - name"
 			first == "fetched" || first == "summary",
 			first == "up" && n > 2 && string(get(1)) == "to" && string(get(2)) == "date",
 			f&vCountLead != 0 && n > 1 && isNumberBytes(get(1)):
@@ -230,7 +230,7 @@ func isNumberBytes(b []byte) bool {
 // firstTokenIs reports whether line's first token is word, ignoring case
 // and trailing punctuation ("ok", "FAIL", "Done.", "PASS:").
 func firstTokenIs(line, word string) bool {
-	t := strings.TrimLeft(line, " \t")
+	t := strings.TrimLeft(line, " \t#") // TAP comments: "# pass 26"
 	end := 0
 	for end < len(t) && isWordByte(t[end]) {
 		end++

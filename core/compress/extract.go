@@ -2,6 +2,7 @@ package compress
 
 import (
 	"context"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -148,7 +149,7 @@ type unit struct {
 //     and locations of user code plus an error's continuation lines,
 //     warnings, compiler excerpts, then everything else;
 //  4. runs of minRun or more consecutive lines with the same shape (indent
-//     and first two words, digits masked) collapse into their smallest line
+//     and first two words, digit runs masked) collapse into their smallest line
 //     and a count, which makes concurrent output order-independent; other
 //     remaining lines form blocks of up to maxBlockLines;
 //  5. blocks are ranked by Reciprocal Rank Fusion (retrieve.Fuse, k=60) of
@@ -274,6 +275,9 @@ func assignTiers(ls []line, data bool) {
 		case ls[i].kind == kindFrame && ls[i].tier == tierLocate && i > 0 && strings.HasPrefix(ls[i].text, "\t"):
 			// Go stack frames come in pairs: "pkg.Func(args)" then "\tfile:line".
 			promote(&ls[i-1], tierLocate)
+		case ls[i].kind == kindFrame && ls[i].tier == tierLocate && i > 0 && rustFrameNumberRe.MatchString(ls[i-1].text):
+			// Rust backtraces: "   3: crate::func" then "at ./src/lib.rs:2:53".
+			promote(&ls[i-1], tierLocate)
 		case strings.HasPrefix(ls[i].text, "goroutine ") && strings.HasSuffix(ls[i].text, "]:"):
 			// The header of a Go panic's stack: "goroutine 7 [running]:".
 			promote(&ls[i], tierLocate)
@@ -293,6 +297,9 @@ func assignTiers(ls []line, data bool) {
 		}
 	}
 }
+
+// rustFrameNumberRe matches the numbered function line of a Rust backtrace.
+var rustFrameNumberRe = regexp.MustCompile(`^\s+\d+: \S`)
 
 func prevNonBlank(ls []line, i int) int {
 	for i--; i >= 0; i-- {
@@ -351,7 +358,7 @@ func indent(s string) int {
 }
 
 // shapeKey is what makes lines "similar" for run collapsing: indentation
-// and the first two words with digits masked.
+// and the first two words, each run of digits replaced by one '0'.
 func shapeKey(s string) string {
 	b := make([]byte, 0, 48)
 	i := 0
@@ -365,11 +372,14 @@ func shapeKey(s string) string {
 		}
 		for i < len(s) && s[i] != ' ' && s[i] != '\t' {
 			c := s[i]
+			i++
 			if isDigit(c) {
+				for i < len(s) && isDigit(s[i]) {
+					i++
+				}
 				c = '0'
 			}
 			b = append(b, c)
-			i++
 		}
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 			i++

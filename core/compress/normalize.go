@@ -103,6 +103,17 @@ var normRules = []rule{
 		re:   regexp.MustCompile(`\b([A-Za-z][\w.-]*)\[\d{2,}\]:`),
 		repl: "${1}[" + phPID + "]:",
 	},
+	{ // Thread ids in Rust panics: "thread 'main' (12246) panicked".
+		name: "thread-id", trigger: func(s string) bool { return strings.Contains(s, "thread '") },
+		re:   regexp.MustCompile(`(thread '[^']*') \(\d+\)`),
+		repl: "${1} (" + phN + ")",
+	},
+	{ // Timing fields of structured output: "duration_ms: 38.44" (TAP/YAML),
+		// "# duration_ms 632.78", "elapsed=1.2", "took 35".
+		name: "timing-field", trigger: hasTimingKey,
+		re:   regexp.MustCompile(`(?i)\b((?:duration|elapsed|took|time)(?:_?(?:ms|ns|us|secs?|seconds))?["']?\s*[:= ]\s*)\d+(?:\.\d+)?\b`),
+		repl: "${1}" + phDur,
+	},
 	{ // Goroutine numbers: "goroutine 65 [running]", "in goroutine 1".
 		name: "goroutine", trigger: func(s string) bool { return strings.Contains(s, "goroutine ") },
 		re:   regexp.MustCompile(`\bgoroutine \d+\b`),
@@ -373,4 +384,9 @@ func hasHexDash(s string) bool {
 		}
 	}
 	return false
+}
+
+func hasTimingKey(s string) bool {
+	return strings.Contains(s, "uration") || strings.Contains(s, "lapsed") || strings.Contains(s, "took") ||
+		strings.Contains(s, "time") || strings.Contains(s, "Time")
 }
