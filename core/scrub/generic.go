@@ -39,7 +39,7 @@ var passwordWords = map[string]bool{
 var secretWords = map[string]bool{
 	"secret": true, "token": true, "apikey": true, "credential": true,
 	"credentials": true, "creds": true, "auth": true, "authkey": true,
-	"secrets": true, "cred": true,
+	"secrets": true, "cred": true, "authorization": true,
 }
 
 // keyQualifiers make "<q> key" / "<q>_key" / "<q>Key" a secret name.

@@ -273,8 +273,7 @@ func (r *tokenRule) accept(text string, s, e, ms, me int) bool {
 	if entropy(tok) < minBits || longestRun(tok) >= 6 {
 		return false
 	}
-	lt := strings.ToLower(tok)
-	if strings.Contains(lt, "example") || strings.Contains(lt, "xxxx") || strings.Contains(tok, marker) {
+	if containsFold(tok, "example") || containsFold(tok, "xxxx") || strings.Contains(tok, marker) {
 		return false
 	}
 	return r.check == nil || r.check(tok)

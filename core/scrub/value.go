@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"math"
 	"strings"
+	"sync"
 )
 
 // marker is the prefix of every redaction; text inside a marker is opaque.
@@ -11,24 +12,63 @@ const marker = "[REDACTED:"
 
 // entropy returns the Shannon entropy of s in bits per byte (0 for "").
 // Random base62 of 32 bytes scores about 4.7, random hex about 3.7,
-// "xxxxxxxx" 0 and English words about 2.5-3.
+// "xxxxxxxx" 0 and English words about 2.5-3. It uses
+// H = log2(n) - (1/n) * sum(c * log2 c) over the byte counts c, with
+// c*log2(c) from a table for strings up to 512 bytes.
 func entropy(s string) float64 {
 	if s == "" {
 		return 0
 	}
-	var counts [256]int
+	var counts [256]uint16
+	if len(s) > len(cLogC) {
+		s = s[:len(cLogC)]
+	}
 	for i := 0; i < len(s); i++ {
 		counts[s[i]]++
 	}
-	n := float64(len(s))
-	h := 0.0
+	tbl := cLogCTable()
+	sum := 0.0
 	for _, c := range counts {
-		if c > 0 {
-			p := float64(c) / n
-			h -= p * math.Log2(p)
+		sum += tbl[c]
+	}
+	n := float64(len(s))
+	return math.Log2(n) - sum/n
+}
+
+var (
+	cLogC     [512]float64
+	cLogCOnce sync.Once
+)
+
+func cLogCTable() *[512]float64 {
+	cLogCOnce.Do(func() {
+		for c := 2; c < len(cLogC); c++ {
+			cLogC[c] = float64(c) * math.Log2(float64(c))
+		}
+	})
+	return &cLogC
+}
+
+// containsFold reports whether s contains sub, ignoring ASCII case; sub must
+// be lower case.
+func containsFold(s, sub string) bool {
+	if len(sub) == 0 {
+		return true
+	}
+	first := sub[0]
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if lowerASCII(s[i]) != first {
+			continue
+		}
+		j := 1
+		for j < len(sub) && lowerASCII(s[i+j]) == sub[j] {
+			j++
+		}
+		if j == len(sub) {
+			return true
 		}
 	}
-	return h
+	return false
 }
 
 // charClasses reports which of lower case, upper case, digit and other
@@ -132,12 +172,11 @@ func isPlaceholder(v string) bool {
 		// @param #{var}
 		return true
 	}
-	lv := strings.ToLower(v)
-	if placeholderValues[lv] {
+	if len(v) <= 16 && placeholderValues[strings.ToLower(v)] {
 		return true
 	}
 	for _, w := range placeholderWords {
-		if strings.Contains(lv, w) {
+		if containsFold(v, w) {
 			return true
 		}
 	}
@@ -153,7 +192,12 @@ func isPlaceholder(v string) bool {
 // names, types or prose, e.g. OPENAI_API_KEY, accessToken, String, read-only.
 func isIdentifierLike(v string) bool {
 	// Strip trailing digits: name2, key_v1 stays a name.
-	t := strings.TrimRight(v, "0123456789")
+	return isWords(strings.TrimRight(v, "0123456789"))
+}
+
+// isWords reports whether v is made of word-like segments only (see
+// isIdentifierLike), with no digits at all.
+func isWords(t string) bool {
 	if t == "" {
 		return false
 	}
@@ -268,10 +312,11 @@ func looksRandom(v string, minLen int, minBits float64) bool {
 }
 
 // looksLikePassword reports whether v, assigned to a password-like name, is
-// a literal password: 6 bytes or more, not a placeholder, not identifier-like
-// and mixing at least two of lower/upper/digit/symbol (or 12 bytes or more).
+// a literal password: 6 bytes or more, not a placeholder, not made of words
+// only (a digit is enough: hunter2 counts) and mixing at least two of
+// lower/upper/digit/symbol (or 12 bytes or more).
 func looksLikePassword(v string) bool {
-	if len(v) < 6 || isPlaceholder(v) || isIdentifierLike(v) {
+	if len(v) < 6 || isPlaceholder(v) || isWords(v) {
 		return false
 	}
 	lower, upper, digit, symbol := charClasses(v)
