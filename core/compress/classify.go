@@ -195,7 +195,7 @@ func scanWords(line string) lineWords {
 		first := string(get(0))
 		f := refs[0].flags
 		switch {
-		case f&vVerdict != 0 && firstTokenIs(line, first) && !(n > 1 && isNumberBytes(get(1))), // not TAP's "ok 3 - name"
+		case f&vVerdict != 0 && firstTokenIs(line, first) && !(first == "ok" && n > 1 && isNumberBytes(get(1))), // not TAP's "ok 3 - name"
 			first == "fetched" || first == "summary",
 			first == "up" && n > 2 && string(get(1)) == "to" && string(get(2)) == "date",
 			f&vCountLead != 0 && n > 1 && isNumberBytes(get(1)):
@@ -452,7 +452,12 @@ func isDataCommand(command string) bool {
 	}
 	name := path.Base(strings.Trim(words[0], `"'()`))
 	if name == "git" {
-		for _, w := range words[1:] {
+		for i := 1; i < len(words); i++ {
+			w := words[i]
+			if w == "-C" || w == "-c" || w == "--git-dir" || w == "--work-tree" || w == "--namespace" {
+				i++ // the option's argument
+				continue
+			}
 			if strings.HasPrefix(w, "-") {
 				continue
 			}

@@ -173,6 +173,9 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	for {
 		out, errOut, kept := render(lines, units, chosen)
 		out, errOut = opts.Scrub(out), opts.Scrub(errOut)
+		if len(chosen) == 0 && len(out)+len(errOut) > budget {
+			out, errOut = "", "" // a budget smaller than the markers: the header alone
+		}
 		if len(out)+len(errOut) <= budget || len(chosen) == 0 {
 			return Extract{Stdout: header + "\n" + out, Stderr: errOut, Lines: total, Kept: kept}
 		}

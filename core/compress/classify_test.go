@@ -1,0 +1,77 @@
+package compress
+
+import "testing"
+
+func TestClassify(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want kind
+	}{
+		{"", kindBlank},
+		{"parser.c:55:29: error: ‘undeclared_var’ undeclared", kindError},
+		{"parser.c:12:25: warning: comparison of integer expressions", kindWarning},
+		{"parser.c:55:29: note: each undeclared identifier", kindExcerpt},
+		{"internal/store/store.go:6:2: \"os\" imported and not used", kindError},
+		{"   12 |         if (toks[i].len >= -1)", kindExcerpt},
+		{"      |                         ^~", kindExcerpt},
+		{"--- FAIL: TestDiv (<dur>)", kindError},
+		{"FAIL\texample.com/calc\t<dur>", kindError},
+		{"ok  \tstrings\t<dur>", kindSummary},
+		{"PASS", kindSummary},
+		{"    calc_test.go:36: Div(-7, 2) = -3, want -4", kindTestLog},
+		{"panic: runtime error: index out of range [-1]", kindError},
+		{"\t/home/dev/proj/gofail/calc.go:27", kindFrame},
+		{"example.com/calc.(*Stack).Pop(...)", kindFrame},
+		{"Traceback (most recent call last):", kindError},
+		{"  File \"/home/dev/proj/py/worker.py\", line 24, in process", kindFrame},
+		{"KeyError: 'config_key'", kindError},
+		{"JobError: job 7: bad config in /tmp/<tmp>/job-7.dat", kindError},
+		{"    at discount (/home/dev/proj/npmfail/lib/invoice.js:7:35)", kindFrame},
+		{"/home/dev/proj/npmfail/test/run.js:17", kindFrame},
+		{"  ✗ discount unknown code", kindError},
+		{"18 passing, 2 failing", kindSummary},
+		{"added 77 packages in <dur>", kindSummary},
+		{"0 upgraded, 37 newly installed, 0 to remove and 141 not upgraded.", kindSummary},
+		{"test result: FAILED. 5 passed; 2 failed; 0 ignored", kindSummary},
+		{"===== 1 failed, 3 passed in <dur> =====", kindSummary},
+		{"not ok 2 - parses config", kindError},
+		{"ok 3 - case 0", kindPlain},
+		{"# pass 26", kindSummary},
+		{" --> src/lib.rs:2:41", kindFrame},
+		{"find: ‘/usr/local/go/src/cmd/nosuchtool’: No such file or directory", kindError},
+		{"/usr/local/go/src/cmd/compile/internal/types2/errors.go", kindPlain},
+		{"warning: config missing: inventory.json; using defaults", kindWarning},
+		{"make: *** [Makefile:5: util.o] Error 1", kindError},
+		{"Reading package lists...", kindPlain},
+	} {
+		if got := classify(c.line, false); got != c.want {
+			t.Errorf("classify(%q) = %d, want %d", c.line, got, c.want)
+		}
+	}
+	if got := classify("src/errors.go:12: // TODO: fix this error", true); got != kindPlain {
+		t.Errorf("data line classified %d, want plain", got)
+	}
+}
+
+func TestIsDataCommand(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want bool
+	}{
+		{`grep -rn "TODO" cmd/compile/internal`, true},
+		{`find /usr -name "*.go"`, true},
+		{`git log --stat -n 80`, true},
+		{`git -C repo show HEAD`, true},
+		{`git status --porcelain`, false},
+		{`go test ./... | grep FAIL`, true},
+		{`cd x && LC_ALL=C sudo ls -la`, true},
+		{`go test -v ./...`, false},
+		{`npm run test`, false},
+		{`grep x file; make`, false},
+		{``, false},
+	} {
+		if got := isDataCommand(c.cmd); got != c.want {
+			t.Errorf("isDataCommand(%q) = %v, want %v", c.cmd, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package compress
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCleanLine(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"plain", "hello\tworld", "hello\tworld"},
+		{"crlf", "line\r", "line"},
+		{"progress redraw", "\r  0 0\r 79 9771k\r100 12.0M", "100 12.0M"},
+		{"redraw ending in erase", "Reading 45%\rReading 100%\r\x1b[K", "Reading 100%"},
+		{"sgr", "\x1b[35m\x1b[Kcrypto/x.go\x1b[m\x1b[K:\x1b[32m12\x1b[m", "crypto/x.go:12"},
+		{"ls colours", "\x1b[01;34mhttp\x1b[0m", "http"},
+		{"osc hyperlink", "\x1b]8;;file:///x\x07link\x1b]8;;\x07", "link"},
+		{"backspace", "ab\bc", "ac"},
+		{"nul and bell", "a\x00b\x07c", "abc"},
+		{"invalid utf8", "a\xffb", "a\uFFFDb"},
+		{"c1 control", "a\u0085b", "ab"},
+		{"unicode kept", "‘x’ ✓ µs", "‘x’ ✓ µs"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := cleanLine(c.in); got != c.want {
+				t.Fatalf("cleanLine(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}
+
+func TestCleanRealANSI(t *testing.T) {
+	for _, c := range loadCases(t) {
+		for l := range strings.SplitSeq(c.Req.Stdout+c.Req.Stderr, "\n") {
+			if got := cleanLine(l); strings.ContainsAny(got, "\x1b\r\x00") {
+				t.Fatalf("%s: control bytes survive in %q", c.Name, got)
+			}
+		}
+	}
+}
+
+func TestTruncateLine(t *testing.T) {
+	long := strings.Repeat("é", 300) // 600 bytes
+	got := truncateLine(long, 100)
+	if len(got) > 100 || !strings.HasSuffix(got, "[… 600 bytes in this line …]") || !strings.HasPrefix(got, "é") {
+		t.Fatalf("truncateLine = %q (%d bytes)", got, len(got))
+	}
+	if truncateLine("short", 100) != "short" {
+		t.Fatal("short line changed")
+	}
+}

@@ -1,0 +1,127 @@
+package compress
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+	"github.com/vaultctx/vaultctx/core/hookio"
+)
+
+func readPayload(t *testing.T, data []byte) hookio.Input {
+	t.Helper()
+	in, err := hookio.ReadInput(bytes.NewReader(data), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+func TestHookOnRealPayloads(t *testing.T) {
+	dir := t.TempDir()
+	opts := HookOptions{OutputDir: dir}
+	for _, c := range loadCases(t) {
+		if c.Payload == nil {
+			continue // captured cases have no payload
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			in := readPayload(t, c.Payload)
+			out, err := Hook(context.Background(), in, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			size := len(c.Req.Stdout) + len(c.Req.Stderr)
+			if size < DefaultThresholdBytes {
+				if out != nil {
+					t.Fatalf("small output (%d bytes) not passed through", size)
+				}
+				return
+			}
+			if !gjson.ValidBytes(out) {
+				t.Fatalf("invalid JSON: %s", out)
+			}
+			u := gjson.GetBytes(out, "hookSpecificOutput.updatedToolOutput")
+			if len(u.Map()) != 4 || u.Get("isImage").Bool() || u.Get("interrupted").Bool() != c.Req.Interrupted {
+				t.Fatalf("updatedToolOutput has the wrong shape: %s", u.Raw)
+			}
+			saved := filepath.Join(dir, c.ToolUse+".txt")
+			header := strings.SplitN(u.Get("stdout").String(), "\n", 2)[0]
+			if !strings.Contains(header, saved) || !strings.Contains(header, "condensed") {
+				t.Fatalf("header %q does not name %s", header, saved)
+			}
+			data, err := os.ReadFile(saved)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(data), c.Req.Stdout) {
+				t.Fatal("saved output is not the original stdout")
+			}
+			again, _ := Hook(context.Background(), in, opts)
+			if !bytes.Equal(out, again) {
+				t.Fatal("second run differs")
+			}
+		})
+		if c.HasFail {
+			t.Run(c.Name+"/failure", func(t *testing.T) {
+				out, err := Hook(context.Background(), readPayload(t, c.FailData), opts)
+				if out != nil || err != nil {
+					t.Fatalf("PostToolUseFailure must pass through: %q %v", out, err)
+				}
+			})
+		}
+	}
+}
+
+func TestHookPassThrough(t *testing.T) {
+	big := strings.Repeat("line of output\n", 1000)
+	opts := HookOptions{OutputDir: t.TempDir()}
+	write, _ := os.ReadFile("../../../shared/hook-payloads/posttooluse-write.json")
+	for _, c := range []struct{ name, payload string }{
+		{"other tool", string(write)},
+		{"image", `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":{"stdout":"` + strings.ReplaceAll(big, "\n", `\n`) + `","stderr":"","interrupted":false,"isImage":true}}`},
+		{"interrupted empty", `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":{"stdout":"` + strings.Repeat(" ", 5000) + `","stderr":"","interrupted":true,"isImage":false}}`},
+		{"no response", `{"hook_event_name":"PostToolUse","tool_name":"Bash"}`},
+		{"string response", `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":"` + strings.Repeat("x", 5000) + `"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := Hook(context.Background(), readPayload(t, []byte(c.payload)), opts)
+			if out != nil || err != nil {
+				t.Fatalf("want pass-through, got %q %v", out, err)
+			}
+		})
+	}
+	// An interrupted result with output is condensed and keeps the flag.
+	in := readPayload(t, []byte(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_use_id":"t1","tool_response":{"stdout":"`+strings.ReplaceAll(big, "\n", `\n`)+`","stderr":"","interrupted":true,"isImage":false}}`))
+	out, err := Hook(context.Background(), in, opts)
+	if err != nil || !gjson.GetBytes(out, "hookSpecificOutput.updatedToolOutput.interrupted").Bool() {
+		t.Fatalf("interrupted flag lost: %s %v", out, err)
+	}
+}
+
+func TestHookOptionsFromEnv(t *testing.T) {
+	env := map[string]string{"HOME": "/home/u", EnvThreshold: "100", EnvBudget: "50"}
+	o, err := HookOptionsFromEnv(func(k string) string { return env[k] })
+	if err != nil || o.OutputDir != "/home/u/.cache/vaultctx/outputs" || o.ThresholdBytes != 100 || o.BudgetTokens != 50 {
+		t.Fatalf("got %+v, %v", o, err)
+	}
+	env[EnvBudget] = "-3"
+	if _, err := HookOptionsFromEnv(func(k string) string { return env[k] }); err == nil {
+		t.Fatal("negative budget accepted")
+	}
+}
+
+func TestBudgetOption(t *testing.T) {
+	for _, c := range loadCases(t) {
+		for _, budget := range []int{50, 200, 700} {
+			ex := Condense(context.Background(), c.Req, Options{ThresholdBytes: 1, BudgetTokens: budget}, testSavedPath)
+			header := headerLine(ex.Lines, testSavedPath)
+			if n := len(ex.Stdout) + len(ex.Stderr); n > budget*CharsPerToken && n > len(header)+1 {
+				t.Errorf("%s: %d bytes over a %d-token budget", c.Name, n, budget)
+			}
+		}
+	}
+}

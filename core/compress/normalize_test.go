@@ -1,0 +1,92 @@
+package compress
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNormalize(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"go test duration", "--- PASS: TestAdd (0.00s)", "--- PASS: TestAdd (<dur>)"},
+		{"package time", "ok  \tstrings\t0.466s", "ok  \tstrings\t<dur>"},
+		{"ms", "npm http fetch GET 200 https://registry.npmjs.org/ms 416ms (cache miss)", "npm http fetch GET 200 https://registry.npmjs.org/ms <dur> (cache miss)"},
+		{"compound", "took 1m30.5s total", "took <dur> total"},
+		{"micro", "op 1.2µs", "op <dur>"},
+		{"spelled", "Time:        1.234 s, 12 ms", "Time:        <dur>, <dur>"},
+		{"not a duration", "12.0M x86_64 int64s 3d v1.2.3 test(s) 100m2x", "12.0M x86_64 int64s 3d v1.2.3 test(s) 100m2x"},
+		{"rfc3339", "at 2026-11-30T12:25:50.217941294Z", "at <time>"},
+		{"asctime", "2026-11-30 12:25:24,622 INFO    [pid 30670] worker", "<time> INFO    [pid <pid>] worker"},
+		{"clock not file:line", "parser.c:55:29: error: x at 12:25:50", "parser.c:55:29: error: x at <time>"},
+		{"hex", "stack at 0xfac18f14030 +0x1d", "stack at 0x<addr> +0x1d"},
+		{"goroutine", "goroutine 65 [running]: created by x in goroutine 1", "goroutine <n> [running]: created by x in goroutine <n>"},
+		{"go tempdir", "wrote /home/dev/tmp/TestTitleWithTempDir2531972349/001/out.txt", "wrote /home/dev/tmp/<tmp>/001/out.txt"},
+		{"python mkdtemp", "in /tmp/worker-utjbqbzy/job-0.dat", "in /tmp/<tmp>/job-0.dat"},
+		{"plain tmp file kept", "saved /tmp/blob.out", "saved /tmp/blob.out"},
+		{"ephemeral port", "listening on 127.0.0.1:41234 and localhost:8080", "listening on 127.0.0.1:<port> and localhost:8080"},
+		{"rate", "Fetched 241 kB in 2s (114 kB/s)", "Fetched 241 kB in <dur> (<rate>)"},
+		{"curl meter", "100 12.0M  100 12.0M    0     0  2573k      0  0:00:04  0:00:04 --:--:--  550k", "100 12.0M  100 12.0M    0     0  <progress>"},
+		{"uuid", "request 3f1c2a7e-1b2d-4c55-9a10-0c8d2e6b7f01 done", "request <uuid> done"},
+		{"rust thread", "thread 'tests::x' (13258) panicked at src/lib.rs:2:53:", "thread 'tests::x' (<n>) panicked at src/lib.rs:2:53:"},
+		{"tap duration", "  duration_ms: 38.441229", "  duration_ms: <dur>"},
+		{"syslog pid", "sshd[1234]: accepted", "sshd[<pid>]: accepted"},
+		{"nothing volatile", "calc_test.go:36: Div(-7, 2) = -3, want -4", "calc_test.go:36: Div(-7, 2) = -3, want -4"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := Normalize(c.in)
+			if got != c.want {
+				t.Fatalf("Normalize(%q)\n got %q\nwant %q", c.in, got, c.want)
+			}
+			if again := Normalize(got); again != got {
+				t.Fatalf("not idempotent: %q -> %q", got, again)
+			}
+		})
+	}
+}
+
+// allCaseLines returns every cleaned line of every case.
+func allCaseLines(t testing.TB) []string {
+	var out []string
+	for _, c := range loadCases(t) {
+		for _, s := range []string{c.Req.Stdout, c.Req.Stderr} {
+			for l := range strings.SplitSeq(s, "\n") {
+				out = append(out, cleanLine(l))
+			}
+		}
+	}
+	return out
+}
+
+// TestDurationsMatchReference checks the hand-written duration scanner
+// against its reference regexp on every real line.
+func TestDurationsMatchReference(t *testing.T) {
+	for _, l := range allCaseLines(t) {
+		if got, want := normDurations(l), durationRe.ReplaceAllString(l, "${1}"+phDur); got != want {
+			t.Errorf("normDurations(%q)\n got %q\nwant %q", l, got, want)
+		}
+	}
+}
+
+func TestNormalizeIdempotentOnCases(t *testing.T) {
+	for _, l := range allCaseLines(t) {
+		n := Normalize(l)
+		if Normalize(n) != n {
+			t.Errorf("not idempotent on %q: %q", l, n)
+		}
+	}
+}
+
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"(0.53s) 813ms 1m30s", "2026-11-30T12:25:50.21Z pid 7 0xdeadbeef0", "/tmp/go-build123456/b001", "5µs 1.5 s 12:00:01", "thread 'a' (1) x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		line := cleanLine(s)
+		if got, want := normDurations(line), durationRe.ReplaceAllString(line, "${1}"+phDur); got != want {
+			t.Fatalf("normDurations(%q) = %q, reference %q", line, got, want)
+		}
+		n := Normalize(line)
+		if Normalize(n) != n {
+			t.Fatalf("Normalize not idempotent on %q: %q -> %q", line, n, Normalize(n))
+		}
+	})
+}
