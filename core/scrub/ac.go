@@ -42,29 +42,35 @@ func newAnchorSet(patterns []string) *anchorSet {
 	}
 	a.nclass = n
 
-	// Trie.
-	goTo := [][]int32{make([]int32, n)}
+	// Trie, as one flat table of n classes per state; 0 means no edge.
+	maxStates := 1
+	for _, p := range patterns {
+		maxStates += len(p)
+	}
+	goTo := make([]int32, n, maxStates*n)
 	a.out = [][]int32{nil}
 	for id, p := range patterns {
 		a.plen[id] = len(p)
 		s := int32(0)
 		for i := 0; i < len(p); i++ {
-			c := a.class[p[i]]
-			if goTo[s][c] == 0 {
-				goTo = append(goTo, make([]int32, n))
+			c := int32(a.class[p[i]])
+			if goTo[s*int32(n)+c] == 0 {
+				next := int32(len(a.out))
+				goTo = goTo[:len(goTo)+n] // fresh zeros: within the capacity
 				a.out = append(a.out, nil)
-				goTo[s][c] = int32(len(goTo) - 1)
+				goTo[s*int32(n)+c] = next
 			}
-			s = goTo[s][c]
+			s = goTo[s*int32(n)+c]
 		}
 		a.out[s] = append(a.out[s], int32(id))
 	}
+	states := len(a.out)
 
 	// Breadth-first: failure links, completed into a DFA.
-	fail := make([]int32, len(goTo))
-	queue := make([]int32, 0, len(goTo))
+	fail := make([]int32, states)
+	queue := make([]int32, 0, states)
 	for c := 0; c < n; c++ {
-		if s := goTo[0][c]; s != 0 {
+		if s := goTo[c]; s != 0 {
 			queue = append(queue, s)
 		}
 	}
@@ -74,28 +80,28 @@ func newAnchorSet(patterns []string) *anchorSet {
 		if f := fail[r]; len(a.out[f]) > 0 {
 			a.out[r] = append(a.out[r], a.out[f]...)
 		}
+		row, frow := goTo[int(r)*n:int(r+1)*n], goTo[int(fail[r])*n:]
 		for c := 0; c < n; c++ {
-			s := goTo[r][c]
+			s := row[c]
 			if s == 0 {
-				goTo[r][c] = goTo[fail[r]][c]
+				row[c] = frow[c]
 				continue
 			}
-			fail[s] = goTo[fail[r]][c]
+			fail[s] = frow[c]
 			queue = append(queue, s)
 		}
 	}
+
 	// Store row offsets (state*n) instead of state numbers, and flag states
 	// with output by complementing the offset, so the scan loop is one load
 	// and one sign test per byte.
-	a.delta = make([]int32, len(goTo)*n)
-	for s, row := range goTo {
-		for c, next := range row {
-			v := next * int32(n)
-			if len(a.out[next]) > 0 {
-				v = ^v
-			}
-			a.delta[s*n+c] = v
+	a.delta = goTo
+	for i, next := range goTo {
+		v := next * int32(n)
+		if len(a.out[next]) > 0 {
+			v = ^v
 		}
+		a.delta[i] = v
 	}
 	return a
 }
