@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -233,10 +234,9 @@ func (sp *splitter) pack(name, text string, marks []mark, lo, hi, level int) {
 		}
 		start, end, count = end, b, n
 	}
-	i := 0
-	for i < len(marks) && marks[i].off <= lo {
-		i++
-	}
+	// First mark after lo (binary search: pack recurses once per oversized
+	// stretch, so a linear scan here would be quadratic).
+	i := sort.Search(len(marks), func(k int) bool { return marks[k].off > lo })
 	for {
 		b := hi
 		for i < len(marks) && marks[i].off < hi {
@@ -271,30 +271,38 @@ func (sp *splitter) pack(name, text string, marks []mark, lo, hi, level int) {
 	}
 }
 
-// hard splits text into pieces of at most MaxChars runes, cutting after the
-// last white space in the second half of each window, else at the window's
-// last rune boundary (rule 4d).
+// hard splits text into pieces of at most MaxChars runes (rule 4d). The
+// text is cut into as few pieces as possible, of about equal size (so no
+// tiny tail falls under MinChars): each cut goes after the last white space
+// in the second half of the window, else at the window's last rune.
 func (sp *splitter) hard(name, text string) {
 	max := sp.opt.MaxChars
+	text = trimChunk(text)
+	total := utf8.RuneCountInString(text)
 	for text != "" {
-		n, i, cut, lastSpace := 0, 0, len(text), -1
-		for i < len(text) {
-			if n == max {
-				cut = i
-				break
-			}
+		if total <= max {
+			sp.emit(name, text)
+			return
+		}
+		pieces := (total + max - 1) / max
+		window := (total + pieces - 1) / pieces
+		n, i, lastSpace := 0, 0, -1
+		for i < len(text) && n < window {
 			r, size := utf8.DecodeRuneInString(text[i:])
 			i += size
 			n++
-			if n > max/2 && unicode.IsSpace(r) {
+			if n > window/2 && unicode.IsSpace(r) {
 				lastSpace = i
 			}
 		}
-		if cut < len(text) && lastSpace > 0 {
-			cut = lastSpace
+		cut := i
+		if next, _ := utf8.DecodeRuneInString(text[i:]); !unicode.IsSpace(next) && lastSpace > 0 {
+			cut = lastSpace // else the window already ends at a word boundary
 		}
 		sp.emit(name, text[:cut])
-		text = text[cut:]
+		rest := strings.TrimLeftFunc(text[cut:], unicode.IsSpace)
+		total -= utf8.RuneCountInString(text[:len(text)-len(rest)])
+		text = rest
 	}
 }
 

@@ -32,8 +32,10 @@
 //     is still too long, at line starts outside fences; then at blank
 //     lines inside fences; then at any line start;
 //     c. (so a code fence is cut only when no other cut point exists)
-//     d. and as a last resort hard-split after the last white space in the
-//     second half of a MaxChars window, else at a rune boundary.
+//     d. and as a last resort hard-split into the fewest pieces of about
+//     equal size (so no tiny tail is lost to rule 5), each cut after the
+//     last white space in the second half of its window, else at a rune
+//     boundary; white space at a cut is dropped.
 //     No chunk's Text exceeds MaxChars runes.
 //  5. Short chunks. A chunk whose trimmed Text is under MinChars (30) runes
 //     is dropped, after splitting; empty chunks are always dropped.
