@@ -68,12 +68,13 @@ var keyNonSecret = map[string]bool{
 	"anon": true, "site": true, "recaptcha": true,
 }
 
-// keyWords returns the last two words of a key name, lower case, and
-// whether any word is "public" or "pub". Words are split at '_', '-', '.',
-// and lower-to-upper case changes (dbPassword -> db, password).
-func keyWords(k string) (last, prev string, public bool) {
+// keyWords returns the last three words of a key name, lower case, last
+// first, and whether any word is "public" or "pub". Words are split at '_',
+// '-', '.', and lower-to-upper case changes (dbPassword -> db, password).
+func keyWords(k string) (words [3]string, public bool) {
 	lk := strings.ToLower(k)
 	end := len(k)
+	n := 0
 	for i := len(k) - 1; i >= -1; i-- {
 		boundary := i < 0 || k[i] == '_' || k[i] == '-' || k[i] == '.'
 		camel := !boundary && i > 0 && 'A' <= k[i] && k[i] <= 'Z' && 'a' <= k[i-1] && k[i-1] <= 'z'
@@ -89,16 +90,23 @@ func keyWords(k string) (last, prev string, public bool) {
 			if w == "public" || w == "pub" {
 				public = true
 			}
-			switch {
-			case last == "":
-				last = w
-			case prev == "":
-				prev = w
+			if n < len(words) {
+				words[n] = w
+				n++
 			}
 		}
 		end = i
 	}
-	return last, prev, public
+	return words, public
+}
+
+// suffixWords say how a secret is stored, not what it is: SECRET_KEY_BASE,
+// TOKEN_VALUE and PASSWORD_B64 are classified by the word before them.
+var suffixWords = map[string]bool{
+	"base": true, "value": true, "val": true, "string": true, "str": true,
+	"data": true, "b64": true, "base64": true, "hex": true, "raw": true,
+	"bytes": true, "plain": true, "plaintext": true, "text": true,
+	"literal": true, "encoded": true, "content": true, "contents": true,
 }
 
 func hasAnySuffix(s string, suf ...string) bool {
@@ -113,9 +121,13 @@ func hasAnySuffix(s string, suf ...string) bool {
 // classifyKey decides what a key name holds. prev is the word written before
 // it with one space ("encryption" in "encryption key"), or "".
 func classifyKey(key, prevText string) keyKind {
-	last, prev, public := keyWords(key)
-	if last == "" || public {
+	words, public := keyWords(key)
+	if words[0] == "" || public {
 		return kindNone // PublicKeyToken, public_key: public by design
+	}
+	last, prev := words[0], words[1]
+	if suffixWords[last] && prev != "" {
+		last, prev = prev, words[2]
 	}
 	if last == "pass" && prev == "" {
 		return kindNone // "--- PASS: TestX" in test output; db_pass still counts
@@ -208,6 +220,10 @@ func (sc *scan) kv(hs, he int) {
 	}
 	p0 := p
 	p = skipBlanks(t, p)
+	if open == '"' && ks >= 5 && (strings.HasSuffix(t[:ks-1], "key=") || strings.HasSuffix(t[:ks-1], "name=")) &&
+		len(t)-p > 6 && strings.EqualFold(t[p:p+6], "value=") {
+		p += 5 // <add key="Password" value="..."/>: "=" is the separator
+	}
 	if p < len(t) && t[p] == '[' { // aws configure: "AWS Secret Access Key [None]: "
 		if e := strings.IndexByte(t[p:min(len(t), p+24)], ']'); e > 0 && !strings.ContainsAny(t[p:p+e], "\n:=") {
 			p = skipBlanks(t, p+e+1)
@@ -277,7 +293,7 @@ func (sc *scan) kv(hs, he int) {
 	rule := ""
 	switch kind {
 	case kindPassword:
-		if !looksLikePassword(v) || mode == sepInformal && !strongInformal(v) {
+		if !(looksLikePassword(v) || mode != sepInformal && isPassphrase(v)) || mode == sepInformal && !strongInformal(v) {
 			return
 		}
 		rule = "password-assignment"
@@ -315,6 +331,26 @@ func secretRule(v string) string {
 		return "high-entropy-base64"
 	}
 	return "generic-secret-assignment"
+}
+
+// isPassphrase reports a diceware-style passphrase: four or more
+// lower-case words joined by '-', '_' or '.', 20 bytes or more
+// (correct-horse-battery-staple). Shorter word chains are names
+// (read-only, my-tls-secret).
+func isPassphrase(v string) bool {
+	if len(v) < 20 || isPlaceholder(v) {
+		return false
+	}
+	words := strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+	if len(words) < 4 {
+		return false
+	}
+	for _, w := range words {
+		if !isLetters(w) || strings.ToLower(w) != w {
+			return false
+		}
+	}
+	return true
 }
 
 // strongInformal is the stricter test for "password is X" in prose: X mixes
@@ -748,4 +784,87 @@ func (sc *scan) curl(hs, he int) {
 		return
 	}
 	sc.add("curl-auth", p, e, prioStructural)
+}
+
+// passwordCommands take a password with -p: attached (mysql -pSECRET) or as
+// the next argument (sshpass -p SECRET, docker login -p SECRET).
+var passwordCommands = []string{
+	"mysql", "mariadb", "sshpass", "docker login", "podman login", "nerdctl login",
+	"helm registry login", "buildah login", "skopeo login", "oras login",
+}
+
+// shortPassFlag handles "-p" at [hs, he) on a command line of a tool that
+// reads a password from it.
+func (sc *scan) shortPassFlag(hs, he int) {
+	t := sc.text
+	if t[hs:he] != "-p" || hs == 0 || (t[hs-1] != ' ' && t[hs-1] != '\t') || he >= len(t) {
+		return
+	}
+	line := t[lineStart(t, hs):hs]
+	cmd := ""
+	for _, c := range passwordCommands {
+		if strings.Contains(line, c) {
+			cmd = c
+			break
+		}
+	}
+	if cmd == "" {
+		return
+	}
+	p := he
+	if t[p] == ' ' || t[p] == '\t' {
+		p = skipBlanks(t, p)
+	} else if !strings.HasPrefix(cmd, "m") { // only mysql/mariadb attach it
+		return
+	}
+	if p >= len(t) {
+		return
+	}
+	vs, ve, quoted := value(t, p, sepSpace, false, false)
+	if ve <= vs {
+		return
+	}
+	v := t[vs:ve]
+	if v[0] == '-' || isPlaceholder(v) || (!quoted && isCodeLike(v)) || len(v) < 4 || isWords(v) {
+		return
+	}
+	sc.add("cli-password", vs, ve, prioStructural)
+}
+
+// puttyKey redacts the base64 lines after "Private-Lines: N" in a PuTTY
+// .ppk file.
+func (sc *scan) puttyKey(hs, he int) {
+	t := sc.text
+	p := skipBlanks(t, he)
+	n := 0
+	for p < len(t) && '0' <= t[p] && t[p] <= '9' && n < 1000 {
+		n = n*10 + int(t[p]-'0')
+		p++
+	}
+	if n == 0 || p >= len(t) || (t[p] != '\n' && t[p] != '\r') {
+		return
+	}
+	start := strings.IndexByte(t[p:], '\n')
+	if start < 0 {
+		return
+	}
+	start += p + 1
+	end := start
+	for i := 0; i < n && end < len(t); i++ {
+		le := strings.IndexByte(t[end:], '\n')
+		if le < 0 {
+			le = len(t) - end
+		}
+		line := strings.TrimRight(t[end:end+le], "\r")
+		if !isBase64(line) {
+			break
+		}
+		end += le
+		if i < n-1 && end < len(t) {
+			end++
+		}
+	}
+	if base64Count(t[start:end]) >= 32 {
+		sc.add("private-key", start, end, prioStructural)
+	}
 }

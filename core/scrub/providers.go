@@ -86,6 +86,7 @@ func providerRules() []*tokenRule {
 		{id: "google-api-key", anchors: []string{"AIza"}, pattern: `AIza[A-Za-z0-9_-]{35}`},
 		{id: "google-oauth-client-secret", anchors: []string{"GOCSPX-"}, pattern: `GOCSPX-[A-Za-z0-9_-]{24,}`},
 		{id: "google-oauth-access-token", anchors: []string{"ya29."}, pattern: `ya29\.[A-Za-z0-9_-]{30,}`},
+		{id: "google-oauth-refresh-token", anchors: []string{"1//0"}, pattern: `1//0[A-Za-z0-9_-]{30,}`},
 
 		// Azure.
 		{id: "azure-storage-account-key", anchors: []string{"accountkey=", "sharedaccesskey="}, fold: true,

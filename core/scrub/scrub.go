@@ -38,6 +38,8 @@ const (
 	hPrivateKey
 	hJWT
 	hCurl
+	hShortPass
+	hPutty
 )
 
 // Priorities decide which rule names a merged finding: provider formats beat
@@ -78,6 +80,8 @@ func New() *Scrubber {
 	add("eyj", handler{kind: hJWT})
 	add("-u", handler{kind: hCurl})
 	add("--user", handler{kind: hCurl})
+	add("-p", handler{kind: hShortPass})
+	add("private-lines:", handler{kind: hPutty})
 	s.anchors = newAnchorSet(pats)
 	return s
 }
@@ -112,7 +116,7 @@ var genericRuleIDs = []string{
 	"basic-auth-header", "authorization-header", "password-assignment",
 	"connection-string-password", "generic-secret-assignment",
 	"high-entropy-hex", "high-entropy-base64", "docker-config-auth",
-	"private-key", "curl-auth",
+	"private-key", "curl-auth", "cli-password",
 }
 
 // candidate is a finding before merging.
@@ -232,6 +236,10 @@ func (sc *scan) hit(id int32, start, end int) {
 		sc.jwt(start, end)
 	case hCurl:
 		sc.curl(start, end)
+	case hShortPass:
+		sc.shortPassFlag(start, end)
+	case hPutty:
+		sc.puttyKey(start, end)
 	}
 }
 

@@ -158,6 +158,14 @@ func positives() []positive {
 		{"hf lowercase", "{S}", "hf_" + fake(132, "abcdefghijklmnopqrstuvwxyz", 34)},
 		{"mailgun signing bare", "mailgun: {S}", fake(133, hexLC, 32) + "-" + fake(134, hexLC, 8) + "-" + fake(135, hexLC, 8)},
 		{"slack webhook whole url", "post to {S} when done", "https://hooks.slack.com/services/T" + fake(136, upNum, 8) + "/B" + fake(137, upNum, 10) + "/" + fake(138, b62, 24)},
+		{"dotnet config", `<add key="ClearTextPassword" value="{S}" />`, fake(141, b62+"#!", 14)},
+		{"mysql attached", "mysql -h db -u root -p{S} app", fake(142, b62, 12)},
+		{"sshpass", "sshpass -p '{S}' ssh deploy@host", fake(143, b62+"#", 12)},
+		{"docker login", "docker login -u bot -p {S} ghcr.io", fake(144, b62, 16)},
+		{"secret key base", "SECRET_KEY_BASE={S}", fake(145, hexLC, 128)},
+		{"putty", "PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 2\n{S}\nPrivate-MAC: 00", fake(146, b64, 64) + "\n" + fake(147, b64, 20)},
+		{"diceware", "vault passphrase: {S}", "correct-horse-battery-staple"},
+		{"google refresh token", "{S}", "1//0" + fake(148, b62+"-_", 60)},
 		{"discord webhook whole url", "{S}", "https://discord.com/api/webhooks/1234567890123456789/" + fake(139, b62+"-_", 68)},
 	}
 }
@@ -231,6 +239,8 @@ func TestScrubLeavesNegatives(t *testing.T) {
 		{"publishable key", "STRIPE_PUBLISHABLE_KEY=pk_live_" + fake(204, b62, 24)},
 		{"public env", "NEXT_PUBLIC_API_KEY_NAME=" + fake(205, b62, 24)},
 		{"password prose for is", "The password for your account is stored in the vault."},
+		{"mkdir -p", "mkdir -p build/out && mysqldump --help"},
+		{"short chain", "password: read-only"},
 		{"go test output", "=== RUN   TestTitleTable/c\n    --- PASS: TestTitleTable/c (0.00s)\nPASS\nok  \tx/y\t0.01s"},
 		{"empty", ""},
 	} {
