@@ -36,7 +36,7 @@ func FuzzMerge(f *testing.F) {
 // the fuzzer's bytes (see genSettings), which random bytes rarely are:
 // events of ours and others, groups with and without matchers, our
 // commands quoted in different ways, odd values where objects belong, and
-// compact, tab and space layouts.
+// compact, tab, space and CRLF layouts.
 func FuzzMergeGenerated(f *testing.F) {
 	for _, s := range []string{"", "\x00\x01\x02", "hooks!", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8\xf7\xf6"} {
 		f.Add([]byte(s))
@@ -96,6 +96,9 @@ func checkMerge(t *testing.T, src []byte, plan *Plan) {
 	}
 	if got, want := topLevel(t, out), topLevel(t, in); !reflect.DeepEqual(got, want) {
 		t.Fatalf("top-level members changed:\n got %q\nwant %q", got, want)
+	}
+	if bytes.Contains(in, []byte("\r\n")) && bytes.Count(out, []byte("\n")) != bytes.Count(out, []byte("\r\n")) {
+		t.Fatalf("CRLF file got LF lines:\n%q", out)
 	}
 	again, err := Merge(out, plan)
 	if err != nil || !bytes.Equal(again, out) {
@@ -219,11 +222,14 @@ func genSettings(seed []byte) []byte {
 	}
 	compact := []byte("{" + strings.Join(top, ",") + "}")
 	var b bytes.Buffer
-	switch g.next(3) {
+	switch g.next(4) {
 	case 0:
 		return compact
 	case 1:
 		json.Indent(&b, compact, "", "\t")
+	case 2:
+		json.Indent(&b, compact, "", "  ")
+		return bytes.ReplaceAll(b.Bytes(), []byte("\n"), []byte("\r\n"))
 	default:
 		json.Indent(&b, compact, "", "  ")
 	}

@@ -70,6 +70,7 @@ func layouts(t *testing.T) map[string][]byte {
 		"one line":   compact.Bytes(),
 		"tabs":       append(tabs.Bytes(), '\n'),
 		"four":       four.Bytes(),
+		"crlf":       bytes.ReplaceAll(orig, []byte("\n"), []byte("\r\n")),
 	}
 }
 
@@ -149,6 +150,9 @@ func TestInstallTwiceUninstallRestoresEveryByte(t *testing.T) {
 			installed, _ := os.ReadFile(path)
 			if !json.Valid(installed) {
 				t.Fatalf("installed file is not JSON:\n%s", installed)
+			}
+			if lf, crlf := bytes.Count(installed, []byte("\n")), bytes.Count(installed, []byte("\r\n")); crlf > 0 && crlf != lf {
+				t.Errorf("mixed line ends: %d of %d lines end in CRLF", crlf, lf)
 			}
 			if got, want := topLevel(t, installed), topLevel(t, orig); !reflect.DeepEqual(got, want) {
 				t.Errorf("top-level keys or values changed:\n got %q\nwant %q", got, want)

@@ -228,17 +228,24 @@ func kindName(k byte) string {
 }
 
 // style is how a file is laid out, so that inserted text looks like its
-// neighbours: the indent unit ("  ", "    ", "\t") and whether the file is
-// on one line.
+// neighbours: the indent unit ("  ", "    ", "\t"), whether the file is on
+// one line, and whether its lines end in CRLF.
 type style struct {
 	unit    string
 	compact bool
+	crlf    bool
 }
 
 // detectStyle reads the indent unit from the first indented line of src.
 // A file without newlines is compact; an empty file or a bare {} gets two
 // spaces, the layout Claude Code itself writes.
 func detectStyle(src []byte) style {
+	st := detectIndent(src)
+	st.crlf = !st.compact && bytes.Contains(src, []byte("\r\n"))
+	return st
+}
+
+func detectIndent(src []byte) style {
 	trimmed := bytes.TrimSpace(src)
 	if len(trimmed) == 0 || bytes.Equal(bytes.Join(bytes.Fields(trimmed), nil), []byte("{}")) {
 		return style{unit: "  "}
@@ -281,7 +288,15 @@ func (s style) format(v []byte, prefix string) []byte {
 	if err := json.Indent(&b, v, prefix, s.unit); err != nil {
 		return v
 	}
-	return b.Bytes()
+	return s.newlines(b.Bytes())
+}
+
+// newlines converts the LF line ends of text made here to the file's.
+func (s style) newlines(b []byte) []byte {
+	if !s.crlf {
+		return b
+	}
+	return bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))
 }
 
 // splice returns src with src[from:to] replaced by repl.
@@ -348,12 +363,13 @@ func fillEmpty(src []byte, st style, c *node, item []byte) []byte {
 	}
 	outer := lineIndent(src, c.start)
 	inner := outer + st.unit
+	nl := string(st.newlines([]byte("\n")))
 	var b bytes.Buffer
 	b.WriteByte(open)
-	b.WriteByte('\n')
+	b.WriteString(nl)
 	b.WriteString(inner)
 	b.Write(st.formatItem(item, inner))
-	b.WriteByte('\n')
+	b.WriteString(nl)
 	b.WriteString(outer)
 	b.WriteByte(close)
 	return splice(src, c.start, c.end, b.Bytes())
