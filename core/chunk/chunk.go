@@ -47,12 +47,14 @@ const (
 )
 
 // DefaultOptions returns MaxChars 2000, MinChars 30 and SkipSections
-// Related, See Also, Links and References.
+// Related, See Also, Links, References and Related Links (the link-list
+// section of every Microsoft reference page; left in, its cmdlet names
+// would rank other pages above the one they name).
 func DefaultOptions() Options {
 	return Options{
 		MaxChars:     DefaultMaxChars,
 		MinChars:     DefaultMinChars,
-		SkipSections: []string{"Related", "See Also", "Links", "References"},
+		SkipSections: []string{"Related", "See Also", "Links", "References", "Related Links"},
 	}
 }
 

@@ -118,6 +118,7 @@ func TestSplitSkipSections(t *testing.T) {
 		{"SEE  ALSO :", true},
 		{"Links", true},
 		{"References", true},
+		{"RELATED LINKS", true},
 		{"🔗 Related", true},
 		{"**References**", true},
 		{"[[Links]]", true},

@@ -39,12 +39,12 @@
 //     No chunk's Text exceeds MaxChars runes.
 //  5. Short chunks. A chunk whose trimmed Text is under MinChars (30) runes
 //     is dropped, after splitting; empty chunks are always dropped.
-//  6. Skipped sections. An H2 section (or an H1 section other than the first
-//     H1) whose heading matches SkipSections (Related, See Also, Links,
-//     References) is left out with everything under it. Matching ignores
-//     case, anything before the first letter (emoji, numbering, "**", "[["),
-//     anything after the last letter or digit (":", markup) and repeated
-//     white space.
+//  6. Skipped sections. An H2 section (or an H1 section other than the
+//     first H1) whose heading matches SkipSections (Related, See Also,
+//     Links, References, Related Links) is left out with everything under
+//     it. Matching ignores case, anything before the first letter (emoji,
+//     numbering, "**", "[["), anything after the last letter or digit
+//     (":", markup) and repeated white space.
 //  7. Ordinals. Ordinal counts the chunks that are kept, from 0, in
 //     document order.
 //
