@@ -225,14 +225,14 @@ func (d *doctor) checkHooks(ctx context.Context) finding {
 	if err != nil {
 		return failed("set HOME or CLAUDE_CONFIG_DIR", "%v", err)
 	}
-	find := func(p string) ([]wiring, []settings.Entry, string) {
-		entries, err := settings.Status(ctx, p)
+	find := func(p string) ([]wiring, []settings.Entry, bool, string) {
+		rep, err := settings.Status(ctx, p)
 		if err != nil {
-			return nil, nil, err.Error()
+			return nil, nil, false, err.Error()
 		}
-		w, err := hookWiring(entries)
+		w, err := hookWiring(rep.Entries)
 		if err != nil {
-			return nil, nil, err.Error()
+			return nil, nil, false, err.Error()
 		}
 		var problems []string
 		for _, x := range w {
@@ -240,20 +240,23 @@ func (d *doctor) checkHooks(ctx context.Context) finding {
 				problems = append(problems, x.Event+": "+x.Problem)
 			}
 		}
-		return w, entries, strings.Join(problems, "; ")
+		return w, rep.Entries, rep.Disabled, strings.Join(problems, "; ")
 	}
-	w, entries, problem := find(path)
-	if problem != "" {
+	w, entries, disabled, problem := find(path)
+	if problem != "" && !disabled {
 		// A project may wire them instead of the user settings.
 		if wd, err := os.Getwd(); err == nil {
 			pp := settings.ProjectPath(wd)
-			if pw, pe, pprob := find(pp); pprob == "" {
-				path, w, entries, problem = pp, pw, pe, ""
+			if pw, pe, pdis, pprob := find(pp); pprob == "" {
+				path, w, entries, disabled, problem = pp, pw, pe, pdis, ""
 			}
 		}
 	}
 	d.wiring, d.entries = w, entries
-	if problem != "" {
+	switch {
+	case disabled:
+		return failed(`set "disableAllHooks": false in `+path, "%s turns every hook off", path)
+	case problem != "":
 		return failed("run: vaultctx hooks install", "%s: %s", path, problem)
 	}
 	return passed("%d events in %s", len(w), path)

@@ -122,6 +122,16 @@ func TestDoctorHooksAndRoundTrips(t *testing.T) {
 		})
 	}
 
+	// "disableAllHooks": true fails the hooks check, whatever is wired.
+	path, _ := settings.UserPath(os.Getenv)
+	src, _ := os.ReadFile(path)
+	disabled := strings.Replace(string(src), "{", `{"disableAllHooks": true, `, 1)
+	os.WriteFile(path, []byte(disabled), 0o600)
+	if f := (&doctor{}).checkHooks(ctx); f.status != checkFail || !strings.Contains(f.fix, "disableAllHooks") {
+		t.Errorf("disableAllHooks accepted: %+v", f)
+	}
+	os.WriteFile(path, src, 0o600)
+
 	// Output that is not a hook response for the event fails.
 	hookScript(t, dir, settings.PreToolUseBinary, `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"Stop"}}'`)
 	if f := roundTrip("PreToolUse")(d, ctx); f.status != checkFail {

@@ -153,15 +153,18 @@ func (c *hooksStatusCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
-	entries, err := settings.Status(g.Ctx, path)
+	rep, err := settings.Status(g.Ctx, path)
 	if err != nil {
 		return fmt.Errorf("hooks status: %w", err)
 	}
-	wired, err := hookWiring(entries)
+	wired, err := hookWiring(rep.Entries)
 	if err != nil {
 		return err
 	}
-	writeWiring(os.Stdout, path, wired, entries)
+	writeWiring(os.Stdout, path, wired, rep.Entries)
+	if rep.Disabled {
+		fmt.Fprintf(os.Stdout, "  ✗ \"disableAllHooks\": true in this file: Claude Code runs no hooks; set it to false\n")
+	}
 	return nil
 }
 

@@ -73,21 +73,32 @@ func Uninstall(ctx context.Context, path string) (Result, error) {
 	return edit(ctx, path, false, Remove)
 }
 
-// Status lists the command hooks of the settings file at path (see
+// Report is what Status finds in a settings file.
+type Report struct {
+	Entries []Entry // every command hook, in file order
+	// Disabled is true when the file sets "disableAllHooks": true; Claude
+	// Code then runs no hooks at all, ours included.
+	Disabled bool
+}
+
+// Status reads the settings file at path and lists its command hooks (see
 // Inspect). A missing file has none.
-func Status(ctx context.Context, path string) ([]Entry, error) {
+func Status(ctx context.Context, path string) (Report, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return Report{}, err
 	}
 	src, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return Report{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read settings: %w", err)
+		return Report{}, fmt.Errorf("read settings: %w", err)
 	}
 	entries, err := Inspect(src)
-	return entries, withPath(err, path)
+	if err != nil {
+		return Report{}, withPath(err, path)
+	}
+	return Report{Entries: entries, Disabled: Disabled(src)}, nil
 }
 
 // withPath names the file in an error from the pure functions.

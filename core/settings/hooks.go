@@ -462,6 +462,20 @@ func Inspect(src []byte) ([]Entry, error) {
 	return out, nil
 }
 
+// Disabled reports whether src, a valid settings file, sets
+// "disableAllHooks": true, which turns off every hook.
+func Disabled(src []byte) bool {
+	if checkSyntax(src) != nil {
+		return false
+	}
+	root, err := parseTree(src)
+	if err != nil {
+		return false
+	}
+	v := root.get("disableAllHooks")
+	return v != nil && string(src[v.start:v.end]) == "true"
+}
+
 // SyntaxError is returned when a settings file is not valid JSON. Such a
 // file is never modified.
 type SyntaxError struct {

@@ -545,3 +545,22 @@ func TestShellQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestDisabled(t *testing.T) {
+	tests := []struct {
+		src  string
+		want bool
+	}{
+		{`{"disableAllHooks": true}`, true},
+		{`{"disableAllHooks": false}`, false},
+		{`{"disableAllHooks": "true"}`, false},
+		{`{"nested": {"disableAllHooks": true}}`, false},
+		{`{}`, false},
+		{`not json`, false},
+	}
+	for _, tt := range tests {
+		if got := Disabled([]byte(tt.src)); got != tt.want {
+			t.Errorf("Disabled(%s) = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
