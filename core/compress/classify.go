@@ -24,8 +24,9 @@ const (
 // behind cheap necessary-condition checks (see classify), so classifying a
 // 1 MB output takes milliseconds.
 var (
-	// Markers that start a failure line: ✗ test, pytest's "E   …", mocha's
-	// "1) suite", FAILED/FAIL/not ok (TAP), "***" (make).
+	// errorMarkRe is the reference definition of hasErrorMark: markers that
+	// start a failure line: ✗ test, pytest's "E   …", mocha's "1) suite",
+	// FAILED/FAIL/not ok (TAP), "***" (make).
 	errorMarkRe = regexp.MustCompile(`^\s*(?:[✗✖✘×❌●💥]|E\s{2,}\S|\d+\) \S|FAILED\b|FAIL\b|not ok\b|\*\*\*)`)
 	// Python/Java/JS exception lines: "KeyError: 'x'", "java.lang.IllegalStateException: …".
 	exceptionRe = regexp.MustCompile(`^\s*(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b(?:\s*\[[\w_]+\])?(?::|$)`)
@@ -82,6 +83,64 @@ var vocab = func() map[string]uint16 {
 	}
 	return m
 }()
+
+// vocabFilter has a slot set for every vocabulary word (see filterSlot), so
+// most words of a line skip the map lookup.
+var vocabFilter = func() (f [filterSize]bool) {
+	for w := range vocab {
+		f[filterSlot([]byte(w))] = true
+	}
+	return f
+}()
+
+const filterSize = 4096
+
+// filterSlot hashes a word by its length and first two and last bytes.
+func filterSlot(w []byte) int {
+	if len(w) == 0 {
+		return 0
+	}
+	h := uint(len(w))*131 + uint(w[0])*31 + uint(w[len(w)-1])*7 + uint(w[len(w)/2])
+	return int(h % filterSize)
+}
+
+// hasErrorMark is errorMarkRe without a regexp (a test checks they agree).
+func hasErrorMark(line string) bool {
+	t := strings.TrimLeft(line, " \t\n\f\r")
+	if t == "" {
+		return false
+	}
+	for _, m := range []string{"✗", "✖", "✘", "×", "❌", "●", "💥", "***"} {
+		if strings.HasPrefix(t, m) {
+			return true
+		}
+	}
+	wordAt := func(w string) bool {
+		return strings.HasPrefix(t, w) && (len(t) == len(w) || !isWordByte(t[len(w)]))
+	}
+	switch t[0] {
+	case 'E':
+		i := 1
+		for i < len(t) && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\f' || t[i] == '\r') {
+			i++
+		}
+		if i >= 3 && i < len(t) {
+			return true
+		}
+	case 'F':
+		return wordAt("FAILED") || wordAt("FAIL")
+	case 'n':
+		return wordAt("not ok")
+	}
+	if isDigit(t[0]) {
+		i := 0
+		for i < len(t) && isDigit(t[i]) {
+			i++
+		}
+		return i+2 < len(t) && t[i] == ')' && t[i+1] == ' ' && t[i+2] != ' ' && t[i+2] != '\t' && t[i+2] != '\n' && t[i+2] != '\f' && t[i+2] != '\r'
+	}
+	return false
+}
 
 // phrases are two-word vocabulary entries: error phrases ("could not") and
 // counted phrases that follow a number ("1 file changed").
@@ -156,7 +215,11 @@ func scanWords(line string) lineWords {
 				j++
 			}
 			if used > ws {
-				refs[n] = word{s: ws, e: used, flags: vocab[string(arena[ws:used])]}
+				var f uint16
+				if w := arena[ws:used]; vocabFilter[filterSlot(w)] {
+					f = vocab[string(w)]
+				}
+				refs[n] = word{s: ws, e: used, flags: f}
 				n++
 			}
 		}
@@ -298,7 +361,7 @@ func classify(line string, data bool) kind {
 	if isFrame(line, t) {
 		return kindFrame
 	}
-	if errorMarkRe.MatchString(line) || lw.exception && exceptionRe.MatchString(line) {
+	if hasErrorMark(line) || lw.exception && exceptionRe.MatchString(line) {
 		return kindError
 	}
 	if strings.Contains(line, "_test.go:") && goTestLogRe.MatchString(line) {

@@ -75,3 +75,14 @@ func TestIsDataCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorMarkMatchesReference checks hasErrorMark against errorMarkRe on
+// every real line and a few edge cases.
+func TestErrorMarkMatchesReference(t *testing.T) {
+	lines := append(allCaseLines(t), "E", "E  ", "E   x", "E\t\tassert", "12) x", "1)  x", "FAILx", "FAIL_", "FAIL:", "not okay", "  ✗ x", "***", "** x")
+	for _, l := range lines {
+		if got, want := hasErrorMark(l), errorMarkRe.MatchString(l); got != want {
+			t.Errorf("hasErrorMark(%q) = %v, errorMarkRe says %v", l, got, want)
+		}
+	}
+}

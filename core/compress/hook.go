@@ -26,14 +26,14 @@ func Hook(ctx context.Context, in hookio.Input, opts HookOptions) ([]byte, error
 	if in.Event != "" && in.Event != "PostToolUse" || in.ToolName != "Bash" || !in.ToolResponse.IsObject() {
 		return nil, nil
 	}
-	resp := in.ToolResponse
+	resp := hookio.Fields(in.ToolResponse, "stdout", "stderr", "interrupted", "isImage")
 	req := Request{
 		Command:     in.ToolInput.Get("command").String(),
 		Description: in.ToolInput.Get("description").String(),
-		Stdout:      resp.Get("stdout").String(),
-		Stderr:      resp.Get("stderr").String(),
-		Interrupted: resp.Get("interrupted").Bool(),
-		IsImage:     resp.Get("isImage").Bool(),
+		Stdout:      resp[0].String(),
+		Stderr:      resp[1].String(),
+		Interrupted: resp[2].Bool(),
+		IsImage:     resp[3].Bool(),
 	}
 	if !ShouldCondense(req, opts.Options) {
 		return nil, nil

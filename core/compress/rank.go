@@ -35,24 +35,36 @@ const (
 // the order is deterministic.
 func rankUnits(ctx context.Context, units []unit, lines []line, req Request, emb Embedder) {
 	var ids []int64
-	var texts []string
 	for i, u := range units {
-		if u.tier != tierRank {
-			continue
+		if u.tier == tierRank {
+			ids = append(ids, int64(i))
 		}
-		ids = append(ids, int64(i))
-		texts = append(texts, unitText(u, lines))
 	}
 	if len(ids) == 0 {
 		return
 	}
 	query := queryTerms(req)
+	// The tokens of a unit, read from its lines without joining them.
+	unitTokens := func(k int, fn func(string)) {
+		u := units[ids[k]]
+		if u.run {
+			eachToken(u.rep, fn)
+			return
+		}
+		for i := u.first; i <= u.last; i++ {
+			eachToken(lines[i].text, fn)
+		}
+	}
 
 	lists := []retrieve.Ranked{
-		{IDs: bm25Rank(ids, texts, query), Weight: 1},
+		{IDs: bm25Rank(ids, unitTokens, query), Weight: 1},
 		{IDs: edgeRank(ids), Weight: 1},
 	}
 	if emb != nil && len(query) > 0 {
+		texts := make([]string, len(ids))
+		for k, id := range ids {
+			texts[k] = unitText(units[id], lines)
+		}
 		if ranked := embedRank(ctx, emb, ids, texts, strings.Join(query, " ")); ranked != nil {
 			lists = append(lists, retrieve.Ranked{IDs: ranked, Weight: 1})
 		}
@@ -158,25 +170,28 @@ func isNumber(s string) bool {
 	return true
 }
 
-// bm25Rank returns the ids whose text matches at least one query term, best
-// BM25 score first (ties: earlier id first).
-func bm25Rank(ids []int64, texts []string, query []string) []int64 {
+// bm25Rank returns the ids whose tokens (tokensOf(k, fn) calls fn with each
+// token of ids[k]) match at least one query term, best BM25 score first
+// (ties: earlier id first).
+func bm25Rank(ids []int64, tokensOf func(k int, fn func(string)), query []string) []int64 {
 	if len(query) == 0 {
 		return nil
 	}
 	q := map[string]bool{}
+	var filter [filterSize]bool
 	for _, t := range query {
 		q[t] = true
+		filter[filterSlot([]byte(t))] = true
 	}
-	tf := make([]map[string]int, len(texts))
-	lens := make([]int, len(texts))
+	tf := make([]map[string]int, len(ids))
+	lens := make([]int, len(ids))
 	df := map[string]int{}
 	total := 0
-	for i, text := range texts {
-		eachToken(text, func(t string) {
+	for i := range ids {
+		tokensOf(i, func(t string) {
 			lens[i]++
 			total++
-			if !q[t] {
+			if !filter[filterSlotString(t)] || !q[t] {
 				return
 			}
 			if tf[i] == nil {
@@ -188,7 +203,7 @@ func bm25Rank(ids []int64, texts []string, query []string) []int64 {
 			tf[i][t]++
 		})
 	}
-	n := float64(len(texts))
+	n := float64(len(ids))
 	avg := float64(total) / n
 	if avg == 0 {
 		avg = 1
@@ -198,7 +213,7 @@ func bm25Rank(ids []int64, texts []string, query []string) []int64 {
 		score float64
 	}
 	var hits []scored
-	for i := range texts {
+	for i := range ids {
 		if tf[i] == nil {
 			continue
 		}
@@ -272,4 +287,13 @@ func cosine(a, b []float32) float64 {
 		return 0
 	}
 	return dot / math.Sqrt(na*nb)
+}
+
+// filterSlotString is filterSlot for a string, without converting it.
+func filterSlotString(w string) int {
+	if len(w) == 0 {
+		return 0
+	}
+	h := uint(len(w))*131 + uint(w[0])*31 + uint(w[len(w)-1])*7 + uint(w[len(w)/2])
+	return int(h % filterSize)
 }

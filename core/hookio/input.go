@@ -74,18 +74,60 @@ func ReadInput(r io.Reader, maxBytes int64) (Input, error) {
 	if !root.IsObject() {
 		return Input{}, fmt.Errorf("read hook input: %w", ErrMalformedInput)
 	}
-	get := root.Get
-	return Input{
-		SessionID:      str(get("session_id")),
-		TranscriptPath: str(get("transcript_path")),
-		Cwd:            str(get("cwd")),
-		Event:          str(get("hook_event_name")),
-		Prompt:         str(get("prompt")),
-		ToolName:       str(get("tool_name")),
-		ToolUseID:      str(get("tool_use_id")),
-		ToolInput:      get("tool_input"),
-		ToolResponse:   get("tool_response"),
-	}, nil
+	// One pass over the top-level keys: a Get per field would scan past a
+	// megabyte of tool output several times. The first occurrence of a
+	// duplicated key wins, as with gjson.Get.
+	var in Input
+	seen := map[string]bool{}
+	root.ForEach(func(key, value gjson.Result) bool {
+		k := key.Str
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		switch k {
+		case "session_id":
+			in.SessionID = str(value)
+		case "transcript_path":
+			in.TranscriptPath = str(value)
+		case "cwd":
+			in.Cwd = str(value)
+		case "hook_event_name":
+			in.Event = str(value)
+		case "prompt":
+			in.Prompt = str(value)
+		case "tool_name":
+			in.ToolName = str(value)
+		case "tool_use_id":
+			in.ToolUseID = str(value)
+		case "tool_input":
+			in.ToolInput = value
+		case "tool_response":
+			in.ToolResponse = value
+		}
+		return true
+	})
+	return in, nil
+}
+
+// Fields returns the values of the named keys of a JSON object in one pass
+// (the first occurrence of each), as Result.Get would one by one; missing
+// keys give a zero Result. It is for large objects such as a Bash
+// tool_response.
+func Fields(obj gjson.Result, keys ...string) []gjson.Result {
+	out := make([]gjson.Result, len(keys))
+	found := make([]bool, len(keys))
+	left := len(keys)
+	obj.ForEach(func(key, value gjson.Result) bool {
+		for i, k := range keys {
+			if !found[i] && key.Str == k {
+				out[i], found[i] = value, true
+				left--
+			}
+		}
+		return left > 0
+	})
+	return out
 }
 
 // str returns a string field's value and "" for any other JSON type, so a

@@ -132,3 +132,19 @@ func FuzzReadInput(f *testing.F) {
 		}
 	})
 }
+
+func TestFields(t *testing.T) {
+	in, err := ReadInput(strings.NewReader(`{"tool_response":{"stdout":"a","isImage":true,"stderr":"b","stdout":"dup"},"tool_name":"Bash"}`), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Fields(in.ToolResponse, "stdout", "stderr", "interrupted", "isImage")
+	if f[0].String() != "a" || f[1].String() != "b" || f[2].Exists() || !f[3].Bool() {
+		t.Fatalf("Fields = %v", f)
+	}
+	for i, k := range []string{"stdout", "stderr", "interrupted", "isImage"} {
+		if f[i].Raw != in.ToolResponse.Get(k).Raw {
+			t.Errorf("Fields(%s) = %s, Get gives %s", k, f[i].Raw, in.ToolResponse.Get(k).Raw)
+		}
+	}
+}

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+const casesDir = "../../../shared/tool-outputs"
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// binary builds vaultctx-posttooluse once per test process.
+func binary(tb testing.TB) string {
+	tb.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "posttooluse-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "vaultctx-posttooluse")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			tb.Logf("%s", out)
+		}
+	})
+	if buildErr != nil {
+		tb.Fatalf("go build: %v", buildErr)
+	}
+	return binPath
+}
+
+type result struct {
+	code           int
+	stdout, stderr []byte
+}
+
+func run(tb testing.TB, stdin []byte, env ...string) result {
+	tb.Helper()
+	cmd := exec.Command(binary(tb))
+	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Env = append([]string{"HOME=" + tb.TempDir(), "XDG_CACHE_HOME=" + tb.TempDir(), "PATH=" + os.Getenv("PATH")}, env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		tb.Fatal(err)
+	}
+	return result{code, out.Bytes(), errb.Bytes()}
+}
+
+func TestFailOpen(t *testing.T) {
+	huge := append([]byte(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":{"stdout":"`), bytes.Repeat([]byte("x"), 9<<20)...)
+	huge = append(huge, `","stderr":""}}`...)
+	for _, c := range []struct {
+		name  string
+		stdin []byte
+		env   []string
+	}{
+		{"garbage stdin", []byte("\x00\xff not json {"), nil},
+		{"empty stdin", nil, nil},
+		{"truncated json", []byte(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":{"stdout":"abc`), nil},
+		{"huge stdin", huge, nil},
+		{"bad budget env", payload(t, "go_test_fail_panic_a"), []string{"VAULTCTX_POSTTOOLUSE_BUDGET=lots"}},
+		{"no cache dir", payload(t, "go_test_fail_panic_a"), []string{"HOME=", "XDG_CACHE_HOME="}},
+		{"unwritable cache dir", payload(t, "go_test_fail_panic_a"), []string{"XDG_CACHE_HOME=/proc/vaultctx-no-such"}},
+		{"deadline", payload(t, "find_big_tree"), []string{"VAULTCTX_HOOK_DEADLINE=1ns"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := run(t, c.stdin, c.env...)
+			if r.code != 0 {
+				t.Fatalf("exit %d", r.code)
+			}
+			if len(r.stdout) != 0 {
+				t.Fatalf("stdout not empty: %.200s", r.stdout)
+			}
+			if lines := bytes.Count(r.stderr, []byte("\n")); lines != 1 {
+				t.Fatalf("want one stderr line, got %q", r.stderr)
+			}
+		})
+	}
+}
+
+func payload(tb testing.TB, name string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(casesDir, name, "posttooluse.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// TestRealPayloads runs the binary on every shared case: small outputs and
+// PostToolUseFailure payloads print nothing, large ones print valid
+// protocol JSON, and nothing ever reaches stderr.
+func TestRealPayloads(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join(casesDir, "*", "posttooluse.json"))
+	if len(dirs) == 0 {
+		t.Fatal("no cases")
+	}
+	for _, p := range dirs {
+		name := filepath.Base(filepath.Dir(p))
+		t.Run(name, func(t *testing.T) {
+			data, _ := os.ReadFile(p)
+			r := run(t, data)
+			if r.code != 0 || len(r.stderr) != 0 {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			size := len(gjson.GetBytes(data, "tool_response.stdout").String()) + len(gjson.GetBytes(data, "tool_response.stderr").String())
+			if size < 4096 {
+				if len(r.stdout) != 0 {
+					t.Fatalf("small output not passed through: %s", r.stdout)
+				}
+			} else {
+				u := gjson.GetBytes(r.stdout, "hookSpecificOutput.updatedToolOutput")
+				if gjson.GetBytes(r.stdout, "hookSpecificOutput.hookEventName").String() != "PostToolUse" || len(u.Map()) != 4 {
+					t.Fatalf("bad output: %.300s", r.stdout)
+				}
+				if gjson.GetBytes(r.stdout, "decision").Exists() || gjson.GetBytes(r.stdout, "hookSpecificOutput.permissionDecision").Exists() {
+					t.Fatal("output decides")
+				}
+			}
+			if fail, err := os.ReadFile(filepath.Join(filepath.Dir(p), "posttoolusefailure.json")); err == nil {
+				if r := run(t, fail); r.code != 0 || len(r.stdout) != 0 {
+					t.Fatalf("PostToolUseFailure: exit %d stdout %q", r.code, r.stdout)
+				}
+			}
+		})
+	}
+}
+
+// TestPairsAndReruns: the two runs of a command, given the same
+// tool_use_id (the save path is the only input-specific part of the
+// header), print identical bytes, and every case run twice is identical.
+func TestPairsAndReruns(t *testing.T) {
+	metas, _ := filepath.Glob(filepath.Join(casesDir, "*", "meta.json"))
+	cache := t.TempDir()
+	env := []string{"XDG_CACHE_HOME=" + cache}
+	pairs := 0
+	for _, m := range metas {
+		var meta struct {
+			Name   string  `json:"name"`
+			PairOf *string `json:"pair_of"`
+		}
+		raw, _ := os.ReadFile(m)
+		if err := json.Unmarshal(raw, &meta); err != nil {
+			t.Fatal(err)
+		}
+		a := run(t, payload(t, meta.Name), env...)
+		if b := run(t, payload(t, meta.Name), env...); !bytes.Equal(a.stdout, b.stdout) {
+			t.Errorf("%s: two runs differ", meta.Name)
+		}
+		if meta.PairOf == nil || meta.Name > *meta.PairOf {
+			continue
+		}
+		pairs++
+		pa, pb := sameID(t, payload(t, meta.Name)), sameID(t, payload(t, *meta.PairOf))
+		ra, rb := run(t, pa, env...), run(t, pb, env...)
+		if !bytes.Equal(ra.stdout, rb.stdout) {
+			t.Errorf("%s vs %s differ:\n%s\n%s", meta.Name, *meta.PairOf, ra.stdout, rb.stdout)
+		}
+	}
+	if pairs == 0 {
+		t.Fatal("no pairs")
+	}
+	// The output directory keeps mode 0600 files only.
+	files, _ := filepath.Glob(filepath.Join(cache, "vaultctx", "outputs", "*"))
+	sort.Strings(files)
+	for _, f := range files {
+		if info, _ := os.Stat(f); info.Mode().Perm() != 0o600 {
+			t.Errorf("%s mode %v", f, info.Mode().Perm())
+		}
+	}
+}
+
+func sameID(tb testing.TB, p []byte) []byte {
+	var m map[string]any
+	if err := json.Unmarshal(p, &m); err != nil {
+		tb.Fatal(err)
+	}
+	m["tool_use_id"] = "toolu_pair"
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// megabytePayload is a PostToolUse payload of about 1 MB of real output
+// (the shared cases concatenated until 1 MB).
+func megabytePayload(tb testing.TB) []byte {
+	var out, errOut strings.Builder
+	dirs, _ := filepath.Glob(filepath.Join(casesDir, "*", "posttooluse.json"))
+	for out.Len()+errOut.Len() < 1<<20 {
+		for _, p := range dirs {
+			if strings.Contains(p, "long_single_line") || strings.Contains(p, "binary_elf") {
+				continue
+			}
+			data, _ := os.ReadFile(p)
+			out.WriteString(gjson.GetBytes(data, "tool_response.stdout").String())
+			errOut.WriteString(gjson.GetBytes(data, "tool_response.stderr").String())
+		}
+	}
+	b, _ := json.Marshal(map[string]any{
+		"session_id": "bench", "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "toolu_bench",
+		"tool_input":    map[string]any{"command": "make check", "description": "Run the whole test suite"},
+		"tool_response": map[string]any{"stdout": out.String(), "stderr": errOut.String(), "interrupted": false, "isImage": false},
+	})
+	return b
+}
+
+// BenchmarkPostToolUse1MB measures the hook end to end, from process spawn
+// to exit, on about 1 MB of Bash output. It reports p50 and p95 wall time
+// and the median CPU time of the hook process.
+func BenchmarkPostToolUse1MB(b *testing.B) {
+	p := megabytePayload(b)
+	bin := binary(b)
+	cache := b.TempDir()
+	var times, cpu []time.Duration
+	b.SetBytes(int64(len(p)))
+	for b.Loop() {
+		cmd := exec.Command(bin)
+		cmd.Stdin = bytes.NewReader(p)
+		cmd.Env = []string{"XDG_CACHE_HOME=" + cache, "HOME=" + cache, "VAULTCTX_HOOK_DEADLINE=30s"}
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+		cpu = append(cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+		if out.Len() == 0 {
+			b.Fatal("no output")
+		}
+	}
+	// Wall time is what the user waits for; CPU time (user+system of the
+	// child) is what the hook costs, and stays meaningful on a loaded machine.
+	for _, d := range [][]time.Duration{times, cpu} {
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	}
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "p95-ms")
+	b.ReportMetric(float64(cpu[len(cpu)/2].Microseconds())/1000, "cpu-p50-ms")
+}
