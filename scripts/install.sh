@@ -54,6 +54,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+# Expand a leading ~ that the shell left alone (--vault=~/Notes).
+# shellcheck disable=SC2088 # the literal ~ is what we look for
+untilde() { case "$1" in "~") printf '%s' "$HOME" ;; "~/"*) printf '%s/%s' "$HOME" "${1#"~/"}" ;; *) printf '%s' "$1" ;; esac; }
+vault="$(untilde "$vault")" model="$(untilde "$model")" prefix="$(untilde "$prefix")"
 case "$prefix" in /*) ;; *) prefix="$(pwd)/$prefix" ;; esac
 bindir="${prefix%/}/bin"
 config="${VAULTCTX_CONFIG:-${XDG_CONFIG_HOME:-$HOME/.config}/vaultctx/config.toml}"
@@ -113,7 +117,8 @@ if [ -z "$go" ]; then
 fi
 [ -n "$go" ] || die "Go 1.26 or later is needed and was not found. Download it from https://go.dev/dl/ (Linux: unpack into /usr/local, then export PATH=/usr/local/go/bin:\$PATH)."
 gover="$("$go" env GOVERSION 2>/dev/null || true)"
-ver="${gover#go}"
+ver="${gover##*go}" # go1.26.1, go1.27rc1, devel go1.27-abc
+ver="${ver%% *}"
 major="${ver%%.*}"
 minor="${ver#*.}" minor="${minor%%[!0-9]*}"
 case "$major$minor" in
@@ -128,8 +133,14 @@ if [ -z "$cc" ]; then
     if command -v "$c" >/dev/null 2>&1; then cc="$c" && break; fi
   done
 fi
+cc_fix="Debian/Ubuntu: sudo apt-get install gcc; Fedora: sudo dnf install gcc; macOS: xcode-select --install"
 if [ -z "$cc" ] || ! command -v "${cc%% *}" >/dev/null 2>&1; then
-  die "a C compiler is needed to build SQLite (cgo) and none was found. Debian/Ubuntu: sudo apt-get install gcc; Fedora: sudo dnf install gcc; macOS: xcode-select --install."
+  die "a C compiler is needed to build SQLite (cgo) and none was found. $cc_fix."
+fi
+# A compiler shim (macOS without the command line tools) exists but cannot compile.
+# shellcheck disable=SC2086 # CC may carry flags
+if ! printf 'int main(void) { return 0; }\n' | $cc -x c -o /dev/null - >/dev/null 2>&1; then
+  die "the C compiler $cc cannot build a trivial program. $cc_fix."
 fi
 say "Go $ver ($go), C compiler $(command -v "${cc%% *}")"
 
