@@ -11,11 +11,14 @@ import (
 //   - no matched secret of 8 bytes or more survives outside the markers;
 //   - scrubbing is idempotent: Scrub(Scrub(x)) == Scrub(x).
 //
-// Seeds: testdata/fuzz/FuzzScrub (rows of the shared secrets corpus) and the
-// positives of TestFindPositives.
+// Seeds: testdata/fuzz/FuzzScrub (rows of the shared secrets corpus), the
+// positives of TestFindPositives and the adversarial idempotency inputs.
 func FuzzScrub(f *testing.F) {
 	for _, p := range positives() {
 		f.Add(strings.Replace(p.text, "{S}", p.secret, 1))
+	}
+	for _, in := range adversarialInputs() {
+		f.Add(in)
 	}
 	s := New()
 	f.Fuzz(func(t *testing.T, in string) {

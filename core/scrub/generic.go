@@ -20,6 +20,19 @@ func lineStart(t string, p int) int {
 	return strings.LastIndexByte(t[:p], '\n') + 1
 }
 
+// lineContext returns t[from:p] cut after its last redaction marker. Context
+// checks that look back over lines use it so that a second Scrub, which sees
+// a multi-line private key as one marker, never finds context that the
+// first one did not see: text after the last marker was there the first
+// time too.
+func lineContext(t string, from, p int) string {
+	c := t[from:p]
+	if i := strings.LastIndex(c, marker); i >= 0 {
+		c = c[i:]
+	}
+	return c
+}
+
 // keyKind classifies a key name.
 type keyKind int
 
@@ -371,7 +384,7 @@ func netrcLine(t string, p int) bool {
 	if ls > 0 {
 		prev = lineStart(t, ls-1)
 	}
-	seg := " " + t[prev:p]
+	seg := " " + lineContext(t, prev, p)
 	return strings.Contains(seg, " machine ") || strings.Contains(seg, " login ") ||
 		strings.Contains(seg, "\nmachine ") || strings.Contains(seg, "\nlogin ")
 }
@@ -757,7 +770,7 @@ func (sc *scan) curl(hs, he int) {
 	if t[hs:he] != "-u" && t[hs:he] != "--user" {
 		return
 	}
-	line := t[lineStart(t, hs):hs]
+	line := lineContext(t, lineStart(t, hs), hs)
 	if !strings.Contains(line, "curl") && !strings.Contains(line, "wget") {
 		return
 	}
@@ -800,7 +813,7 @@ func (sc *scan) shortPassFlag(hs, he int) {
 	if t[hs:he] != "-p" || hs == 0 || (t[hs-1] != ' ' && t[hs-1] != '\t') || he >= len(t) {
 		return
 	}
-	line := t[lineStart(t, hs):hs]
+	line := lineContext(t, lineStart(t, hs), hs)
 	cmd := ""
 	for _, c := range passwordCommands {
 		if strings.Contains(line, c) {

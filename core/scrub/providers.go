@@ -192,6 +192,9 @@ func (r *tokenRule) matchToken(text string, hs, he int) (start, end int, ok bool
 	case r.after > 0:
 		w0 := he
 		w1 := min(len(text), he+r.after+maxLen)
+		if i := strings.Index(text[w0:w1], marker); i >= 0 {
+			w1 = w0 + i // context does not reach past a redaction
+		}
 		for _, m := range re.FindAllStringSubmatchIndex(text[w0:w1], -1) {
 			if m[0] > r.after {
 				break
