@@ -1,0 +1,94 @@
+package settings_test
+
+import (
+	"fmt"
+
+	"github.com/vaultctx/vaultctx/core/settings"
+	"github.com/vaultctx/vaultctx/install"
+)
+
+// Merge adds our groups after the user's own, copying the file's layout;
+// Remove takes them out again, byte for byte.
+func ExampleMerge() {
+	plan, err := settings.Render(install.SettingsTemplate, "/opt/vaultctx/bin")
+	if err != nil {
+		panic(err)
+	}
+	src := []byte(`{
+  "model": "opus",
+  "hooks": {
+    "PostToolUse": [
+      {"matcher": "Edit", "hooks": [{"type": "command", "command": "prettier --write"}]}
+    ]
+  }
+}
+`)
+	out, err := settings.Merge(src, plan)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(out))
+	back, _ := settings.Remove(out)
+	fmt.Println(string(back) == string(src))
+	// Output:
+	// {
+	//   "model": "opus",
+	//   "hooks": {
+	//     "PostToolUse": [
+	//       {"matcher": "Edit", "hooks": [{"type": "command", "command": "prettier --write"}]},
+	//       {
+	//         "matcher": "Bash",
+	//         "hooks": [
+	//           {
+	//             "type": "command",
+	//             "command": "/opt/vaultctx/bin/vaultctx-posttooluse",
+	//             "timeout": 10,
+	//             "statusMessage": "Condensing command output"
+	//           }
+	//         ]
+	//       }
+	//     ],
+	//     "UserPromptSubmit": [
+	//       {
+	//         "hooks": [
+	//           {
+	//             "type": "command",
+	//             "command": "/opt/vaultctx/bin/vaultctx-userprompt",
+	//             "timeout": 5,
+	//             "statusMessage": "Searching your notes"
+	//           }
+	//         ]
+	//       }
+	//     ],
+	//     "PreToolUse": [
+	//       {
+	//         "matcher": "Grep|Glob|WebSearch|WebFetch|Task|Agent",
+	//         "hooks": [
+	//           {
+	//             "type": "command",
+	//             "command": "/opt/vaultctx/bin/vaultctx-pretooluse",
+	//             "timeout": 5
+	//           }
+	//         ]
+	//       }
+	//     ]
+	//   }
+	// }
+	// true
+}
+
+// Ours recognises our entries by the base name of the command's program.
+func ExampleOurs() {
+	for _, cmd := range []string{
+		"/home/ana/.local/bin/vaultctx-userprompt",
+		"'/Users/ana/My Tools/vaultctx-posttooluse'",
+		"node ~/.claude-mem/hooks/vaultctx-userprompt.js",
+	} {
+		bin, ours := settings.Ours(cmd)
+		fmt.Println(ours, bin)
+	}
+	// Output:
+	// true vaultctx-userprompt
+	// true vaultctx-posttooluse
+	// false node
+}
