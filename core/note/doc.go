@@ -25,10 +25,12 @@
 //     type, tags and aliases are salvaged line by line; every other line of
 //     the block (prose, unknown keys) is kept at the start of the body.
 //   - Stacked: a second block (after optional blank lines) right after a
-//     readable first block. If it is key/value data (or salvageable) it is
-//     merged: the first block's title and type win, tags and aliases are
-//     joined. A following block that is not key/value data stays in the
-//     body.
+//     readable first block. If it is key/value data (or salvageable) its
+//     title, type, tags and aliases are merged (the first block's title and
+//     type win; tags and aliases are joined) and its other lines stay in the
+//     body, since a "---" pair after frontmatter may just be two thematic
+//     breaks around text such as "Status: done". A following block that is
+//     not key/value data stays in the body as it is.
 //
 // An empty block ("---" directly followed by "---") is fine and no problem.
 //

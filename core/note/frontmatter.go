@@ -427,6 +427,13 @@ func readFrontmatter(text string) (m meta, body string, problems []string) {
 		}
 		m.merge(nm)
 		body = nbody
+		if nproblem == "" {
+			// A valid second block may still be body text that merely looks
+			// like YAML ("Status: done" between two rules): keep every line
+			// that is not one of the keys read into the note.
+			_, kept := salvage(nb.kind, nb.inner)
+			body = kept + nb.after
+		}
 		problems = append(problems, fmt.Sprintf("stacked frontmatter: %s block %d merged into the first", nb.kind, i+2))
 		if nproblem != "" {
 			problems = append(problems, nproblem)

@@ -145,6 +145,15 @@ func TestParseFrontmatter(t *testing.T) {
 			notBody: []string{"Second", "---"},
 		},
 		{
+			name:    "stacked block keeps lines that are not note keys",
+			in:      "---\ntitle: T\n---\n---\nStatus: done\ntags: [x]\n---\nbody\n",
+			title:   "T",
+			tags:    []string{"x"},
+			problem: "stacked frontmatter",
+			body:    []string{"Status: done\nbody"},
+			notBody: []string{"tags:", "---"},
+		},
+		{
 			name:    "a thematic break after frontmatter is not a second block",
 			in:      "---\ntitle: T\n---\n\n---\nJust a paragraph between rules.\n\n---\nmore\n",
 			title:   "T",
