@@ -88,7 +88,13 @@ func buildVocab(tokens []string) *vocab {
 
 func (v *vocab) size() int { return len(v.offs) - 1 }
 
-func (v *vocab) token(id int) []byte { return v.data[v.offs[id]:v.offs[id+1]] }
+func (v *vocab) token(id int) []byte {
+	lo, hi := v.offs[id], v.offs[id+1]
+	if lo > hi || int(hi) > len(v.data) {
+		return nil
+	}
+	return v.data[lo:hi]
+}
 
 // find returns the id of prefix+s, given h = mix(hash(prefix+s)).
 func (v *vocab) find(h uint64, prefix string, s []byte) (int, bool) {
@@ -99,7 +105,14 @@ func (v *vocab) find(h uint64, prefix string, s []byte) (int, bool) {
 			return 0, false
 		}
 		id := int(slot - 1)
-		t := v.data[v.offs[id]:v.offs[id+1]]
+		if id >= len(v.offs)-1 {
+			return 0, false // corrupt cache: a slot past the table
+		}
+		lo, hi := v.offs[id], v.offs[id+1]
+		if lo > hi || int(hi) > len(v.data) {
+			return 0, false // corrupt cache: offsets out of order
+		}
+		t := v.data[lo:hi]
 		if len(t) == len(prefix)+len(s) && string(t[:len(prefix)]) == prefix && string(t[len(prefix):]) == string(s) {
 			return id, true
 		}
@@ -122,7 +135,14 @@ func (v *vocab) lookupString(s string) (int, bool) {
 			return 0, false
 		}
 		id := int(slot - 1)
-		if string(v.data[v.offs[id]:v.offs[id+1]]) == s {
+		if id >= len(v.offs)-1 {
+			return 0, false
+		}
+		lo, hi := v.offs[id], v.offs[id+1]
+		if lo > hi || int(hi) > len(v.data) {
+			return 0, false
+		}
+		if string(v.data[lo:hi]) == s {
 			return id, true
 		}
 		i = (i + 1) & v.mask
