@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 
 	"golang.org/x/text/unicode/norm"
@@ -339,43 +337,6 @@ func assertSkips(tb testing.TB, got []Skip, want ...Skip) {
 	tb.Helper()
 	if !slices.Equal(got, want) {
 		tb.Errorf("skips = %v, want %v", got, want)
-	}
-}
-
-func TestWalkSpecialFiles(t *testing.T) {
-	root := mkTree(t, map[string]string{"ok.md": "x"})
-	if err := syscall.Mkfifo(filepath.Join(root, "pipe.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(filepath.Join(root, "pipe-not-a-note"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	symlink(t, "pipe.md", filepath.Join(root, "pipe-link.md"))
-	want := []Skip{
-		{"pipe-link.md", "not a regular file (fifo)"},
-		{"pipe.md", "not a regular file (fifo)"},
-	}
-	// Unix socket paths are limited to about 100 bytes; use a short
-	// folder when the temp folder is too deep.
-	sockDir := root
-	if len(root) > 80 {
-		t.Logf("temp folder too long for a unix socket, socket case skipped")
-	} else {
-		l, err := net.Listen("unix", filepath.Join(sockDir, "sock.md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer l.Close()
-		want = append(want, Skip{"sock.md", "not a regular file (socket)"})
-	}
-	files, skips := walkAll(t, root, Rules{})
-	assertPaths(t, files, "ok.md")
-	assertSkips(t, skips, want...)
-
-	// Read must not block on a FIFO (nothing ever writes to it).
-	_, err := Read(File{Path: "pipe.md", Abs: filepath.Join(root, "pipe.md")}, 0)
-	if !errors.Is(err, ErrNotRegular) {
-		t.Errorf("Read(fifo) = %v, want ErrNotRegular", err)
 	}
 }
 
