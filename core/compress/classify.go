@@ -34,12 +34,13 @@ var (
 	goTestLogRe = regexp.MustCompile(`^\s+\w[\w.-]*_test\.go:\d+: `)
 	// Stack frames and source locations, one pattern per language, each
 	// behind a prefix check in isFrame.
-	goFrameRe   = regexp.MustCompile(`^\t\S+\.\w+:\d+(?:\s+\+0x[0-9a-f]+)?$`)
-	goFuncRe    = regexp.MustCompile(`^[\w./*()-]+\([^)]*\)$`)
-	pyFrameRe   = regexp.MustCompile(`^\s*File "[^"]+", line \d+`)
-	atFrameRe   = regexp.MustCompile(`^\s+at \S.*(?::\d+(?::\d+)?\)?|\(native\)|\(<anonymous>\))$`)
-	rustArrowRe = regexp.MustCompile(`^\s*--> \S+:\d+`)
-	bareLocRe   = regexp.MustCompile(`^\S+\.\w{1,5}:\d+(?::\d+)?$`)
+	goFrameRe       = regexp.MustCompile(`^\t\S+\.\w+:\d+(?:\s+\+0x[0-9a-f]+)?$`)
+	goFuncRe        = regexp.MustCompile(`^[\w./*()-]+\([^)]*\)$`)
+	pyFrameRe       = regexp.MustCompile(`^\s*File "[^"]+", line \d+`)
+	atFrameRe       = regexp.MustCompile(`^\s+at \S.*(?::\d+(?::\d+)?\)?|\(native\)|\(<anonymous>\))$`)
+	rustArrowRe     = regexp.MustCompile(`^\s*--> \S+:\d+`)
+	numberedFrameRe = regexp.MustCompile(`^\s+\d+: (?:\S*::\S|0x[0-9a-f]+|<)`)
+	bareLocRe       = regexp.MustCompile(`^\S+\.\w{1,5}:\d+(?::\d+)?$`)
 	// Lines that only quote source under a diagnostic: "   12 |  code", "      |  ^~~".
 	excerptRe = regexp.MustCompile(`^\s*(?:\d*\s+\|(?:\s|$)|[~^]+[~^\s|]*$)`)
 	// Library frames: the language runtime and installed dependencies.
@@ -396,8 +397,13 @@ func isFrame(line, t string) bool {
 		return rustArrowRe.MatchString(line)
 	case strings.HasPrefix(t, "created by "):
 		return true
+	case isDigit(t[0]) && line[0] == ' ':
+		// A numbered backtrace line: Rust's "  3: crate::func", "  0: 0x55…".
+		return numberedFrameRe.MatchString(line)
 	case last == ')' && line[0] != ' ':
-		return goFuncRe.MatchString(line)
+		// goFuncRe needs a space-free prefix up to the first '('.
+		i := strings.IndexByte(t, '(')
+		return i > 0 && strings.IndexAny(t[:i], " \t") < 0 && goFuncRe.MatchString(line)
 	case isDigit(last) && strings.IndexByte(t, ' ') < 0:
 		return bareLocRe.MatchString(line)
 	}

@@ -2,7 +2,6 @@ package compress
 
 import (
 	"context"
-	"regexp"
 	"sort"
 	"strings"
 )
@@ -41,10 +40,11 @@ const (
 	tierRank           // everything else, ranked against the query
 )
 
-// tierCaps bound the share of the budget the first pass may give to a tier,
-// so a flood of one kind (say 800 warnings) leaves room for the others. A
-// second pass then fills what is left in tier order.
-var tierCaps = [...]float64{tierSummary: 0.25, tierError: 0.6, tierLocate: 0.3, tierWarning: 0.3, tierContext: 0.15, tierRank: 1}
+// tierCaps bound the share of the budget the first pass gives to verdicts
+// and to errors, so a flood of errors (say 800 of them) leaves room for the
+// verdict and vice versa. A second pass then fills what is left in tier
+// order, uncapped.
+var tierCaps = [...]float64{tierSummary: 0.25, tierError: 0.6}
 
 // Request is one Bash result to condense, with the text it is ranked
 // against.
@@ -131,6 +131,7 @@ type unit struct {
 	rep         string // a run's representative line
 	cost        int    // rendered bytes plus a marker reserve
 	rank        int    // order within tierRank (0 best)
+	fromEnd     int    // non-blank lines after the unit in its stream
 }
 
 // Condense builds the extract of req under opts, with header naming
@@ -235,9 +236,10 @@ func assignTiers(ls []line, data bool) {
 			ls[i].tier = tierWarning
 		case kindFrame:
 			lib := isLibraryFrame(ls[i].text)
-			if i+1 < len(ls) && ls[i+1].kind == kindFrame && strings.HasPrefix(ls[i+1].text, "\t") && !strings.HasPrefix(ls[i].text, "\t") {
-				// A Go "pkg.Func(args)" or "created by" line belongs to the
-				// "\tfile:line" frame under it.
+			if i+1 < len(ls) && ls[i+1].kind == kindFrame && indent(ls[i+1].text) > indent(ls[i].text) {
+				// A Go "pkg.Func(args)" or "created by" line, or a Rust
+				// "  3: crate::func" line, belongs to the more indented
+				// "file:line" frame under it.
 				lib = isLibraryFrame(ls[i+1].text)
 			}
 			if lib {
@@ -278,9 +280,6 @@ func assignTiers(ls []line, data bool) {
 		case ls[i].kind == kindFrame && ls[i].tier == tierLocate && i > 0 && strings.HasPrefix(ls[i].text, "\t"):
 			// Go stack frames come in pairs: "pkg.Func(args)" then "\tfile:line".
 			promote(&ls[i-1], tierLocate)
-		case ls[i].kind == kindFrame && ls[i].tier == tierLocate && i > 0 && rustFrameNumberRe.MatchString(ls[i-1].text):
-			// Rust backtraces: "   3: crate::func" then "at ./src/lib.rs:2:53".
-			promote(&ls[i-1], tierLocate)
 		case strings.HasPrefix(ls[i].text, "goroutine ") && strings.HasSuffix(ls[i].text, "]:"):
 			// The header of a Go panic's stack: "goroutine 7 [running]:".
 			promote(&ls[i], tierLocate)
@@ -300,9 +299,6 @@ func assignTiers(ls []line, data bool) {
 		}
 	}
 }
-
-// rustFrameNumberRe matches the numbered function line of a Rust backtrace.
-var rustFrameNumberRe = regexp.MustCompile(`^\s+\d+: \S`)
 
 func prevNonBlank(ls []line, i int) int {
 	for i--; i >= 0; i-- {
@@ -401,6 +397,17 @@ func buildUnits(lines []line) []unit {
 		}
 		units = append(units, u)
 	}
+	defer func() {
+		// fromEnd: count the non-blank lines after each unit in its stream.
+		after := 0
+		for k := len(units) - 1; k >= 0; k-- {
+			if k+1 < len(units) && units[k+1].stream != units[k].stream {
+				after = 0
+			}
+			units[k].fromEnd = after
+			after += units[k].last - units[k].first + 1
+		}
+	}()
 	for i := 0; i < len(lines); {
 		l := lines[i]
 		if l.kind == kindBlank {
@@ -486,7 +493,10 @@ func selectionOrder(units []unit) []int {
 		case tierRank:
 			return ua.rank < ub.rank
 		case tierSummary:
-			return order[a] > order[b] // the final verdict first
+			// The final verdicts first: nearest the end of their stream.
+			if ua.fromEnd != ub.fromEnd {
+				return ua.fromEnd < ub.fromEnd
+			}
 		}
 		return order[a] < order[b]
 	})
@@ -510,8 +520,8 @@ func choose(units []unit, order []int, budget int) []int {
 	}
 	for pass := 0; pass < 2; pass++ {
 		for _, u := range order {
-			if taken[u] {
-				continue
+			if taken[u] || pass == 0 && units[u].tier > tierError {
+				continue // the first pass only reserves room for verdicts and errors
 			}
 			c := units[u].cost
 			if adjacent(u) {

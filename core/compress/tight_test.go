@@ -1,20 +1,46 @@
 package compress
 
 import (
-	"os"
+	"context"
 	"strings"
 	"testing"
 )
 
-func TestTightShow(t *testing.T) {
-	if os.Getenv("SHOW") == "" {
-		t.Skip()
-	}
+// TestTightBudgetKeepsVerdictAndFirstError squeezes every case into 400
+// tokens: the extract must still hold each stream's last line (the verdict)
+// and the first error line, when the command is not a data command.
+func TestTightBudgetKeepsVerdictAndFirstError(t *testing.T) {
+	opts := Options{ThresholdBytes: 1, BudgetTokens: 400}
 	for _, c := range loadCases(t) {
-		if !strings.Contains(c.Name, os.Getenv("SHOW")) {
+		if isDataCommand(c.Req.Command) {
 			continue
 		}
-		ex := condenseCase(c, Options{ThresholdBytes: 1, BudgetTokens: 400})
-		t.Logf("=== %s\n%s----- stderr -----\n%s", c.Name, ex.Stdout, ex.Stderr)
+		ex := Condense(context.Background(), c.Req, opts, testSavedPath)
+		text := ex.Stdout + ex.Stderr
+		lines, _ := splitStreams(c.Req, false)
+		want := map[string]string{}
+		for _, l := range lines {
+			if l.kind == kindError && want["first error"] == "" {
+				want["first error"] = l.text
+			}
+		}
+		// The last line of each stream, unless it is one more of a run of
+		// similar lines (which collapse instead).
+		for s, name := range []string{"last stdout line", "last stderr line"} {
+			var prev string
+			for _, l := range lines {
+				if l.stream == s && l.kind != kindBlank {
+					prev, want[name] = want[name], l.text
+				}
+			}
+			if want[name] != "" && prev != "" && shapeKey(prev) == shapeKey(want[name]) {
+				delete(want, name)
+			}
+		}
+		for what, want := range want {
+			if want != "" && !strings.Contains(text, defaultScrub(want)) {
+				t.Errorf("%s: %s %q lost under a tight budget", c.Name, what, want)
+			}
+		}
 	}
 }
