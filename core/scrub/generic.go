@@ -881,3 +881,45 @@ func (sc *scan) puttyKey(hs, he int) {
 		sc.add("private-key", start, end, prioStructural)
 	}
 }
+
+// privateKeyEnd handles an END line of a private key block whose BEGIN is
+// not in the text, as in the second piece of a note chunked through a key:
+// it redacts the base64 lines (or JSON "\n"-escaped pieces) above it and
+// the END line.
+func (sc *scan) privateKeyEnd(hs, he int) {
+	t := sc.text
+	if t[hs:he] != "-----END" {
+		return
+	}
+	le := strings.Index(t[he:min(len(t), he+80)], "-----")
+	if le < 0 {
+		return
+	}
+	label := strings.TrimSpace(t[he : he+le])
+	if !strings.Contains(label, "PRIVATE KEY") {
+		return
+	}
+	if strings.Contains(t[max(0, hs-1<<16):hs], "-----BEGIN "+label+"-----") {
+		return // the BEGIN handler covers it
+	}
+	end := he + le + 5
+	// Same line: escaped body pieces before the END marker.
+	p := hs
+	for p > 0 && (isBase64Char(t[p-1]) && t[p-1] != '-' && t[p-1] != '_' || t[p-1] == '\\') {
+		p--
+	}
+	// Whole base64 lines above.
+	if p == lineStart(t, hs) {
+		for p > 0 {
+			ls := lineStart(t, p-1)
+			line := strings.TrimRight(t[ls:p-1], "\r")
+			if line == "" || !isBase64(strings.ReplaceAll(line, "-", "!")) {
+				break
+			}
+			p = ls
+		}
+	}
+	if base64Count(t[p:hs]) >= 32 {
+		sc.add("private-key", p, end, prioStructural)
+	}
+}

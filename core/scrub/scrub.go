@@ -40,6 +40,7 @@ const (
 	hCurl
 	hShortPass
 	hPutty
+	hPrivateKeyEnd
 )
 
 // Priorities decide which rule names a merged finding: provider formats beat
@@ -77,6 +78,7 @@ func New() *Scrubber {
 	add("bearer", handler{kind: hBearer})
 	add("basic", handler{kind: hBasic})
 	add("-----begin", handler{kind: hPrivateKey})
+	add("-----end", handler{kind: hPrivateKeyEnd})
 	add("eyj", handler{kind: hJWT})
 	add("-u", handler{kind: hCurl})
 	add("--user", handler{kind: hCurl})
@@ -240,6 +242,8 @@ func (sc *scan) hit(id int32, start, end int) {
 		sc.shortPassFlag(start, end)
 	case hPutty:
 		sc.puttyKey(start, end)
+	case hPrivateKeyEnd:
+		sc.privateKeyEnd(start, end)
 	}
 }
 

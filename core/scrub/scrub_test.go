@@ -149,6 +149,8 @@ func positives() []positive {
 		{"pgp key", "{S}", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: GnuPG v2\n\n" + fake(123, b64, 64) + "\n=" + fake(124, b64, 4) + "\n-----END PGP PRIVATE KEY BLOCK-----"},
 		{"truncated key", "{S}\n\nmore notes", "-----BEGIN OPENSSH PRIVATE KEY-----\n" + fake(125, b64, 70) + "\n" + fake(126, b64, 70)},
 		{"curl user", "curl --user deploy:{S} https://x", fake(127, b62, 14)},
+		{"key tail without begin", "## chunk two\n{S}\nmore text", fake(149, b64, 64) + "\n" + fake(150, b64, 40) + "\n-----END OPENSSH PRIVATE KEY-----"},
+		{"escaped key tail", `x": "{S}\n"`, fake(151, b64, 64) + `\n` + fake(152, b64, 12) + `\n-----END PRIVATE KEY-----`},
 
 		// Harder shapes.
 		{"env value with list symbols", "DB_PASSWORD={S}\nNEXT=1", "ab,cD;9x)z!" + fake(128, b62, 6)},
@@ -230,6 +232,8 @@ func TestScrubLeavesNegatives(t *testing.T) {
 		{"sk prefix words", "ask-me-anything sk-learn task_id risk_live_demo"},
 		{"hex color", "#ff00ff and #1e90ff"},
 		{"begin line in prose", "If your key begins with `-----BEGIN OPENSSH PRIVATE KEY-----`, convert it."},
+		{"certificate tail", fake(206, b64, 64) + "\n-----END CERTIFICATE-----"},
+		{"end line in prose", "The file ends with -----END RSA PRIVATE KEY----- on its own line."},
 		{"certificate", "-----BEGIN CERTIFICATE-----\n" + fake(202, b64, 64) + "\n-----END CERTIFICATE-----"},
 		{"base64 image", "![x](data:image/png;base64," + fake(203, b64, 400) + "==)"},
 		{"docker user flag", "docker run -u 1000:1000 image"},
