@@ -134,7 +134,7 @@ func parse(r io.Reader) (Config, error) {
 		}
 		c.Extensions[i] = n
 	}
-	if err := c.validate(); err != nil {
+	if err := c.Validate(); err != nil {
 		return Defaults(), err
 	}
 	return c, nil
@@ -238,8 +238,12 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// validate checks every value's range; errors name the key.
-func (c Config) validate() error {
+// Validate checks every value's range and the folder rules, as Parse does
+// for a file; call it again after applying flags. The error names the key
+// and wraps ErrInvalid (a value out of range) or vault.ErrBadRule (an
+// include, exclude or extension rule), e.g.
+// "invalid search.k = 0: must be at least 1".
+func (c Config) Validate() error {
 	type check struct {
 		key string
 		v   float64

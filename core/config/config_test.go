@@ -372,6 +372,22 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+func TestValidateAfterFlags(t *testing.T) {
+	c := Defaults()
+	if err := c.Validate(); err != nil {
+		t.Fatalf("Defaults().Validate() = %v", err)
+	}
+	c.Search.K = 0 // as a caller would after a bad -k flag
+	if err := c.Validate(); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "search.k = 0") {
+		t.Errorf("Validate() = %v, want an ErrInvalid naming search.k", err)
+	}
+	c = Defaults()
+	c.Exclude = []string{"**"}
+	if err := c.Validate(); !errors.Is(err, vault.ErrBadRule) {
+		t.Errorf("Validate() = %v, want vault.ErrBadRule", err)
+	}
+}
+
 func TestRules(t *testing.T) {
 	c, err := Parse(strings.NewReader("include = [\"A\"]\nexclude = [\"A/Old\"]\nextensions = [\"md\", \"txt\"]\nmax_file_bytes = 1000\n"))
 	if err != nil {
@@ -430,7 +446,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if err := c.validate(); err != nil {
+		if err := c.Validate(); err != nil {
 			t.Errorf("Parse accepted an invalid config: %v", err)
 		}
 		for _, e := range c.Extensions {
