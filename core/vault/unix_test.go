@@ -23,7 +23,9 @@ func TestWalkSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	symlink(t, "pipe.md", filepath.Join(root, "pipe-link.md"))
+	symlink(t, os.DevNull, filepath.Join(root, "null.md"))
 	want := []Skip{
+		{"null.md", "not a regular file (char device)"},
 		{"pipe-link.md", "not a regular file (fifo)"},
 		{"pipe.md", "not a regular file (fifo)"},
 	}
