@@ -250,7 +250,15 @@ func assignTiers(ls []line, data bool) {
 		case kindTestLog:
 			ls[i].tier = tierLocate
 		case kindExcerpt:
-			ls[i].tier = tierContext
+			// Quoted source follows a diagnostic (or more quoted source);
+			// elsewhere a line such as "  | alt-package" is just text.
+			ls[i].tier = tierRank
+			if p := prevNonBlank(ls, i); p >= 0 && p == i-1 {
+				switch ls[p].kind {
+				case kindError, kindWarning, kindExcerpt, kindFrame:
+					ls[i].tier = tierContext
+				}
+			}
 		default:
 			ls[i].tier = tierRank
 		}
@@ -526,6 +534,8 @@ func choose(units []unit, order []int, budget int) []int {
 			c := units[u].cost
 			if adjacent(u) {
 				c -= markerReserve
+			} else if units[u].tier == tierContext {
+				continue // a source excerpt is worth nothing without its diagnostic
 			}
 			if used+c > budget {
 				continue
