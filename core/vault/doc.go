@@ -39,8 +39,11 @@
 // file (device and inode) is reported once, under its lexically first path;
 // a folder reached again through a symlink is not walked again when its first
 // walk saw all of it, and a symlink back to a folder that is being walked is
-// reported as a "symlink loop". Paths are normalised to Unicode NFC, so a
-// note whose name macOS stored in NFD has the same path as on Linux.
+// reported as a "symlink loop"; a folder reached through more than eight
+// different symlinked paths is not walked again, so a maze of cross-links
+// stays linear. Paths are normalised to Unicode NFC, so a note whose name
+// macOS stored in NFD has the same path as on Linux, and bytes of a file
+// name that are not UTF-8 become U+FFFD in File.Path (File.Abs keeps them).
 //
 // Nothing about a single entry aborts the walk: unreadable folders and files,
 // FIFOs, sockets, devices, broken symlinks, loops and files over the size cap
