@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/asg017/sqlite-vec-go-bindings v0.1.6
 	github.com/mattn/go-sqlite3 v1.14.53
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/text v0.44.0
 )
 
