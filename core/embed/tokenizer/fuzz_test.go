@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unicode/utf8"
 )
 
 func mustFromJSON(tb testing.TB, rel string) *Tokenizer {
@@ -166,4 +167,29 @@ func TestUnwritableCacheDir(t *testing.T) {
 	if len(tok.Encode("the quick brown fox")) != 4 {
 		t.Errorf("ids %v", tok.Encode("the quick brown fox"))
 	}
+}
+
+func FuzzCollapseSpace(f *testing.F) {
+	for _, s := range []string{"a  b", " \t\n x \u00a0\u3000y ", "\u0085\v\f", "", "\xff  \xfe"} {
+		f.Add(s)
+	}
+	re, err := parseNormalizer([]byte(`{"type":"Replace","pattern":{"Regex":"(?:\\s)+"},"content":" "}`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	fast, err := parseNormalizer([]byte(`{"type":"Replace","pattern":{"Regex":"\\s+"},"content":" "}`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, ok := fast.(collapseSpace); !ok {
+		f.Fatalf("\\s+ took the regexp path: %T", fast)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return // tokenizers only ever sees valid UTF-8 after normalization
+		}
+		if got, want := fast.normalize(s), re.normalize(s); got != want {
+			t.Fatalf("%q: collapse %q, regexp %q", s, got, want)
+		}
+	})
 }

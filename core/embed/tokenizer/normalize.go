@@ -266,6 +266,9 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 		switch {
 		case j.Pattern.String != nil:
 			return replaceString{*j.Pattern.String, j.Content}, nil
+		case j.Pattern.Regex != nil && *j.Pattern.Regex == `\s+`:
+			// The common whitespace collapse, without the regexp engine.
+			return collapseSpace(j.Content), nil
 		case j.Pattern.Regex != nil:
 			re, err := regexp.Compile(translateRegexp(*j.Pattern.Regex))
 			if err != nil {
@@ -295,3 +298,25 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 }
 
 func unicodeIsAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// collapseSpace replaces every run of Unicode White_Space with to: the
+// Replace normalizer with pattern Regex("\s+") as Oniguruma matches it.
+type collapseSpace string
+
+func (c collapseSpace) normalize(s string) string {
+	var sb strings.Builder
+	sb.Grow(len(s))
+	inRun := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			if !inRun {
+				sb.WriteString(string(c))
+				inRun = true
+			}
+			continue
+		}
+		inRun = false
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}

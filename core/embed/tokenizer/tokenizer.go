@@ -51,6 +51,9 @@ type Tokenizer struct {
 	pool          sync.Pool
 	punctIDs      [128]int32 // WordPiece ids of one-character ASCII punctuation words
 	addedFirst    [256]bool  // first bytes of raw added tokens
+
+	prefixOnce sync.Once
+	prefixes   []uint64 // Unigram: set of mix(hash) of every token prefix, 0 = empty
 }
 
 type addedToken struct {

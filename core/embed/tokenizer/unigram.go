@@ -32,6 +32,7 @@ func (t *Tokenizer) unigram(dst []int32, s string, sc *scratch) []int32 {
 		seen[i] = false
 		score[i] = 0
 	}
+	t.prefixOnce.Do(t.buildPrefixes)
 	unkScore := t.minScore - unkPenalty
 	for pos := 0; pos < n; {
 		mblen := 1
@@ -55,7 +56,11 @@ func (t *Tokenizer) unigram(dst []int32, s string, sc *scratch) []int32 {
 			if end > limit {
 				break
 			}
-			id, ok := t.vocab.find(mix(h), s[pos:end], nil)
+			mh := mix(h)
+			if !t.isPrefix(mh) {
+				break // no token starts with s[pos:end], so none is longer
+			}
+			id, ok := t.vocab.find(mh, s[pos:end], nil)
 			if !ok {
 				continue
 			}
@@ -112,4 +117,50 @@ func (t *Tokenizer) pieceID(s string) int32 {
 		return int32(id)
 	}
 	return int32(t.unk)
+}
+
+// buildPrefixes fills the prefix set that stands in for the trie of
+// models/unigram/trie.rs: the Viterbi scan stops extending a candidate as
+// soon as no token starts with it. A hash collision only costs an extra
+// exact lookup.
+func (t *Tokenizer) buildPrefixes() {
+	total := 0
+	for id := 0; id < t.vocab.size(); id++ {
+		total += utf8.RuneCount(t.vocab.token(id))
+	}
+	size := 1
+	for size < 2*total+2 {
+		size <<= 1
+	}
+	set := make([]uint64, size)
+	mask := uint64(size - 1)
+	for id := 0; id < t.vocab.size(); id++ {
+		tok := t.vocab.token(id)
+		h := uint64(fnvOffset)
+		for i := 0; i < len(tok); {
+			_, sz := utf8.DecodeRune(tok[i:])
+			h = hashBytes(h, tok[i:i+sz])
+			i += sz
+			k := mix(h) | 1
+			j := k & mask
+			for set[j] != 0 && set[j] != k {
+				j = (j + 1) & mask
+			}
+			set[j] = k
+		}
+	}
+	t.prefixes = set
+}
+
+func (t *Tokenizer) isPrefix(mh uint64) bool {
+	k := mh | 1
+	mask := uint64(len(t.prefixes) - 1)
+	for j := k & mask; ; j = (j + 1) & mask {
+		switch t.prefixes[j] {
+		case k:
+			return true
+		case 0:
+			return false
+		}
+	}
 }
