@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -89,4 +90,12 @@ func FuzzNormalize(f *testing.F) {
 			t.Fatalf("Normalize not idempotent on %q: %q -> %q", line, n, Normalize(n))
 		}
 	})
+}
+
+func ExampleNormalize() {
+	fmt.Println(Normalize("--- FAIL: TestTitle (0.53s) wrote /tmp/TestTitle2531972349/001/out.txt (pid 31188)"))
+	fmt.Println(Normalize("2026-11-30 12:25:24,622 INFO job 7 done in 0.018s (obj at 0x7fb3e695d8f0)"))
+	// Output:
+	// --- FAIL: TestTitle (<dur>) wrote /tmp/<tmp>/001/out.txt (pid <pid>)
+	// <time> INFO job 7 done in <dur> (obj at 0x<addr>)
 }
