@@ -13,8 +13,13 @@
 //     item, a block quote or an HTML block is a thematic break, not an
 //     underline (CommonMark 0.31, 4.1 and 4.3). Headings inside fenced code
 //     (``` or ~~~; a fence closes only with at least as many of the same
-//     character, 4.5) and indented code do not count. An unclosed fence runs
-//     to the end of the text, as in CommonMark.
+//     character, 4.5), indented code and HTML blocks (4.6) do not count. An
+//     unclosed fence runs to the end of the text, as in CommonMark. One
+//     deliberate deviation: a closing fence counts at any indentation, so a
+//     fence in a list item closed one space short does not swallow the rest
+//     of the note. On all 16,915 corpus files the headings found equal
+//     those of the CommonMark parser goldmark except for that one case
+//     (TestScannerMatchesCommonMark).
 //  2. Section names. A section's name is its heading text with any closing
 //     #s removed (multi-line setext text joined by spaces); the heading line
 //     is not repeated in Text. Text before the first heading is a section

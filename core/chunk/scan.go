@@ -44,9 +44,9 @@ type scanner struct {
 	fenceChar byte
 	fenceLen  int
 
-	paraStart int  // start of the open top-level paragraph, -1 if none
-	container bool // inside a list item or block quote (no top-level paragraph)
-	noPara    bool // inside an HTML block, until the next blank line
+	paraStart int    // start of the open top-level paragraph, -1 if none
+	container bool   // inside a list item or block quote (no top-level paragraph)
+	htmlEnd   string // inside an HTML block: its end marker, or "\n" for "a blank line"
 	prevBlank bool
 }
 
@@ -85,10 +85,26 @@ func (s *scanner) next() (event, bool) {
 		return ev, true
 	}
 
+	// HTML blocks (CommonMark 0.31, 4.6) hide headings and fences until
+	// their end condition.
+	if s.htmlEnd != "" {
+		switch {
+		case s.htmlEnd == "\n" && rest == "":
+			s.htmlEnd = ""
+		case rest == "":
+			ev.kind = kBlank
+			return ev, true
+		default:
+			if s.htmlEnd != "\n" && containsFold(rest, s.htmlEnd) {
+				s.htmlEnd = ""
+			}
+			return ev, true
+		}
+	}
+
 	if rest == "" {
 		ev.kind = kBlank
 		s.paraStart = -1
-		s.noPara = false
 		s.prevBlank = true
 		return ev, true
 	}
@@ -115,8 +131,17 @@ func (s *scanner) next() (event, bool) {
 		if level, text, ok := atxHeading(rest); ok {
 			s.paraStart = -1
 			s.container = false
-			s.noPara = false
 			ev.kind, ev.level, ev.head = kHeading, level, text
+			return ev, true
+		}
+	}
+
+	if cols < 4 {
+		if end := htmlStart(rest, s.paraStart >= 0); end != "" {
+			s.paraStart = -1
+			if end == "\n" || !containsFold(rest[1:], end) {
+				s.htmlEnd = end
+			}
 			return ev, true
 		}
 	}
@@ -153,15 +178,11 @@ func (s *scanner) next() (event, bool) {
 		}
 	}
 
-	if s.container || s.noPara || s.paraStart >= 0 {
+	if s.container || s.paraStart >= 0 {
 		return ev, true // continuation line
 	}
 	if cols >= 4 {
 		return ev, true // indented code
-	}
-	if isHTMLStart(rest) {
-		s.noPara = true
-		return ev, true
 	}
 	s.paraStart = start
 	return ev, true
@@ -244,7 +265,7 @@ func atxHeading(rest string) (level int, text string, ok bool) {
 	if level < len(rest) && rest[level] != ' ' && rest[level] != '\t' {
 		return 0, "", false
 	}
-	text = strings.Trim(rest[level:], " \t")
+	text = strings.TrimSpace(rest[level:])
 	// Closing sequence: trailing #s that are the whole text or follow a space.
 	j := len(text)
 	for j > 0 && text[j-1] == '#' {
@@ -255,7 +276,7 @@ func atxHeading(rest string) (level int, text string, ok bool) {
 	} else if j < len(text) && (text[j-1] == ' ' || text[j-1] == '\t') {
 		text = strings.TrimRight(text[:j], " \t")
 	}
-	return level, text, true
+	return level, strings.TrimSpace(text), true
 }
 
 // setextChar returns '=' or '-' if rest is a setext underline (a run of one
@@ -322,14 +343,87 @@ func isContainerStart(rest string, interrupting bool) bool {
 	return true
 }
 
-// isHTMLStart reports a line that opens an HTML block (a comment or a tag),
-// under which a "---" line is a thematic break, not a setext underline.
-func isHTMLStart(rest string) bool {
+// htmlStart reports whether rest opens an HTML block and returns its end
+// marker ("\n" for "ends at a blank line"), or "". Types 1-6 may interrupt
+// a paragraph, type 7 (any other complete tag alone on its line) may not
+// (CommonMark 0.31, 4.6).
+func htmlStart(rest string, interrupting bool) string {
 	if len(rest) < 2 || rest[0] != '<' {
-		return false
+		return ""
 	}
-	c := rest[1]
-	return c == '!' || c == '/' || c == '?' || (c|0x20 >= 'a' && c|0x20 <= 'z')
+	switch {
+	case strings.HasPrefix(rest, "<!--"):
+		return "-->"
+	case strings.HasPrefix(rest, "<?"):
+		return "?>"
+	case strings.HasPrefix(rest, "<![CDATA["):
+		return "]]>"
+	case rest[1] == '!' && len(rest) > 2 && isASCIILetter(rest[2]):
+		return ">"
+	}
+	closing := rest[1] == '/'
+	name := rest[1:]
+	if closing {
+		name = rest[2:]
+	}
+	n := 0
+	for n < len(name) && (isASCIILetter(name[n]) || (n > 0 && (name[n] >= '0' && name[n] <= '9' || name[n] == '-'))) {
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	after := name[n:]
+	tag := strings.ToLower(name[:n])
+	if !closing {
+		switch tag {
+		case "pre", "script", "style", "textarea":
+			if after == "" || after[0] == ' ' || after[0] == '\t' || after[0] == '>' {
+				return "</" + tag + ">"
+			}
+		}
+	}
+	if blockTags[tag] && (after == "" || after[0] == ' ' || after[0] == '\t' || after[0] == '>' || strings.HasPrefix(after, "/>")) {
+		return "\n"
+	}
+	if !interrupting && rest[len(rest)-1] == '>' && strings.IndexByte(rest[1:], '<') < 0 {
+		return "\n"
+	}
+	return ""
+}
+
+// blockTags are the HTML block-level tag names of CommonMark 0.31, 4.6
+// (type 6).
+var blockTags = map[string]bool{
+	"address": true, "article": true, "aside": true, "base": true,
+	"basefont": true, "blockquote": true, "body": true, "caption": true,
+	"center": true, "col": true, "colgroup": true, "dd": true,
+	"details": true, "dialog": true, "dir": true, "div": true, "dl": true,
+	"dt": true, "fieldset": true, "figcaption": true, "figure": true,
+	"footer": true, "form": true, "frame": true, "frameset": true, "h1": true,
+	"h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "head": true,
+	"header": true, "hr": true, "html": true, "iframe": true, "legend": true,
+	"li": true, "link": true, "main": true, "menu": true, "menuitem": true,
+	"nav": true, "noframes": true, "ol": true, "optgroup": true,
+	"option": true, "p": true, "param": true, "search": true, "section": true,
+	"summary": true, "table": true, "tbody": true, "td": true, "tfoot": true,
+	"th": true, "thead": true, "title": true, "tr": true, "track": true,
+	"ul": true,
+}
+
+func isASCIILetter(c byte) bool {
+	return c|0x20 >= 'a' && c|0x20 <= 'z'
+}
+
+// containsFold reports whether s contains the ASCII marker sub, ignoring
+// ASCII case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // joinLines trims every line of a setext heading paragraph and joins them
@@ -337,11 +431,11 @@ func isHTMLStart(rest string) bool {
 func joinLines(p string) string {
 	p = strings.TrimRight(p, "\n")
 	if strings.IndexByte(p, '\n') < 0 {
-		return strings.Trim(p, " \t\r")
+		return strings.TrimSpace(p)
 	}
 	var b strings.Builder
 	for _, l := range strings.Split(p, "\n") {
-		l = strings.Trim(l, " \t\r")
+		l = strings.TrimSpace(l)
 		if l == "" {
 			continue
 		}
