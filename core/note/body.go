@@ -76,6 +76,9 @@ func scanBody(body string) bodyInfo {
 		} else {
 			prevPara = ""
 		}
+		if indent < 4 && isLinkDefinition(t) {
+			continue // "[1]: #anchor" is a link target, not a tag
+		}
 		if strings.IndexByte(t, '#') >= 0 || strings.Contains(t, "%%") {
 			info.tags, inComment = lineTags(t, info.tags, inComment)
 		}
@@ -208,4 +211,13 @@ func allByte(s string, c byte) bool {
 		}
 	}
 	return true
+}
+
+// isLinkDefinition reports a link reference definition line, "[label]: dest".
+func isLinkDefinition(t string) bool {
+	if len(t) < 4 || t[0] != '[' || t[1] == '^' {
+		return false
+	}
+	i := strings.Index(t, "]:")
+	return i > 1 && (i+2 == len(t) || t[i+2] == ' ' || t[i+2] == '\t')
 }

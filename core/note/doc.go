@@ -40,8 +40,9 @@
 // "# Title" or a setext "Title" underlined with "="), else the file name
 // stem. Inline tags follow Obsidian: '#' at the start of a line or after
 // white space, then letters, digits, '_', '-' and '/', with at least one
-// letter; never inside fenced code, inline code or %% comments %%, so
-// heading markers, issue numbers ("#460") and URL fragments are not tags.
+// letter; never inside fenced code, inline code, %% comments %% or link
+// reference definitions ("[1]: #anchor"), so heading markers, issue
+// numbers ("#460") and URL fragments are not tags.
 //
 // Parse does one pass over the body besides decoding; the frontmatter
 // decoder sees only the block.

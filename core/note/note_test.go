@@ -262,6 +262,8 @@ func TestParseInlineTags(t *testing.T) {
 		{"obsidian comments are skipped", "%% #hidden %%\n#shown\n%%\n#hidden2\n%%\n", []string{"shown"}},
 		{"task lines", "- [ ] #task do it 📅 2024-01-01\n", []string{"task"}},
 		{"escaped hash", `\#notag` + "\n", nil},
+		{"link reference definitions", "[06]: #example-5---derived\n[x]:  #anchor \"t\"\n#real\n", []string{"real"}},
+		{"footnote text keeps tags", "[^1]: see #note\n", []string{"note"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
