@@ -264,7 +264,8 @@ type prepared struct {
 	file   store.File
 	chunks []store.Chunk
 	vecs   [][]float32
-	skip   string // non-empty: the file could not be read
+	texts  []string // what to embed, one per chunk (see EmbedText)
+	skip   string   // non-empty: the file could not be read
 }
 
 func (r *run) indexFiles() error {
@@ -450,19 +451,7 @@ func (r *run) prepare(f vault.File) prepared {
 		out.chunks = append(out.chunks, sc)
 		texts = append(texts, EmbedText(sc))
 	}
-	if r.model != nil && len(texts) > 0 {
-		vecs := make([][]float32, len(texts))
-		for i, t := range texts {
-			v, err := r.model.Encode(t)
-			if err != nil {
-				r.log.Warn("embedding failed", "path", f.Path, "err", err)
-				vecs = nil
-				break
-			}
-			vecs[i] = v
-		}
-		out.vecs = vecs
-	}
+	out.texts = texts
 	if len(counts) > 0 {
 		r.redMu.Lock()
 		for k, v := range counts {
@@ -490,12 +479,22 @@ func (r *run) write(batch []prepared) error {
 	}
 	defer tx.Rollback()
 	if r.model != nil {
-		var sample [][]float32
+		// One EncodeBatch per transaction: it spreads over every core and
+		// decodes the embedding matrix once.
+		var texts []string
 		for _, p := range batch {
-			sample = append(sample, p.vecs...)
+			texts = append(texts, p.texts...)
 		}
-		if len(sample) > 0 {
-			if err := tx.SetCenter(ctx, sample); err != nil {
+		vecs, err := r.model.EncodeBatch(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("embed: %w", err)
+		}
+		for i := range batch {
+			n := len(batch[i].texts)
+			batch[i].vecs, vecs = vecs[:n:n], vecs[n:]
+		}
+		if len(texts) > 0 {
+			if err := tx.SetCenter(ctx, vecsOf(batch)); err != nil {
 				return err
 			}
 		}
@@ -523,6 +522,14 @@ func (r *run) write(batch []prepared) error {
 		r.sum.ChunksWritten += len(p.chunks)
 	}
 	return tx.Commit()
+}
+
+func vecsOf(batch []prepared) [][]float32 {
+	var out [][]float32
+	for _, p := range batch {
+		out = append(out, p.vecs...)
+	}
+	return out
 }
 
 // reembed gives vectors to chunks that have none: after a model change, or

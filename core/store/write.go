@@ -160,11 +160,29 @@ func (t *Tx) DeleteFile(ctx context.Context, path string) error {
 
 func (t *Tx) deleteChunks(ctx context.Context, path string) error {
 	if t.s.vecOK {
-		if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vecs WHERE rowid IN (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?)", path); err != nil {
+		// vec0 cannot use an IN (subquery) constraint and would scan the
+		// whole table, so vectors are deleted by rowid, one at a time.
+		rows, err := t.tx.QueryContext(ctx, "SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?", path)
+		if err != nil {
 			return fmt.Errorf("delete vectors of %s: %w", path, err)
 		}
-		if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vec_i8 WHERE id IN (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?)", path); err != nil {
-			return fmt.Errorf("delete vectors of %s: %w", path, err)
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return fmt.Errorf("delete vectors of %s: %w", path, err)
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		for _, id := range ids {
+			if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vecs WHERE rowid = ?", id); err != nil {
+				return fmt.Errorf("delete vectors of %s: %w", path, err)
+			}
+			if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vec_i8 WHERE id = ?", id); err != nil {
+				return fmt.Errorf("delete vectors of %s: %w", path, err)
+			}
 		}
 	}
 	// The chunks_ad trigger issues the FTS5 'delete' command for each row.

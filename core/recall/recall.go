@@ -1,0 +1,179 @@
+package recall
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/engine"
+	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/retrieve"
+	"github.com/vaultctx/vaultctx/core/scrub"
+)
+
+// Events answered by this package.
+const (
+	EventPrompt  = "UserPromptSubmit"
+	EventPreTool = "PreToolUse"
+)
+
+// DefaultMinCosine is the cosine similarity a vector-only best hit needs
+// when hooks.min_score is 0.
+const DefaultMinCosine = 0.55
+
+// MinTermCoverage is the share of a query's searchable terms that a BM25
+// best hit must contain.
+const MinTermCoverage = 0.5
+
+// MinTerms is the least number of searchable terms (stopwords removed) a
+// query needs before the vault is searched at all.
+const MinTerms = 2
+
+// Prompt answers a UserPromptSubmit payload: nil for slash commands,
+// prompts with fewer than MinTerms searchable terms, and prompts whose best
+// hit falls below the relevance floor.
+func Prompt(ctx context.Context, cfg config.Config, in hookio.Input) ([]byte, error) {
+	if hookio.IsSlashCommand(in.Prompt) {
+		return nil, nil
+	}
+	return answer(ctx, cfg, in, EventPrompt, in.Prompt, cfg.Hooks.PromptBudgetTokens)
+}
+
+// PreTool answers a PreToolUse payload for tools whose input states a
+// search intent (see Intent); every other tool gets nil.
+func PreTool(ctx context.Context, cfg config.Config, in hookio.Input) ([]byte, error) {
+	q := Intent(in)
+	if q == "" {
+		return nil, nil
+	}
+	return answer(ctx, cfg, in, EventPreTool, q, cfg.Hooks.PreToolBudgetTokens)
+}
+
+// Intent extracts the search intent of a tool call: Grep and Glob
+// `pattern` (with regex and glob syntax turned into spaces), WebSearch
+// `query`, WebFetch `prompt`, Task and Agent `description` and `prompt`.
+// It returns "" for any other tool.
+func Intent(in hookio.Input) string {
+	get := func(k string) string { return in.ToolInput.Get(k).String() }
+	switch in.ToolName {
+	case "Grep", "Glob":
+		return patternWords(get("pattern"))
+	case "WebSearch":
+		return get("query")
+	case "WebFetch":
+		return get("prompt")
+	case "Task", "Agent":
+		return strings.TrimSpace(get("description") + "\n" + get("prompt"))
+	}
+	return ""
+}
+
+// patternWords keeps the literal parts of a regex or glob pattern.
+func patternWords(p string) string {
+	var b strings.Builder
+	prevEsc := false
+	for _, r := range p {
+		switch {
+		case prevEsc:
+			// \b, \s, \w, \d ... are classes, not letters.
+			b.WriteByte(' ')
+			prevEsc = false
+		case r == '\\':
+			prevEsc = true
+		case strings.ContainsRune(`.*+?()[]{}|^$/,!`, r):
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, query string, budget int) ([]byte, error) {
+	terms := hookio.SearchableTerms(query)
+	if len(terms) < MinTerms {
+		return nil, nil
+	}
+	log := hookio.Logger(ctx)
+	e, err := engine.Open(ctx, cfg.DB, engine.Options{ReadOnly: true, Columns: cfg.Search.Columns, Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	defer e.Close()
+	k := cfg.Search.K
+	hits, err := e.Search(ctx, query, retrieve.Options{
+		Mode: retrieve.ModeHybrid, K: k, Candidates: cfg.Search.Candidates, RRFK: cfg.Search.RRFK,
+		BM25Weight: cfg.Search.BM25Weight, VectorWeight: cfg.Search.VectorWeight,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(hits) == 0 || !relevant(hits[0], terms, cfg.Hooks.MinScore) {
+		log.Debug("no relevant hit", "hits", len(hits))
+		return nil, nil
+	}
+	var seen *hookio.Seen
+	if in.SessionID != "" {
+		if dir, err := hookio.StateDir(os.Getenv, "sessions"); err == nil {
+			if s, err := hookio.OpenSeen(dir, in.SessionID); err == nil {
+				seen = s
+			}
+		}
+	}
+	sc := scrub.Default()
+	var show []hookio.Hit
+	for _, h := range hits {
+		if seen != nil && seen.Has(h.ChunkID) {
+			continue
+		}
+		clean := func(s string) string { out, _ := sc.Scrub(s); return out }
+		show = append(show, hookio.Hit{Path: clean(h.Path), Section: clean(h.Section), Title: clean(h.Title), Text: clean(h.Text), ChunkID: h.ChunkID})
+	}
+	block := hookio.FormatContext(show, budget)
+	if block == "" {
+		return nil, nil
+	}
+	if seen != nil {
+		for _, h := range show {
+			if strings.Contains(block, "\n"+h.Path+"\n") {
+				seen.Add(h.ChunkID)
+			}
+		}
+		if err := seen.Save(); err != nil {
+			log.Debug("session state not saved", "err", err)
+		}
+	}
+	return hookio.ContextOutput(event, block), nil
+}
+
+// relevant applies the relevance floor to the best hit.
+func relevant(h retrieve.Hit, terms []string, minCos float64) bool {
+	if minCos <= 0 {
+		minCos = DefaultMinCosine
+	}
+	if h.VecRank > 0 && h.VecScore >= minCos {
+		return true
+	}
+	if h.BM25Rank == 0 {
+		return false
+	}
+	hay := strings.ToLower(h.Title + "\n" + h.Section + "\n" + h.Text)
+	n := 0
+	for _, t := range terms {
+		if strings.Contains(hay, stem(t)) {
+			n++
+		}
+	}
+	return float64(n) >= MinTermCoverage*float64(len(terms))
+}
+
+// stem cuts common English suffixes so "indexes" finds "index".
+func stem(t string) string {
+	for _, suf := range []string{"ing", "es", "s", "ed"} {
+		if len(t) > len(suf)+3 && strings.HasSuffix(t, suf) {
+			return t[:len(t)-len(suf)]
+		}
+	}
+	return t
+}

@@ -1,0 +1,36 @@
+// Command vaultctx-pretooluse is the Claude Code PreToolUse hook.
+//
+// For tools whose input states a search intent (Grep and Glob `pattern`,
+// WebSearch `query`, WebFetch `prompt`, Task and Agent `description` and
+// `prompt`) it searches the vault index and prints
+// {"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"..."}}
+// under hooks.pretool_budget_tokens (300 by default), leaving out chunks
+// that any of our hooks already showed in the same session (state under
+// $XDG_STATE_HOME/vaultctx/sessions, expired after 24 h). Every other tool
+// gets nothing. It never blocks a tool, decides a permission, or rewrites
+// tool input.
+//
+// Config, index, deadline, logging and exit status are as for
+// vaultctx-userprompt: it always exits 0 and fails open.
+package main
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/recall"
+)
+
+func main() {
+	cfg, cfgErr := config.Load("", os.Getenv)
+	deadline := time.Duration(cfg.Hooks.DeadlineMS) * time.Millisecond
+	os.Exit(hookio.Run(recall.EventPreTool, deadline, func(ctx context.Context, in hookio.Input) ([]byte, error) {
+		if cfgErr != nil {
+			return nil, cfgErr
+		}
+		return recall.PreTool(ctx, cfg, in)
+	}))
+}

@@ -1,0 +1,36 @@
+// Command vaultctx-userprompt is the Claude Code UserPromptSubmit hook.
+//
+// It reads the hook JSON on stdin, searches the vault index (hybrid BM25 +
+// vector, RRF) for the prompt, and prints
+// {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"..."}}
+// with a "## Relevant Memory Context" block of at most hooks.prompt_budget_tokens
+// tokens (500 by default). It prints nothing for slash commands, prompts
+// with fewer than two searchable terms, or prompts without a relevant hit.
+//
+// It finds its config and index as `vaultctx` does (VAULTCTX_CONFIG,
+// VAULTCTX_DB, XDG dirs). It always exits 0: on any error, timeout
+// (hooks.deadline_ms, 1.5 s by default; VAULTCTX_HOOK_DEADLINE overrides)
+// or panic it prints nothing to stdout and one line to stderr.
+// VAULTCTX_LOG=FILE appends a debug log to FILE.
+package main
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/recall"
+)
+
+func main() {
+	cfg, cfgErr := config.Load("", os.Getenv)
+	deadline := time.Duration(cfg.Hooks.DeadlineMS) * time.Millisecond
+	os.Exit(hookio.Run(recall.EventPrompt, deadline, func(ctx context.Context, in hookio.Input) ([]byte, error) {
+		if cfgErr != nil {
+			return nil, cfgErr
+		}
+		return recall.Prompt(ctx, cfg, in)
+	}))
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vaultctx/vaultctx/core/index"
+	"github.com/vaultctx/vaultctx/core/vault"
+	"github.com/vaultctx/vaultctx/internal/hooktest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+type output struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	p := filepath.Join("testdata", name)
+	if *update {
+		os.WriteFile(p, got, 0o644)
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("golden %s: %v (run with -update)", p, err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from golden:\n got: %s\nwant: %s", name, got, want)
+	}
+}
+
+func TestPromptGoldenAndDeterministic(t *testing.T) {
+	env := hooktest.NewEnv(t, true)
+	bin := hooktest.Build(t)
+	payload := hooktest.Payload(t, "userprompt.json")
+	// No session id: the session de-duplication is tested separately.
+	noSession := bytes.Replace(payload, []byte(`"session_id":"3f1c2a7e-1b2d-4c55-9a10-0c8d2e6b7f01"`), []byte(`"session_id":""`), 1)
+	first := hooktest.Run(t, bin, noSession, env.Vars)
+	second := hooktest.Run(t, bin, noSession, env.Vars)
+	if first.Code != 0 || len(first.Stdout) == 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", first.Code, first.Stdout, first.Stderr)
+	}
+	if !bytes.Equal(first.Stdout, second.Stdout) {
+		t.Errorf("two runs differ:\n%s\n%s", first.Stdout, second.Stdout)
+	}
+	var out output
+	if err := json.Unmarshal(first.Stdout, &out); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, first.Stdout)
+	}
+	ctx := out.HookSpecificOutput.AdditionalContext
+	if out.HookSpecificOutput.HookEventName != "UserPromptSubmit" || !strings.HasPrefix(ctx, "## Relevant Memory Context") {
+		t.Errorf("unexpected output: %s", first.Stdout)
+	}
+	if !strings.Contains(ctx, "cpp-text/how-to-convert-between-various-string-types.md") {
+		t.Errorf("the string conversion note is missing from the context:\n%s", ctx)
+	}
+	if n := len([]rune(ctx)); n > 500*4 {
+		t.Errorf("context is %d characters, over the 500-token budget", n)
+	}
+	golden(t, "userprompt.golden.json", first.Stdout)
+}
+
+func TestPromptSilentCases(t *testing.T) {
+	env := hooktest.NewEnv(t, false)
+	bin := hooktest.Build(t)
+	for _, tc := range []struct {
+		name  string
+		stdin []byte
+	}{
+		{"slash command", hooktest.Payload(t, "userprompt-slash.json")},
+		{"trivial prompt", hooktest.Payload(t, "userprompt-trivial.json")},
+		{"nothing relevant", []byte(`{"hook_event_name":"UserPromptSubmit","prompt":"bake sourdough bread with rye flour overnight"}`)},
+		{"empty stdin", nil},
+		{"garbage stdin", []byte("\x00\xffnot json{{{")},
+		{"wrong shape", []byte(`{"prompt": 42, "session_id": {"a": 1}}`)},
+		{"huge stdin", bytes.Repeat([]byte("a"), 20<<20)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := hooktest.Run(t, bin, tc.stdin, env.Vars)
+			if r.Code != 0 || len(r.Stdout) != 0 {
+				t.Errorf("exit %d, stdout %q (stderr %q); want exit 0 and empty stdout", r.Code, r.Stdout, r.Stderr)
+			}
+		})
+	}
+}
+
+func TestPromptFailsOpen(t *testing.T) {
+	bin := hooktest.Build(t)
+	payload := hooktest.Payload(t, "userprompt.json")
+	env := hooktest.NewEnv(t, true)
+
+	corrupt := filepath.Join(t.TempDir(), "corrupt.db")
+	os.WriteFile(corrupt, bytes.Repeat([]byte("not a database "), 1000), 0o644)
+	badConfig := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(badConfig, []byte("nonsense = [\n"), 0o644)
+
+	// A model directory that disappeared after indexing.
+	moved := hooktest.NewEnv(t, false)
+	modelCopy := filepath.Join(moved.Dir, "model")
+	hooktest.CopyTree(t, filepath.Join(hooktest.Shared(), "models/glove-120k"), modelCopy)
+	if _, err := index.Run(context.Background(), index.Options{Vault: moved.Vault, DB: moved.DB, ModelDir: modelCopy, Rules: vault.Rules{MaxFileBytes: 5 << 20}}); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(modelCopy)
+
+	for _, tc := range []struct {
+		name  string
+		vars  []string
+		extra []string
+	}{
+		{"missing database", env.Vars, []string{"VAULTCTX_DB=" + filepath.Join(t.TempDir(), "none.db")}},
+		{"corrupt database", env.Vars, []string{"VAULTCTX_DB=" + corrupt}},
+		{"invalid config", env.Vars, []string{"VAULTCTX_CONFIG=" + badConfig}},
+		{"missing model", moved.Vars, nil},
+		{"deadline", env.Vars, []string{"VAULTCTX_HOOK_DEADLINE=1ns"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := hooktest.Run(t, bin, payload, tc.vars, tc.extra...)
+			if r.Code != 0 {
+				t.Fatalf("exit %d; stderr %q", r.Code, r.Stderr)
+			}
+			if len(r.Stdout) > 0 && !json.Valid(r.Stdout) {
+				t.Errorf("stdout is not valid JSON: %q", r.Stdout)
+			}
+			if bytes.Count(bytes.TrimSpace(r.Stderr), []byte("\n")) > 0 {
+				t.Errorf("more than one stderr line: %q", r.Stderr)
+			}
+		})
+	}
+}
+
+func TestPromptDuringFullIndex(t *testing.T) {
+	env := hooktest.NewEnv(t, false)
+	bin := hooktest.Build(t)
+	payload := hooktest.Payload(t, "userprompt.json")
+	done := make(chan error, 1)
+	go func() {
+		_, err := index.Run(context.Background(), index.Options{Vault: env.Vault, DB: env.DB, Full: true, NoModel: true, Rules: vault.Rules{MaxFileBytes: 5 << 20}})
+		done <- err
+	}()
+	for i := 0; i < 5; i++ {
+		r := hooktest.Run(t, bin, payload, env.Vars)
+		if r.Code != 0 || (len(r.Stdout) > 0 && !json.Valid(r.Stdout)) {
+			t.Fatalf("during full index: exit %d stdout %q stderr %q", r.Code, r.Stdout, r.Stderr)
+		}
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

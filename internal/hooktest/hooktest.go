@@ -1,0 +1,136 @@
+// Package hooktest runs hook binaries end to end in tests: it builds a
+// small real index from ../shared corpora, compiles a hook's main package,
+// and runs it with a payload on stdin in a private environment (HOME, XDG
+// directories and VAULTCTX_* under a temp dir).
+package hooktest
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/vaultctx/vaultctx/core/index"
+	"github.com/vaultctx/vaultctx/core/vault"
+)
+
+// Shared is the path of ../shared from the repository root.
+func Shared() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
+}
+
+// Env is a private environment for hook runs.
+type Env struct {
+	Dir   string   // temp root
+	DB    string   // index file
+	Vault string   // vault root
+	Vars  []string // KEY=VALUE pairs for the child process
+}
+
+// NewEnv builds a vault of real notes (the Obsidian demo vault and
+// cpp-docs/docs/text) and indexes it, with vectors from the GloVe test
+// model when withModel is set.
+func NewEnv(tb testing.TB, withModel bool) *Env {
+	tb.Helper()
+	dir := tb.TempDir()
+	e := &Env{Dir: dir, DB: filepath.Join(dir, "data", "vaultctx", "index.db"), Vault: filepath.Join(dir, "vault")}
+	CopyTree(tb, filepath.Join(Shared(), "corpora/obsidian/tasks-demo-vault"), filepath.Join(e.Vault, "tasks"))
+	CopyTree(tb, filepath.Join(Shared(), "corpora/large/cpp-docs/docs/text"), filepath.Join(e.Vault, "cpp-text"))
+	opt := index.Options{Vault: e.Vault, DB: e.DB, Rules: vault.Rules{MaxFileBytes: 5 << 20}, NoModel: !withModel}
+	if withModel {
+		opt.ModelDir = filepath.Join(Shared(), "models/glove-120k")
+	}
+	if _, err := index.Run(context.Background(), opt); err != nil {
+		tb.Fatalf("index: %v", err)
+	}
+	e.Vars = []string{
+		"HOME=" + dir,
+		"PATH=" + os.Getenv("PATH"),
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
+		"XDG_DATA_HOME=" + filepath.Join(dir, "data"),
+		"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
+		"XDG_STATE_HOME=" + filepath.Join(dir, "state"),
+		"VAULTCTX_DB=" + e.DB,
+	}
+	return e
+}
+
+// CopyTree copies the regular files under src to dst.
+func CopyTree(tb testing.TB, src, dst string) {
+	tb.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		out := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(out, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, 0o644)
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// Build compiles the main package in the current directory (the test's)
+// with the sqlite_fts5 tag and returns the binary's path.
+func Build(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "hook")
+	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// Result is one hook run.
+type Result struct {
+	Stdout, Stderr []byte
+	Code           int
+	Elapsed        time.Duration
+}
+
+// Run runs bin with stdin and the environment vars (plus extra).
+func Run(tb testing.TB, bin string, stdin []byte, vars []string, extra ...string) Result {
+	tb.Helper()
+	cmd := exec.Command(bin)
+	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Env = append(append([]string{}, vars...), extra...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := Result{Stdout: out.Bytes(), Stderr: errb.Bytes(), Elapsed: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.Code = ee.ExitCode()
+	} else if err != nil {
+		tb.Fatalf("run %s: %v", bin, err)
+	}
+	return r
+}
+
+// Payload reads an example payload from ../shared/hook-payloads.
+func Payload(tb testing.TB, name string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(Shared(), "hook-payloads", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
