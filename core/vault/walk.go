@@ -136,9 +136,17 @@ func (w *walker) walkDir(d *dirHandle, abs string, comps []string, included bool
 		w.skip(strings.Join(comps, "/"), statReason(err))
 		return true, nil
 	}
+	// p is comps plus one entry's name; reused for every entry, as no
+	// callee keeps it.
+	p := make([]string, len(comps)+1)
+	copy(p, comps)
+	prefix := ""
+	if len(comps) > 0 {
+		prefix = strings.Join(comps, "/") + "/"
+	}
 	for i, e := range ents {
-		p := append(comps[:len(comps):len(comps)], e.nfc)
-		rel := strings.Join(p, "/")
+		p[len(comps)] = e.nfc
+		rel := prefix + e.nfc
 		if i > 0 && ents[i-1].key == e.key {
 			w.skip(rel, "same name as another entry after Unicode NFC normalisation")
 			continue
@@ -181,9 +189,11 @@ func (w *walker) prepare(d *dirHandle, comps []string, included bool) (ents []en
 	}
 	complete = true
 	ents = make([]entry, 0, len(des))
+	p := make([]string, len(comps)+1) // comps plus the entry's name
+	copy(p, comps)
 	for _, de := range des {
 		e := entry{name: de.Name(), nfc: nfc(de.Name())}
-		p := append(comps[:len(comps):len(comps)], e.nfc)
+		p[len(comps)] = e.nfc
 		if w.c.hidden(p) || w.c.excluded(p) {
 			complete = false
 			continue
