@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/vaultctx/vaultctx/core/embed"
+	"github.com/vaultctx/vaultctx/core/embed/hub"
 )
 
 // modelCmd is `vaultctx model pull|info`.
@@ -34,7 +35,7 @@ type modelPullCmd struct {
 func (c *modelPullCmd) Run(g *globals) error {
 	ctx := globalsCtx(g)
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	dir, err := embed.Pull(ctx, embed.PullOptions{
+	dir, err := hub.Pull(ctx, hub.PullOptions{
 		Name: c.Name, Revision: c.Revision, Dir: c.Dir, BaseURL: c.BaseURL, Logger: logger,
 	})
 	if err != nil {

@@ -24,6 +24,7 @@
 // $XDG_CACHE_HOME/vaultctx/tokenizers. EncodeBatch spreads batches of 64
 // texts over all cores.
 //
-// Pull downloads a model from the Hugging Face hub with resumable,
-// digest-checked, atomic installs.
+// Package embed/hub downloads models; DefaultDir is where it installs them.
+// Package embed itself does no networking, so it stays cheap to link into
+// short-lived hook processes.
 package embed

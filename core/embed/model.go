@@ -36,8 +36,9 @@ var ErrNotModel = errors.New("not a model directory")
 // ErrClosed is returned by Encode and EncodeBatch after Close.
 var ErrClosed = errors.New("model is closed")
 
-// metaFile is written by Pull next to the model files.
-const metaFile = "vaultctx-model.json"
+// MetaFile is the JSON file (with at least {"name": ...}) that hub.Pull
+// writes next to the model files; Name reads the model name from it.
+const MetaFile = "vaultctx-model.json"
 
 // Model is a static embedding model. Open is cheap; the tokenizer and the
 // memory-mapped matrix load on the first Encode. A Model is safe for
@@ -180,7 +181,7 @@ func (m *Model) readConfig() error {
 	var meta struct {
 		Name string `json:"name"`
 	}
-	if data, err := os.ReadFile(filepath.Join(m.dir, metaFile)); err == nil && json.Unmarshal(data, &meta) == nil && meta.Name != "" {
+	if data, err := os.ReadFile(filepath.Join(m.dir, MetaFile)); err == nil && json.Unmarshal(data, &meta) == nil && meta.Name != "" {
 		m.name = meta.Name
 	}
 	switch {
@@ -242,7 +243,7 @@ func (m *Model) readHeader() error {
 // Dir is the model directory (absolute).
 func (m *Model) Dir() string { return m.dir }
 
-// Name is the model's name: the one Pull recorded, else model_name or name
+// Name is the model's name: the one hub.Pull recorded, else model_name or name
 // from the config, else the directory's base name.
 func (m *Model) Name() string { return m.name }
 
@@ -651,4 +652,19 @@ func addScaled(acc []float64, r []float32, w float64) {
 	for i := n; i < len(acc); i++ {
 		acc[i] += float64(r[i]) * w
 	}
+}
+
+// DefaultDir is where a pulled model lives:
+// $XDG_DATA_HOME/vaultctx/models/<name> (XDG_DATA_HOME defaults to
+// ~/.local/share).
+func DefaultDir(name string) string {
+	base := os.Getenv("XDG_DATA_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil || home == "" {
+			home = "."
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(base, "vaultctx", "models", filepath.FromSlash(name))
 }

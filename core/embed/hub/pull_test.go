@@ -1,4 +1,4 @@
-package embed
+package hub
 
 import (
 	"bytes"
@@ -14,7 +14,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vaultctx/vaultctx/core/embed"
 )
+
+func modelPath(name string) string { return filepath.Join("../../../../shared/models", name) }
 
 // hub serves a fixture model directory the way huggingface.co resolve URLs
 // do, with Range support from http.ServeContent. dropFirst makes the first
@@ -137,7 +141,7 @@ func TestPull(t *testing.T) {
 			if d := fixtureDigests(t, dir); d["model.safetensors"] != digests["model.safetensors"] {
 				t.Errorf("installed model digest %s", d["model.safetensors"])
 			}
-			m, err := OpenOptions(dir, Options{CacheDir: t.TempDir()})
+			m, err := embed.OpenOptions(dir, embed.Options{CacheDir: t.TempDir()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -214,7 +218,7 @@ func TestPullFailures(t *testing.T) {
 
 func TestDefaultDir(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", "/data")
-	if got, want := DefaultDir(DefaultModel), "/data/vaultctx/models/minishlab/potion-base-8M"; got != want {
+	if got, want := embed.DefaultDir(embed.DefaultModel), "/data/vaultctx/models/minishlab/potion-base-8M"; got != want {
 		t.Errorf("DefaultDir = %q, want %q", got, want)
 	}
 }

@@ -1,7 +1,9 @@
-package embed
+package hub
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,15 +15,17 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vaultctx/vaultctx/core/embed"
 )
 
-// DefaultRevision pins DefaultModel to a Hugging Face commit.
+// DefaultRevision pins embed.DefaultModel to a Hugging Face commit.
 const DefaultRevision = "bf8b056651a2c21b8d2565580b8569da283cab23"
 
 // ModelFiles are the files Pull downloads, in order.
 var ModelFiles = []string{"config.json", "tokenizer.json", "model.safetensors"}
 
-// defaultDigests are the SHA-256 digests of DefaultModel's files at
+// defaultDigests are the SHA-256 digests of embed.DefaultModel's files at
 // DefaultRevision, as published by projects that pin the same model.
 var defaultDigests = map[string]string{
 	"config.json":       "2a6ac0e9aaa356a68a5688070db78fc3a464fefe85d2f06a1905ce3718687553",
@@ -35,12 +39,12 @@ var ErrDigestMismatch = errors.New("digest mismatch")
 
 // PullOptions configures Pull. Zero values take the defaults noted.
 type PullOptions struct {
-	// Name is the hub repository, default DefaultModel.
+	// Name is the hub repository, default embed.DefaultModel.
 	Name string
 	// Revision is a commit SHA or branch; default DefaultRevision for
 	// DefaultModel, else "main".
 	Revision string
-	// Dir is the install directory, default DefaultDir(Name).
+	// Dir is the install directory, default embed.DefaultDir(Name).
 	Dir string
 	// BaseURL is the hub, default https://huggingface.co.
 	BaseURL string
@@ -55,22 +59,8 @@ type PullOptions struct {
 	Attempts int
 }
 
-// DefaultDir is where a pulled model lives:
-// $XDG_DATA_HOME/vaultctx/models/<name> (XDG_DATA_HOME defaults to
-// ~/.local/share).
-func DefaultDir(name string) string {
-	base := os.Getenv("XDG_DATA_HOME")
-	if base == "" || !filepath.IsAbs(base) {
-		home, err := os.UserHomeDir()
-		if err != nil || home == "" {
-			home = "."
-		}
-		base = filepath.Join(home, ".local", "share")
-	}
-	return filepath.Join(base, "vaultctx", "models", filepath.FromSlash(name))
-}
-
-// pullMeta is written to Dir/vaultctx-model.json after a successful pull.
+// pullMeta is written to Dir/embed.MetaFile after a successful pull; embed
+// reads the name from it.
 type pullMeta struct {
 	Name     string            `json:"name"`
 	Revision string            `json:"revision"`
@@ -90,19 +80,19 @@ type pullMeta struct {
 // name, revision and digests is left alone.
 func Pull(ctx context.Context, opt PullOptions) (string, error) {
 	if opt.Name == "" {
-		opt.Name = DefaultModel
+		opt.Name = embed.DefaultModel
 	}
 	if opt.Revision == "" {
 		opt.Revision = "main"
-		if opt.Name == DefaultModel {
+		if opt.Name == embed.DefaultModel {
 			opt.Revision = DefaultRevision
 		}
 	}
-	if opt.Digests == nil && opt.Name == DefaultModel && opt.Revision == DefaultRevision {
+	if opt.Digests == nil && opt.Name == embed.DefaultModel && opt.Revision == DefaultRevision {
 		opt.Digests = defaultDigests
 	}
 	if opt.Dir == "" {
-		opt.Dir = DefaultDir(opt.Name)
+		opt.Dir = embed.DefaultDir(opt.Name)
 	}
 	if opt.BaseURL == "" {
 		opt.BaseURL = "https://huggingface.co"
@@ -154,7 +144,7 @@ func Pull(ctx context.Context, opt PullOptions) (string, error) {
 		}
 	}
 	meta, _ := json.MarshalIndent(pullMeta{Name: opt.Name, Revision: opt.Revision, Source: opt.BaseURL, SHA256: sums, Pulled: time.Now().UTC()}, "", "  ")
-	if err := writeFileAtomic(filepath.Join(dir, metaFile), append(meta, '\n')); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, embed.MetaFile), append(meta, '\n')); err != nil {
 		return "", fmt.Errorf("pull: %w", err)
 	}
 	os.RemoveAll(staging)
@@ -165,7 +155,7 @@ func Pull(ctx context.Context, opt PullOptions) (string, error) {
 // upToDate reports whether dir already holds this name and revision with
 // the wanted digests (checked against the recorded ones).
 func upToDate(dir string, opt PullOptions) bool {
-	data, err := os.ReadFile(filepath.Join(dir, metaFile))
+	data, err := os.ReadFile(filepath.Join(dir, embed.MetaFile))
 	if err != nil {
 		return false
 	}
@@ -299,4 +289,41 @@ func fetchOnce(ctx context.Context, opt PullOptions, url, part string) (bool, er
 		return false, fmt.Errorf("short body: %d of %d bytes", n, resp.ContentLength)
 	}
 	return true, nil
+}
+
+func exists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+func sha256File(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hash %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path, then renames.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return errors.Join(werr, cerr)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
 }
