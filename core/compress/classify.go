@@ -27,7 +27,7 @@ var (
 	// errorMarkRe is the reference definition of hasErrorMark: markers that
 	// start a failure line: ✗ test, pytest's "E   …", mocha's "1) suite",
 	// FAILED/FAIL/not ok (TAP), "***" (make).
-	errorMarkRe = regexp.MustCompile(`^\s*(?:[✗✖✘×❌●💥]|E\s{2,}\S|\d+\) \S|FAILED\b|FAIL\b|not ok\b|\*\*\*)`)
+	errorMarkRe = regexp.MustCompile(`^\s*(?:[✗✕✖✘×❌●💥]|E\s{2,}\S|\d+\) \S|FAILED\b|FAIL\b|not ok\b|\*\*\*)`)
 	// Python/Java/JS exception lines: "KeyError: 'x'", "java.lang.IllegalStateException: …".
 	exceptionRe = regexp.MustCompile(`^\s*(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b(?:\s*\[[\w_]+\])?(?::|$)`)
 	// Go test log lines printed by t.Log/t.Error: "    calc_test.go:36: msg".
@@ -40,9 +40,11 @@ var (
 	atFrameRe       = regexp.MustCompile(`^\s+at \S.*(?::\d+(?::\d+)?\)?|\(native\)|\(<anonymous>\))$`)
 	rustArrowRe     = regexp.MustCompile(`^\s*--> \S+:\d+`)
 	numberedFrameRe = regexp.MustCompile(`^\s+\d+: (?:\S*::\S|0x[0-9a-f]+|<)`)
+	fileLineRe      = regexp.MustCompile(`^[^\s:]+\.\w{1,5}:\d+:(?: |$)`)
 	bareLocRe       = regexp.MustCompile(`^\S+\.\w{1,5}:\d+(?::\d+)?$`)
-	// Lines that only quote source under a diagnostic: "   12 |  code", "      |  ^~~".
-	excerptRe = regexp.MustCompile(`^\s*(?:\d*\s+\|(?:\s|$)|[~^]+[~^\s|]*$)`)
+	// Lines that only quote source under a diagnostic: "   12 |  code",
+	// "      |  ^~~", jest's "  > 4 |  code".
+	excerptRe = regexp.MustCompile(`^\s*(?:>\s*)?(?:\d*\s+\|(?:\s|$)|[~^]+[~^\s|]*$)`)
 	// Library frames: the language runtime and installed dependencies.
 	libraryFrameRe = regexp.MustCompile(`/usr/(?:local/)?(?:lib/)?go/src/|/go/pkg/mod/|\bnode:internal\b|node_modules/|<frozen |/site-packages/|/dist-packages/|/lib/python\d|/rustc/|/\.cargo/registry/|/\.rustup/|^\s*at (?:java|javax|jdk|sun|kotlin|scala)\.|^(?:runtime|testing|reflect|internal/\w+)\.`)
 )
@@ -111,7 +113,7 @@ func hasErrorMark(line string) bool {
 	if t == "" {
 		return false
 	}
-	for _, m := range []string{"✗", "✖", "✘", "×", "❌", "●", "💥", "***"} {
+	for _, m := range []string{"✗", "✕", "✖", "✘", "×", "❌", "●", "💥", "***"} {
 		if strings.HasPrefix(t, m) {
 			return true
 		}
@@ -383,7 +385,8 @@ func classify(line string, data bool) kind {
 // isFrame reports whether line (t is line trimmed) is a stack frame or a
 // bare source location: Go ("pkg.F(args)" and "\tfile.go:12 +0x1d"),
 // Python ("File \"x.py\", line 3"), JavaScript and Java ("at f (x.js:1:2)"),
-// Rust ("--> src/main.rs:2:5") or "path/file.ext:12".
+// Rust ("--> src/main.rs:2:5", "  3: crate::f"), pytest ("x.py:5: KeyError")
+// or "path/file.ext:12".
 func isFrame(line, t string) bool {
 	last := t[len(t)-1]
 	switch {
@@ -396,6 +399,9 @@ func isFrame(line, t string) bool {
 	case strings.HasPrefix(t, "--> "):
 		return rustArrowRe.MatchString(line)
 	case strings.HasPrefix(t, "created by "):
+		return true
+	case line[0] != ' ' && line[0] != '\t' && fileLineRe.MatchString(line):
+		// "test_orders.py:5: KeyError" (pytest), "x.go:12: msg".
 		return true
 	case isDigit(t[0]) && line[0] == ' ':
 		// A numbered backtrace line: Rust's "  3: crate::func", "  0: 0x55…".

@@ -550,6 +550,21 @@ func choose(units []unit, order []int, budget int) []int {
 			tierUsed[t] += c
 		}
 	}
+	// Source excerpts skipped for want of a kept neighbour may have one now.
+	for changed := true; changed; {
+		changed = false
+		for _, u := range order {
+			if taken[u] || units[u].tier != tierContext || !adjacent(u) {
+				continue
+			}
+			if c := units[u].cost - markerReserve; used+c <= budget {
+				taken[u] = true
+				chosen = append(chosen, u)
+				used += c
+				changed = true
+			}
+		}
+	}
 	return chosen
 }
 

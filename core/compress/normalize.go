@@ -216,6 +216,31 @@ func isWordByte(c byte) bool {
 // the speed/time columns of curl's progress meter (<progress>). It is
 // idempotent on its own output.
 func Normalize(line string) string {
+	return reporterTimings(normalizeTokens(line))
+}
+
+// reporterTimings drops timings that test reporters print only sometimes,
+// so their presence does not differ between runs: JavaScript reporters
+// (jest, mocha, node:test spec) add "(12 ms)" to a result line only for
+// slow tests, and jest's "Time:" line adds ", estimated 3 s" only when it
+// has a previous run to compare with.
+func reporterTimings(line string) string {
+	if strings.HasSuffix(line, " ("+phDur+")") {
+		t := strings.TrimLeft(line, " \t")
+		for _, mark := range []string{"✓", "✔", "√", "✕", "✗", "✖", "×"} {
+			if strings.HasPrefix(t, mark) {
+				return strings.TrimSuffix(line, " ("+phDur+")")
+			}
+		}
+	}
+	if i := strings.Index(line, ", estimated "); i >= 0 && strings.HasPrefix(strings.TrimLeft(line, " "), "Time:") {
+		return line[:i]
+	}
+	return line
+}
+
+// normalizeTokens applies the normalisation rules to one line.
+func normalizeTokens(line string) string {
 	digits := hasDigit(line)
 	if digits && hasDigitUnit(line) {
 		line = normDurations(line)
