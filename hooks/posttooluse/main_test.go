@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,8 @@ import (
 )
 
 const casesDir = "../../../shared/tool-outputs"
+
+var update = flag.Bool("update", false, "rewrite golden files")
 
 var (
 	buildOnce sync.Once
@@ -257,4 +260,36 @@ func BenchmarkPostToolUse1MB(b *testing.B) {
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "p95-ms")
 	b.ReportMetric(float64(cpu[len(cpu)/2].Microseconds())/1000, "cpu-p50-ms")
+}
+
+// TestGolden pins the binary's stdout for every shared payload, with the
+// cache directory replaced by $XDG_CACHE_HOME. Refresh with -update.
+func TestGolden(t *testing.T) {
+	cache := t.TempDir()
+	dirs, _ := filepath.Glob(filepath.Join(casesDir, "*", "posttooluse.json"))
+	for _, p := range dirs {
+		name := filepath.Base(filepath.Dir(p))
+		t.Run(name, func(t *testing.T) {
+			data, _ := os.ReadFile(p)
+			r := run(t, data, "XDG_CACHE_HOME="+cache)
+			got := bytes.ReplaceAll(r.stdout, []byte(cache), []byte("$XDG_CACHE_HOME"))
+			golden := filepath.Join("testdata", "golden", name+".json")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("output changed (run with -update if intended):\n%s", got)
+			}
+		})
+	}
 }
