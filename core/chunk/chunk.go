@@ -71,7 +71,7 @@ type section struct {
 // empty (nil).
 func Split(title, body string, opt Options) []Chunk {
 	sp := splitter{opt: opt, skip: normSkips(opt.SkipSections)}
-	title = strings.TrimSpace(title)
+	title, _ = shorten(strings.TrimSpace(title))
 
 	cur := section{name: title}
 	skipping := false
@@ -160,6 +160,9 @@ func (sp *splitter) section(name, text string) {
 		sp.pack(partName, text, marks, partStart, m.off, cutBlank)
 		h3, cut := shorten(m.h3.head)
 		partName, partStart = name+" > "+h3, m.h3.end
+		if h3 == "" {
+			partName = name
+		}
 		if cut {
 			partStart = m.off
 		}

@@ -180,6 +180,22 @@ func TestSplitLongSectionAtH3(t *testing.T) {
 	}
 }
 
+func TestSplitEmptyH3(t *testing.T) {
+	opt := Options{MaxChars: 200, MinChars: 1}
+	cs := Split("T", "## Big\n"+para("intro", 150)+"\n\n###\n"+para("one", 150)+"\n", opt)
+	if got := strings.Join(sections(cs), "|"); got != "Big|Big" {
+		t.Errorf("sections = %q, want an empty H3 to add nothing", got)
+	}
+}
+
+func TestSplitLongTitle(t *testing.T) {
+	title := strings.Repeat("title ", 100)
+	cs := Split(title, filler, DefaultOptions())
+	if len(cs) != 1 || utf8.RuneCountInString(cs[0].Section) > MaxHeadingRunes {
+		t.Errorf("got %+v, want the title shortened to %d runes", cs, MaxHeadingRunes)
+	}
+}
+
 func TestSplitParagraphs(t *testing.T) {
 	opt := Options{MaxChars: 250, MinChars: 1}
 	p1, p2, p3 := para("alpha", 100), para("beta", 100), para("gamma", 100)

@@ -25,7 +25,8 @@
 //     is not repeated in Text. Text before the first heading is a section
 //     named after the note title. A heading longer than MaxHeadingRunes (256)
 //     is shortened at a word boundary with "…" for the name, and then its
-//     full line is kept at the start of Text so nothing is lost.
+//     full line is kept at the start of Text so nothing is lost (a long
+//     title is shortened the same way).
 //  3. Trimming. Chunk text loses leading blank lines and trailing white
 //     space; the first line keeps its indentation.
 //  4. Long sections. A section over MaxChars (2,000) runes is split
