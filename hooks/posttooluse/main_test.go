@@ -263,9 +263,15 @@ func BenchmarkPostToolUse1MB(b *testing.B) {
 }
 
 // TestGolden pins the binary's stdout for every shared payload, with the
-// cache directory replaced by $XDG_CACHE_HOME. Refresh with -update.
+// cache directory (a fixed path) replaced by $XDG_CACHE_HOME. Refresh with
+// -update.
 func TestGolden(t *testing.T) {
-	cache := t.TempDir()
+	// A fixed path: its length counts against the extract's budget.
+	cache := filepath.Join(os.TempDir(), "vaultctx-posttooluse-golden")
+	if err := os.RemoveAll(cache); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(cache) })
 	dirs, _ := filepath.Glob(filepath.Join(casesDir, "*", "posttooluse.json"))
 	for _, p := range dirs {
 		name := filepath.Base(filepath.Dir(p))
