@@ -112,13 +112,10 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	if opt.ReadOnly {
-		db.SetMaxOpenConns(4)
-	} else {
-		// One connection: SQLite allows one writer, and a single connection
-		// keeps the bulk pragmas and temp state in one place.
-		db.SetMaxOpenConns(1)
-	}
+	// One connection: SQLite allows one writer, the per-connection pragmas
+	// (mmap, cache) then apply to every statement, and a search is a short
+	// sequence of queries anyway.
+	db.SetMaxOpenConns(1)
 	s := &Store{db: db, path: path, opt: opt}
 	if err := s.init(ctx); err != nil {
 		db.Close()

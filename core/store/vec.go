@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"errors"
+	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -335,13 +337,17 @@ func (s *Store) hammingScan(ctx context.Context, code []byte, n int) ([]int64, e
 	// Distances are small integers, so selection is a histogram.
 	var ids []int64
 	var dist []uint16
-	var validity, rowids, vectors []byte
+	var validity, rowids, vectors sql.RawBytes
 	for rows.Next() {
 		var size int
 		if err := rows.Scan(&size, &validity, &rowids, &vectors); err != nil {
 			return nil, fmt.Errorf("vector scan: %w", err)
 		}
 		stride := len(code)
+		if cap(ids)-len(ids) < size {
+			ids = append(make([]int64, 0, 2*cap(ids)+size), ids...)
+			dist = append(make([]uint16, 0, 2*cap(dist)+size), dist...)
+		}
 		for i := 0; i < size && (i+1)*stride <= len(vectors) && (i+1)*8 <= len(rowids); i++ {
 			if validity[i/8]>>(i%8)&1 == 0 {
 				continue
@@ -426,23 +432,22 @@ func (s *Store) rescore(ctx context.Context, q []float32, ids []int64, k int) ([
 		return nil, nil
 	}
 	qn := normalized(q)
-	list, _ := json.Marshal(ids)
-	rows, err := s.db.QueryContext(ctx, "SELECT id, v FROM chunk_vec_i8 WHERE id IN (SELECT value FROM json_each(?))", string(list))
+	// Point lookups by primary key beat an IN (json_each) join here.
+	stmt, err := s.db.PrepareContext(ctx, "SELECT v FROM chunk_vec_i8 WHERE id = ?")
 	if err != nil {
 		return nil, fmt.Errorf("vector rescore: %w", err)
 	}
-	defer rows.Close()
+	defer stmt.Close()
 	out := make([]Scored, 0, len(ids))
-	for rows.Next() {
-		var id int64
-		var b []byte
-		if err := rows.Scan(&id, &b); err != nil {
+	var b []byte
+	for _, id := range ids {
+		if err := stmt.QueryRowContext(ctx, id).Scan(&b); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				continue // deleted since the scan
+			}
 			return nil, fmt.Errorf("vector rescore: %w", err)
 		}
 		out = append(out, Scored{ID: id, Score: float64(dotI8(qn, b) / normI8(b))})
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("vector rescore: %w", err)
 	}
 	sortScored(out)
 	if len(out) > k {
