@@ -220,10 +220,10 @@ func (r *Report) Mode(mode string) (ModeResult, bool) {
 func (r *Report) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d queries, k=%d, depth %d\n", r.Set, r.Queries, r.K, r.Depth)
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "mode\trecall@%d\tnDCG@%d\tMRR@%d\tp50 ms\tp95 ms\t\n", r.K, r.K, r.K)
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "mode\trecall@%d\tnDCG@%d\tMRR@%d\tp50 ms\tp95 ms\n", r.K, r.K, r.K)
 	for _, m := range r.Modes {
-		fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\t%.2f\t%.2f\t\n", m.Mode, m.Recall, m.NDCG, m.MRR, m.P50Ms, m.P95Ms)
+		fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\t%.2f\t%.2f\n", m.Mode, m.Recall, m.NDCG, m.MRR, m.P50Ms, m.P95Ms)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vaultctx/vaultctx/core/eval"
+)
+
+var (
+	sciFactDir   = filepath.Join("..", "..", "shared", "bench", "scifact")
+	largeVault   = filepath.Join("..", "..", "shared", "corpora", "large")
+	gloveModel   = filepath.Join(sharedModels, "glove-120k")
+	baselineFile = filepath.Join("..", "eval", "baseline.json")
+	largeQueries = filepath.Join("..", "eval", "large-queries.jsonl")
+)
+
+// TestEvalBaseline is the CI regression check of issue 7: the fixed
+// 1,000-document SciFact subset and the 1,000-note subset of the vault
+// reference set, every mode, against eval/baseline.json. It fails when a
+// mode's nDCG@10 drops more than 0.02 below the committed baseline.
+func TestEvalBaseline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes two 1,000-note vaults")
+	}
+	isolate(t)
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"scifact train subset", []string{"--beir", sciFactDir, "--split", "train", "--subset", "1000"}},
+		{"vault reference set subset", []string{"--queries", largeQueries, "--vault", largeVault, "--subset", "1000"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"eval", "--model", gloveModel, "--json", "--baseline", baselineFile}, tc.args...)
+			code, out := runCaptured(t, args...)
+			var rep eval.Report
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatalf("exit %d, output not a JSON report: %v\n%s", code, err, out)
+			}
+			if len(rep.Modes) != len(eval.Modes) || rep.Queries == 0 {
+				t.Errorf("report %s: %d modes, %d queries", rep.Set, len(rep.Modes), rep.Queries)
+			}
+			for _, m := range rep.Modes {
+				t.Logf("%s %s: nDCG@10 %.4f recall@10 %.4f MRR@10 %.4f", rep.Set, m.Mode, m.NDCG, m.Recall, m.MRR)
+			}
+			if code != 0 {
+				t.Fatalf("exit %d: nDCG@10 regressed against %s (see stderr)", code, baselineFile)
+			}
+		})
+	}
+}
+
+// isolate keeps the user's config, index and caches out of a test.
+func isolate(t *testing.T) {
+	t.Helper()
+	for _, k := range []string{"XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"} {
+		t.Setenv(k, t.TempDir())
+	}
+	for _, k := range []string{"VAULTCTX_CONFIG", "VAULTCTX_DB", "VAULTCTX_VAULT", "VAULTCTX_MODEL"} {
+		t.Setenv(k, "")
+	}
+}
+
+// tinyBEIR writes a three-document BEIR dataset with two judged queries.
+func tinyBEIR(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"corpus.jsonl": `{"_id": "d1", "title": "Zebra stripes", "text": "Why zebras have black and white stripes."}
+{"_id": "d2", "title": "Penguin diet", "text": "Penguins eat krill, squid and fish."}
+{"_id": "d3", "title": "Camel humps", "text": "Camels store fat in their humps, not water."}
+`,
+		"queries.jsonl": `{"_id": "q1", "text": "what do penguins eat"}
+{"_id": "q2", "text": "camel hump fat"}
+`,
+		"qrels/train.tsv": "query-id\tcorpus-id\tscore\nq1\td2\t1\nq2\td3\t1\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestEvalCommand(t *testing.T) {
+	isolate(t)
+	beir := tinyBEIR(t)
+
+	t.Run("bm25 finds both documents", func(t *testing.T) {
+		code, out := runCaptured(t, "eval", "--beir", beir, "--split", "train", "--mode", "bm25", "--json")
+		var rep eval.Report
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 {
+			t.Fatalf("exit %d, %v: %s", code, err, out)
+		}
+		if rep.Set != filepath.Base(beir)+"/train" || rep.Queries != 2 || len(rep.Modes) != 1 || rep.Modes[0].MRR != 1 {
+			t.Errorf("report = %+v", rep)
+		}
+	})
+
+	t.Run("baseline: record, pass, then fail on a raised baseline", func(t *testing.T) {
+		base := filepath.Join(t.TempDir(), "baseline.json")
+		args := []string{"eval", "--beir", beir, "--split", "train", "--mode", "bm25", "--baseline", base}
+		if code, _ := runCaptured(t, append(args, "--write-baseline")...); code != 0 {
+			t.Fatalf("--write-baseline: exit %d", code)
+		}
+		if code, _ := runCaptured(t, args...); code != 0 {
+			t.Fatalf("check against own baseline: exit %d", code)
+		}
+		b, err := eval.ReadBaseline(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set := filepath.Base(beir) + "/train"
+		if b.NDCG[set]["bm25"] != 1 {
+			t.Fatalf("recorded baseline = %v", b.NDCG)
+		}
+		b.NDCG[set]["bm25"] = 1.5 // unreachable: any real run is a regression
+		if err := b.WriteFile(base); err != nil {
+			t.Fatal(err)
+		}
+		if code, _ := runCaptured(t, args...); code != 1 {
+			t.Errorf("regression: exit %d, want 1", code)
+		}
+	})
+
+	usage := []struct {
+		name string
+		args []string
+	}{
+		{"nothing to evaluate", []string{"eval"}},
+		{"both inputs", []string{"eval", "--beir", beir, "--queries", largeQueries}},
+		{"vectors without a model", []string{"eval", "--beir", beir, "--split", "train", "--mode", "hybrid"}},
+		{"missing split", []string{"eval", "--beir", beir, "--split", "test", "--mode", "bm25"}},
+		{"write-baseline without file", []string{"eval", "--beir", beir, "--write-baseline"}},
+		{"subset of an existing index", []string{"eval", "--queries", largeQueries, "--db", "x.db", "--subset", "10"}},
+	}
+	for _, tc := range usage {
+		t.Run(tc.name, func(t *testing.T) {
+			if code, _ := runCaptured(t, tc.args...); code != 2 {
+				t.Errorf("exit %d, want 2 (usage error)", code)
+			}
+		})
+	}
+}
