@@ -72,8 +72,9 @@ type Options struct {
 
 // Embedder turns texts into vectors of one dimension; cosine similarity
 // between the query's vector and each block's is used as a ranking signal.
+// *embed.Model (core/embed) satisfies it.
 type Embedder interface {
-	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	EncodeBatch(ctx context.Context, texts []string) ([][]float32, error)
 }
 
 func (o Options) withDefaults() Options {
@@ -149,17 +150,28 @@ type unit struct {
 //  3. tiers: summaries (and each stream's last lines), errors, the frames
 //     and locations of user code plus an error's continuation lines,
 //     warnings, compiler excerpts, then everything else;
-//  4. runs of minRun or more consecutive lines with the same shape (indent
-//     and first two words, digit runs masked) collapse into their smallest line
-//     and a count, which makes concurrent output order-independent; other
-//     remaining lines form blocks of up to maxBlockLines;
+//  4. runs of minRun or more consecutive ranked lines with the same shape
+//     (indent and first two words, digit runs masked) collapse into their
+//     smallest line and a count, which makes concurrent output (npm's
+//     parallel fetches) order-independent; other remaining lines form blocks
+//     of up to maxBlockLines;
 //  5. blocks are ranked by Reciprocal Rank Fusion (retrieve.Fuse, k=60) of
 //     BM25 against the command, description and prompt, closeness to the
 //     output's head or tail, and, with an Embedder, cosine similarity;
-//  6. units are taken greedily by tier (each tier first capped by tierCaps,
-//     then uncapped) and rank while they fit the budget, and rendered in
-//     original order with "[… N lines omitted …]" markers;
-//  7. the text is scrubbed of secrets and checked against the budget again.
+//  6. units are taken greedily while they fit the budget: first verdicts
+//     (nearest their stream's end first) and errors, each capped at a share
+//     of the budget (tierCaps), then every tier in order, uncapped, ranked
+//     blocks by fused rank; a compiler excerpt is only taken beside a kept
+//     neighbour. A unit next to a kept one costs no gap marker;
+//  7. kept units are rendered in original order with "[… N lines omitted …]"
+//     markers (a collapsed run as its representative line and
+//     "[… N similar lines omitted …]"); blank lines survive only between
+//     kept lines;
+//  8. the text is scrubbed of secrets (Options.Scrub) and checked against
+//     the budget again, dropping the last-taken units until it fits.
+//
+// The budget, BudgetTokens*CharsPerToken bytes, covers the header and both
+// streams; only a budget smaller than the header itself is exceeded.
 func Condense(ctx context.Context, req Request, opts Options, savedPath string) Extract {
 	opts = opts.withDefaults()
 	lines, counts := splitStreams(req, isDataCommand(req.Command))

@@ -252,7 +252,7 @@ func edgeRank(ids []int64) []int64 {
 // embedRank orders ids by cosine similarity of their text to the query
 // (ties: earlier id first); nil when embedding fails.
 func embedRank(ctx context.Context, emb Embedder, ids []int64, texts []string, query string) []int64 {
-	vecs, err := emb.Embed(ctx, append([]string{query}, texts...))
+	vecs, err := emb.EncodeBatch(ctx, append([]string{query}, texts...))
 	if err != nil || len(vecs) != len(texts)+1 {
 		return nil
 	}
