@@ -131,9 +131,10 @@ func (sp *splitter) emit(name, text string) {
 	if text == "" {
 		return
 	}
-	if min := sp.opt.MinChars; min > 0 && len(text) < 4*min {
+	if min := sp.opt.MinChars; min > 0 {
 		// Runes are between bytes/4 and bytes, so only short texts need counting.
-		if len(text) < min || utf8.RuneCountInString(strings.TrimSpace(text)) < min {
+		t := strings.TrimSpace(text)
+		if len(t) < min || (len(t) < 4*min && utf8.RuneCountInString(t) < min) {
 			return
 		}
 	}

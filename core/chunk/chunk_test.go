@@ -100,6 +100,10 @@ func TestSplitMinChars(t *testing.T) {
 	if cs[0].Ordinal != 0 {
 		t.Errorf("Ordinal = %d after dropping, want 0", cs[0].Ordinal)
 	}
+	// Leading indentation does not count.
+	if cs := Split("T", strings.Repeat(" ", 200)+"x", opt); len(cs) != 0 {
+		t.Errorf("indented 1-rune text kept: %+v", cs)
+	}
 	// Runes, not bytes: 29 three-byte runes are still too short.
 	if cs := Split("T", strings.Repeat("日", opt.MinChars-1), opt); len(cs) != 0 {
 		t.Errorf("29 runes kept: %+v", cs)
