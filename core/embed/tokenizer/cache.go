@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"unsafe"
+
+	"github.com/tidwall/gjson"
 )
 
 // Cache file layout (little-endian, every section 8-byte aligned):
@@ -147,9 +149,9 @@ func decodeCache(b []byte) (*Tokenizer, error) {
 	if need != len(b) {
 		return nil, fmt.Errorf("%w: size %d, want %d", errBadCache, len(b), need)
 	}
-	var sp spec
-	if err := json.Unmarshal(b[off:off+specLen], &sp); err != nil {
-		return nil, fmt.Errorf("%w: %v", errBadCache, err)
+	sp, err := decodeSpec(b[off : off+specLen])
+	if err != nil {
+		return nil, err
 	}
 	off += pad8(specLen)
 	v := &vocab{}
@@ -169,10 +171,41 @@ func decodeCache(b []byte) (*Tokenizer, error) {
 	if int(v.offs[n]) != dataLen {
 		return nil, errBadCache
 	}
-	if sp.Unk >= n {
+	if sp.Unk >= n || sp.Unk < -1 || (sp.Kind == WordPiece && sp.Unk < 0) {
 		return nil, errBadCache
 	}
-	return build(&sp, v, scores)
+	return build(sp, v, scores)
+}
+
+// decodeSpec reads the spec JSON that writeCache stored, with gjson rather
+// than encoding/json to spare a fresh process the reflection set-up.
+func decodeSpec(b []byte) (*spec, error) {
+	if !gjson.ValidBytes(b) {
+		return nil, fmt.Errorf("%w: spec is not JSON", errBadCache)
+	}
+	j := gjson.ParseBytes(b)
+	sp := &spec{
+		Kind:          Kind(j.Get("kind").String()),
+		Normalizer:    json.RawMessage(j.Get("normalizer").Raw),
+		PreTokenizer:  json.RawMessage(j.Get("pre_tokenizer").Raw),
+		Unk:           int(j.Get("unk").Int()),
+		Prefix:        j.Get("prefix").String(),
+		MaxChars:      int(j.Get("max_chars").Int()),
+		MinScore:      j.Get("min_score").Float(),
+		MaxTokenBytes: int(j.Get("max_token_bytes").Int()),
+		Median:        int(j.Get("median").Int()),
+	}
+	for _, a := range j.Get("added").Array() {
+		sp.Added = append(sp.Added, addedJSON{
+			ID: int(a.Get("id").Int()), Content: a.Get("content").String(),
+			SingleWord: a.Get("single_word").Bool(), LStrip: a.Get("lstrip").Bool(), RStrip: a.Get("rstrip").Bool(),
+			Normalized: a.Get("normalized").Bool(), Special: a.Get("special").Bool(),
+		})
+	}
+	if sp.Kind != WordPiece && sp.Kind != Unigram {
+		return nil, fmt.Errorf("%w: kind %q", errBadCache, sp.Kind)
+	}
+	return sp, nil
 }
 
 func u32s(b []byte, n int) []uint32 {

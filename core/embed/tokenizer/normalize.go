@@ -1,13 +1,13 @@
 package tokenizer
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tidwall/gjson"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -207,53 +207,46 @@ func translateRegexp(p string) string {
 	return sb.String()
 }
 
-// normJSON is the union of the normalizer fields tokenizer.json uses.
-type normJSON struct {
-	Type               string            `json:"type"`
-	CleanText          *bool             `json:"clean_text"`
-	HandleChineseChars *bool             `json:"handle_chinese_chars"`
-	StripAccents       *bool             `json:"strip_accents"`
-	Lowercase          *bool             `json:"lowercase"`
-	Normalizers        []json.RawMessage `json:"normalizers"`
-	Pattern            struct {
-		String *string `json:"String"`
-		Regex  *string `json:"Regex"`
-	} `json:"pattern"`
-	Content    string `json:"content"`
-	StripLeft  *bool  `json:"strip_left"`
-	StripRight *bool  `json:"strip_right"`
-	Prepend    string `json:"prepend"`
-}
-
-func boolOr(p *bool, def bool) bool {
-	if p == nil {
+// gbool is the boolean at key, or def when it is absent or null.
+func gbool(r gjson.Result, key string, def bool) bool {
+	v := r.Get(key)
+	if !v.Exists() || v.Type == gjson.Null {
 		return def
 	}
-	return *p
+	return v.Bool()
 }
 
-// parseNormalizer builds the normalizer described by raw (JSON null gives nil).
-func parseNormalizer(raw json.RawMessage) (normalizer, error) {
-	if len(raw) == 0 || string(raw) == "null" {
+// parseNormalizer builds the normalizer described by raw (JSON null gives
+// nil). It reads JSON with gjson, which needs no reflection, because a fresh
+// hook process pays encoding/json's first-use cost on every run.
+func parseNormalizer(raw []byte) (normalizer, error) {
+	if !gjson.ValidBytes(raw) {
+		return nil, fmt.Errorf("normalizer: invalid JSON")
+	}
+	return parseNormalizerG(gjson.ParseBytes(raw))
+}
+
+func parseNormalizerG(j gjson.Result) (normalizer, error) {
+	if !j.Exists() || j.Type == gjson.Null {
 		return nil, nil
 	}
-	var j normJSON
-	if err := json.Unmarshal(raw, &j); err != nil {
-		return nil, fmt.Errorf("normalizer: %w", err)
+	if !j.IsObject() {
+		return nil, fmt.Errorf("normalizer: not an object")
 	}
-	switch j.Type {
+	typ := j.Get("type").String()
+	switch typ {
 	case "BertNormalizer":
-		lower := boolOr(j.Lowercase, true)
+		lower := gbool(j, "lowercase", true)
 		return bertNormalizer{
-			clean:   boolOr(j.CleanText, true),
-			chinese: boolOr(j.HandleChineseChars, true),
-			strip:   boolOr(j.StripAccents, lower),
+			clean:   gbool(j, "clean_text", true),
+			chinese: gbool(j, "handle_chinese_chars", true),
+			strip:   gbool(j, "strip_accents", lower),
 			lower:   lower,
 		}, nil
 	case "Sequence":
 		var q seqNormalizer
-		for _, r := range j.Normalizers {
-			n, err := parseNormalizer(r)
+		for _, r := range j.Get("normalizers").Array() {
+			n, err := parseNormalizerG(r)
 			if err != nil {
 				return nil, err
 			}
@@ -263,22 +256,24 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 		}
 		return q, nil
 	case "Replace":
+		content := j.Get("content").String()
+		str, rx := j.Get("pattern.String"), j.Get("pattern.Regex")
 		switch {
-		case j.Pattern.String != nil:
-			return replaceString{*j.Pattern.String, j.Content}, nil
-		case j.Pattern.Regex != nil && *j.Pattern.Regex == `\s+`:
+		case str.Exists():
+			return replaceString{str.String(), content}, nil
+		case rx.Exists() && rx.String() == `\s+`:
 			// The common whitespace collapse, without the regexp engine.
-			return collapseSpace(j.Content), nil
-		case j.Pattern.Regex != nil:
-			re, err := regexp.Compile(translateRegexp(*j.Pattern.Regex))
+			return collapseSpace(content), nil
+		case rx.Exists():
+			re, err := regexp.Compile(translateRegexp(rx.String()))
 			if err != nil {
 				return nil, fmt.Errorf("normalizer Replace: %w", err)
 			}
-			return replaceRegexp{re, j.Content}, nil
+			return replaceRegexp{re, content}, nil
 		}
 		return nil, fmt.Errorf("normalizer Replace: no pattern")
 	case "Strip":
-		return stripNormalizer{boolOr(j.StripLeft, true), boolOr(j.StripRight, true)}, nil
+		return stripNormalizer{gbool(j, "strip_left", true), gbool(j, "strip_right", true)}, nil
 	case "Lowercase":
 		return funcNormalizer(lowercase), nil
 	case "StripAccents":
@@ -292,9 +287,9 @@ func parseNormalizer(raw json.RawMessage) (normalizer, error) {
 	case "NFKD":
 		return funcNormalizer(norm.NFKD.String), nil
 	case "Prepend":
-		return prependNormalizer(j.Prepend), nil
+		return prependNormalizer(j.Get("prepend").String()), nil
 	}
-	return nil, fmt.Errorf("%w: normalizer %q", ErrUnsupported, j.Type)
+	return nil, fmt.Errorf("%w: normalizer %q", ErrUnsupported, typ)
 }
 
 func unicodeIsAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -1,11 +1,12 @@
 package tokenizer
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 )
 
 // preTokenizer splits a normalized piece into words; empty words are dropped
@@ -120,45 +121,43 @@ func (q seqPre) split(s string, first bool, emit func(string)) {
 	}
 }
 
-type preJSON struct {
-	Type           string            `json:"type"`
-	Replacement    string            `json:"replacement"`
-	PrependScheme  string            `json:"prepend_scheme"`
-	AddPrefixSpace *bool             `json:"add_prefix_space"`
-	Split          *bool             `json:"split"`
-	PreTokenizers  []json.RawMessage `json:"pretokenizers"`
+// parsePreTokenizer builds the pre-tokenizer described by raw (null gives nil).
+func parsePreTokenizer(raw []byte) (preTokenizer, error) {
+	if !gjson.ValidBytes(raw) {
+		return nil, fmt.Errorf("pre_tokenizer: invalid JSON")
+	}
+	return parsePreTokenizerG(gjson.ParseBytes(raw))
 }
 
-// parsePreTokenizer builds the pre-tokenizer described by raw (null gives nil).
-func parsePreTokenizer(raw json.RawMessage) (preTokenizer, error) {
-	if len(raw) == 0 || string(raw) == "null" {
+func parsePreTokenizerG(j gjson.Result) (preTokenizer, error) {
+	if !j.Exists() || j.Type == gjson.Null {
 		return nil, nil
 	}
-	var j preJSON
-	if err := json.Unmarshal(raw, &j); err != nil {
-		return nil, fmt.Errorf("pre_tokenizer: %w", err)
+	if !j.IsObject() {
+		return nil, fmt.Errorf("pre_tokenizer: not an object")
 	}
-	switch j.Type {
+	typ := j.Get("type").String()
+	switch typ {
 	case "BertPreTokenizer":
 		return bertPre{}, nil
 	case "WhitespaceSplit":
 		return whitespaceSplit{}, nil
 	case "Metaspace":
-		m := metaspace{repl: j.Replacement, prepend: j.PrependScheme, split_: boolOr(j.Split, true)}
+		m := metaspace{repl: j.Get("replacement").String(), prepend: j.Get("prepend_scheme").String(), split_: gbool(j, "split", true)}
 		if m.repl == "" {
 			m.repl = "\u2581"
 		}
 		if m.prepend == "" {
 			m.prepend = "always"
-			if j.AddPrefixSpace != nil && !*j.AddPrefixSpace {
+			if !gbool(j, "add_prefix_space", true) {
 				m.prepend = "never"
 			}
 		}
 		return m, nil
 	case "Sequence":
 		var q seqPre
-		for _, r := range j.PreTokenizers {
-			p, err := parsePreTokenizer(r)
+		for _, r := range j.Get("pretokenizers").Array() {
+			p, err := parsePreTokenizerG(r)
 			if err != nil {
 				return nil, err
 			}
@@ -168,5 +167,5 @@ func parsePreTokenizer(raw json.RawMessage) (preTokenizer, error) {
 		}
 		return q, nil
 	}
-	return nil, fmt.Errorf("%w: pre_tokenizer %q", ErrUnsupported, j.Type)
+	return nil, fmt.Errorf("%w: pre_tokenizer %q", ErrUnsupported, typ)
 }

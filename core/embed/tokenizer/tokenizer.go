@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -49,8 +50,8 @@ type Tokenizer struct {
 	hasNormAdded  bool
 	unmap         func() error
 	pool          sync.Pool
-	punctIDs      [128]int32 // WordPiece ids of one-character ASCII punctuation words
-	addedFirst    [256]bool  // first bytes of raw added tokens
+	punctIDs      [128]atomic.Int32 // WordPiece id+1 of one-character ASCII punctuation words, 0 = not looked up yet
+	addedFirst    [256]bool         // first bytes of raw added tokens
 
 	prefixOnce sync.Once
 	prefixes   []uint64 // Unigram: set of mix(hash) of every token prefix, 0 = empty
@@ -202,7 +203,7 @@ func (t *Tokenizer) bertASCII(dst []int32, s string, sc *scratch) []int32 {
 				dst = t.wordPiece(dst, w, sc)
 				w = w[:0]
 			}
-			dst = append(dst, t.punctIDs[c])
+			dst = append(dst, t.punctID(c, sc))
 		default:
 			if t.lower && c >= 'A' && c <= 'Z' {
 				c += 'a' - 'A'
@@ -215,6 +216,20 @@ func (t *Tokenizer) bertASCII(dst []int32, s string, sc *scratch) []int32 {
 	}
 	sc.word = w[:0]
 	return dst
+}
+
+// punctID is the WordPiece id of the one-byte word c, looked up once: a
+// lookup touches cold pages of the mapped vocabulary, so doing all of them
+// at load time would cost a fresh process a quarter of a millisecond.
+func (t *Tokenizer) punctID(c byte, sc *scratch) int32 {
+	if v := t.punctIDs[c].Load(); v != 0 {
+		return v - 1
+	}
+	var one [1]byte
+	one[0] = c
+	id := t.wordPiece(nil, one[:], sc)[0]
+	t.punctIDs[c].Store(id + 1)
+	return id
 }
 
 // splitAdded cuts s around added tokens (normalized ones when normalized is
@@ -489,11 +504,6 @@ func build(sp *spec, v *vocab, scores []float64) (*Tokenizer, error) {
 	for _, a := range t.added {
 		if !a.normalized && a.content != "" {
 			t.addedFirst[a.content[0]] = true
-		}
-	}
-	if t.kind == WordPiece {
-		for c := range t.punctIDs {
-			t.punctIDs[c] = t.wordPiece(nil, []byte{byte(c)}, &scratch{})[0]
 		}
 	}
 	if bn, ok := t.norm.(bertNormalizer); ok && t.kind == WordPiece && !t.hasNormAdded {
