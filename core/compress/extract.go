@@ -28,6 +28,7 @@ const (
 	maxBlockLines    = 6    // ranked lines are kept in blocks of up to 6
 	markerReserve    = 32   // bytes of a gap marker with a count of up to 7 digits
 	tailSummaryLines = 3    // last non-blank lines of a stream kept as its verdict
+	dataHeadLines    = 3    // first non-blank lines of a data listing always kept
 )
 
 // Selection tiers, most important first.
@@ -293,6 +294,14 @@ func assignTiers(ls []line, data bool) {
 		ls[i].tier = tierSummary
 	}
 	if data {
+		// The head of a data listing (the newest commit, the first matches)
+		// is kept whatever the ranking says.
+		for i, n := 0, 0; i < len(ls) && n < dataHeadLines; i++ {
+			if ls[i].kind != kindBlank {
+				promote(&ls[i], tierLocate)
+				n++
+			}
+		}
 		return
 	}
 	for i := range ls {
