@@ -209,7 +209,7 @@ func hookWiring(entries []settings.Entry) ([]wiring, error) {
 // checkExecutable returns "" when command's program is an executable
 // file, else what is wrong with it.
 func checkExecutable(command string) string {
-	prog := firstWord(command)
+	prog := settings.Program(command)
 	fi, err := os.Stat(prog)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -220,34 +220,6 @@ func checkExecutable(command string) string {
 		return prog + " is not executable"
 	}
 	return ""
-}
-
-// firstWord is the program of a command line as ShellQuote writes it: a
-// plain word or a single-quoted one.
-func firstWord(command string) string {
-	s := strings.TrimSpace(command)
-	if rest, ok := strings.CutPrefix(s, "'"); ok {
-		var b strings.Builder
-		for {
-			i := strings.IndexByte(rest, '\'')
-			if i < 0 {
-				b.WriteString(rest)
-				return b.String()
-			}
-			b.WriteString(rest[:i])
-			rest = rest[i+1:]
-			if after, ok := strings.CutPrefix(rest, `\''`); ok {
-				b.WriteByte('\'')
-				rest = after
-				continue
-			}
-			return b.String()
-		}
-	}
-	if i := strings.IndexAny(s, " \t"); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // writeWiring prints the status listing.

@@ -124,20 +124,3 @@ func TestHooksProjectAndErrors(t *testing.T) {
 		}
 	}
 }
-
-func TestFirstWord(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"/a/b", "/a/b"},
-		{"/a/b --x", "/a/b"},
-		{"'/a b/c'", "/a b/c"},
-		{`'/it'\''s/c' --x`, "/it's/c"},
-	}
-	for _, tt := range tests {
-		if got := firstWord(tt.in); got != tt.want {
-			t.Errorf("firstWord(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-		if got := firstWord(settings.ShellQuote(tt.want)); got != tt.want {
-			t.Errorf("firstWord(ShellQuote(%q)) = %q", tt.want, got)
-		}
-	}
-}

@@ -180,12 +180,44 @@ func Ours(command string) (binary string, ok bool) {
 	return base, false
 }
 
-// commandBase returns the base name of the first shell word of command.
+// commandBase returns the base name of the program a command line runs
+// (see Program), without a ".exe" suffix.
 func commandBase(command string) string {
-	s := strings.TrimLeft(command, " \t\n")
+	word := Program(command)
+	if i := strings.LastIndexAny(word, `/\`); i >= 0 {
+		word = word[i+1:]
+	}
+	return strings.TrimSuffix(word, ".exe")
+}
+
+// Program returns the program a hook command line runs, as sh would read
+// it: the first word with quotes and escapes removed, after any leading
+// NAME=value assignments and an `env` or `exec` prefix. So
+// `VAULTCTX_LOG=/tmp/l '/a b/vaultctx-userprompt' --x` runs
+// "/a b/vaultctx-userprompt".
+func Program(command string) string {
+	s := command
+	for {
+		word, rest, assignment := firstShellWord(s)
+		if (assignment || word == "env" || word == "exec") && strings.TrimSpace(rest) != "" {
+			s = rest
+			continue
+		}
+		return word
+	}
+}
+
+// firstShellWord splits the first word off s as sh reads it (quotes and
+// backslash escapes removed), reporting whether it is a NAME=value
+// assignment. A command separator ends the word and the line.
+func firstShellWord(s string) (word, rest string, assignment bool) {
+	s = strings.TrimLeft(s, " \t\n")
 	var w strings.Builder
 	var quote byte
-	for i := 0; i < len(s); i++ {
+	quoted := false // a quote appeared before any '='
+	i := 0
+loop:
+	for ; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case quote == '\'':
@@ -206,25 +238,37 @@ func commandBase(command string) string {
 			}
 		case c == '\'' || c == '"':
 			quote = c
+			if !strings.Contains(w.String(), "=") {
+				quoted = true
+			}
 		case c == '\\' && i+1 < len(s) && strings.IndexByte(" \t'\"\\$`;&|", s[i+1]) >= 0:
 			// An escape as sh reads it; other backslashes are kept, so a
 			// Windows path still yields its base name.
 			i++
 			w.WriteByte(s[i])
-		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|':
-			i = len(s)
+		case c == ' ' || c == '\t' || c == '\n':
+			break loop
+		case c == ';' || c == '&' || c == '|':
+			return w.String(), "", false
 		default:
 			w.WriteByte(c)
 		}
 	}
-	word := w.String()
-	if word == "" {
-		return ""
+	word = w.String()
+	if eq := strings.IndexByte(word, '='); eq > 0 && !quoted && isName(word[:eq]) {
+		return word, s[i:], true
 	}
-	if i := strings.LastIndexAny(word, `/\`); i >= 0 {
-		word = word[i+1:]
+	return word, s[i:], false
+}
+
+// isName reports whether s is an sh variable name.
+func isName(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
 	}
-	return strings.TrimSuffix(word, ".exe")
+	return s != ""
 }
 
 // ShellQuote returns s as one sh word: unchanged when it holds only

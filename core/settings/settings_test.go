@@ -518,6 +518,13 @@ func TestOurs(t *testing.T) {
 		{"echo vaultctx-userprompt", "echo", false},
 		{"/x/vaultctx-userprompt;rm -rf /", "vaultctx-userprompt", true},
 		{"", "", false},
+		{"VAULTCTX_LOG=/tmp/hook.log /x/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{"env A=1 B='x y' /x/vaultctx-pretooluse", "vaultctx-pretooluse", true},
+		{"exec /x/vaultctx-posttooluse", "vaultctx-posttooluse", true},
+		{"'A=1' /x/vaultctx-userprompt", "A=1", false},
+		{"A=1", "A=1", false},
+		{"A=1; /x/vaultctx-userprompt", "A=1", false},
+		{"/opt/a=b/vaultctx-userprompt", "vaultctx-userprompt", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.command, func(t *testing.T) {
@@ -561,6 +568,27 @@ func TestDisabled(t *testing.T) {
 	for _, tt := range tests {
 		if got := Disabled([]byte(tt.src)); got != tt.want {
 			t.Errorf("Disabled(%s) = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestProgram(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"/a/b", "/a/b"},
+		{"/a/b --x", "/a/b"},
+		{"'/a b/c'", "/a b/c"},
+		{`'/it'\''s/c' --x`, "/it's/c"},
+		{`"/a \"q\"/c"`, `/a "q"/c`},
+		{`/a\ b/c`, "/a b/c"},
+		{"VAULTCTX_LOG=/tmp/l env X='1 2' exec /a/c -v", "/a/c"},
+		{"  /a/c;rm x", "/a/c"},
+	}
+	for _, tt := range tests {
+		if got := Program(tt.in); got != tt.want {
+			t.Errorf("Program(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got := Program(ShellQuote(tt.want)); got != tt.want {
+			t.Errorf("Program(ShellQuote(%q)) = %q", tt.want, got)
 		}
 	}
 }
