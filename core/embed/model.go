@@ -3,7 +3,6 @@ package embed
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -16,6 +15,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/tidwall/gjson"
 	"github.com/vaultctx/vaultctx/core/embed/tokenizer"
 )
 
@@ -164,32 +164,26 @@ func (m *Model) readConfig() error {
 	if err != nil {
 		return fmt.Errorf("open model: %w", err)
 	}
-	var cfg struct {
-		Normalize *bool  `json:"normalize"`
-		ModelName string `json:"model_name"`
-		Name      string `json:"name"`
+	if !gjson.ValidBytes(data) || !gjson.ParseBytes(data).IsObject() {
+		return fmt.Errorf("open model: %w: %s is not a JSON object", ErrCorrupt, m.cfgPath)
 	}
-	if err := json.Unmarshal(data, &cfg); err != nil {
-		return fmt.Errorf("open model: %w: %s: %v", ErrCorrupt, m.cfgPath, err)
-	}
-	if cfg.Normalize != nil {
-		m.normalize = *cfg.Normalize
+	cfg := gjson.ParseBytes(data)
+	if n := cfg.Get("normalize"); n.Exists() && n.Type != gjson.Null {
+		m.normalize = n.Bool()
 	} else if mods, err := os.ReadFile(filepath.Join(filepath.Dir(m.cfgPath), "modules.json")); err == nil {
 		// sentence-transformers: a Normalize module means unit vectors.
 		m.normalize = strings.Contains(string(mods), "sentence_transformers.models.Normalize")
 	}
-	var meta struct {
-		Name string `json:"name"`
+	if data, err := os.ReadFile(filepath.Join(m.dir, MetaFile)); err == nil {
+		m.name = gjson.GetBytes(data, "name").String()
 	}
-	if data, err := os.ReadFile(filepath.Join(m.dir, MetaFile)); err == nil && json.Unmarshal(data, &meta) == nil && meta.Name != "" {
-		m.name = meta.Name
-	}
+	modelName, name := cfg.Get("model_name").String(), cfg.Get("name").String()
 	switch {
 	case m.name != "":
-	case cfg.ModelName != "":
-		m.name = cfg.ModelName
-	case cfg.Name != "":
-		m.name = cfg.Name
+	case modelName != "":
+		m.name = modelName
+	case name != "":
+		m.name = name
 	default:
 		m.name = filepath.Base(m.dir)
 	}

@@ -2,11 +2,12 @@ package embed
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/tidwall/gjson"
 )
 
 // ErrCorrupt is returned when a model file cannot be parsed or its contents
@@ -71,36 +72,67 @@ func readSafetensors(path string) (map[string]*tensor, int64, error) {
 	if _, err := io.ReadFull(f, hdr); err != nil {
 		return nil, 0, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
 	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(hdr, &raw); err != nil {
-		return nil, 0, fmt.Errorf("%w: %s: header: %v", ErrCorrupt, path, err)
+	if !gjson.ValidBytes(hdr) || !gjson.ParseBytes(hdr).IsObject() {
+		return nil, 0, fmt.Errorf("%w: %s: header is not a JSON object", ErrCorrupt, path)
 	}
 	base := 8 + int64(hlen)
-	out := make(map[string]*tensor, len(raw))
-	for name, r := range raw {
+	out := map[string]*tensor{}
+	var perr error
+	gjson.ParseBytes(hdr).ForEach(func(k, v gjson.Result) bool {
+		name := k.String()
 		if name == "__metadata__" {
-			continue
+			return true
 		}
-		t := &tensor{name: name}
-		if err := json.Unmarshal(r, t); err != nil {
-			return nil, 0, fmt.Errorf("%w: %s: tensor %q: %v", ErrCorrupt, path, name, err)
-		}
-		size := dtypeSize(t.DType)
-		if size == 0 {
-			return nil, 0, fmt.Errorf("%w: %s: tensor %q has unsupported dtype %q", ErrCorrupt, path, name, t.DType)
-		}
-		for _, d := range t.Shape {
-			if d < 0 || d > 1<<40 {
-				return nil, 0, fmt.Errorf("%w: %s: tensor %q has shape %v", ErrCorrupt, path, name, t.Shape)
-			}
+		t, err := parseTensor(name, v)
+		if err != nil {
+			perr = fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
+			return false
 		}
 		lo, hi := t.Offsets[0], t.Offsets[1]
-		if lo < 0 || hi < lo || base+hi > st.Size() || hi-lo != t.elems()*int64(size) {
-			return nil, 0, fmt.Errorf("%w: %s: tensor %q: offsets %v do not fit shape %v %s in a %d-byte file",
+		if lo < 0 || hi < lo || base+hi > st.Size() || hi-lo != t.elems()*int64(dtypeSize(t.DType)) {
+			perr = fmt.Errorf("%w: %s: tensor %q: offsets %v do not fit shape %v %s in a %d-byte file",
 				ErrCorrupt, path, name, t.Offsets, t.Shape, t.DType, st.Size())
+			return false
 		}
 		t.start = base + lo
 		out[name] = t
+		return true
+	})
+	if perr != nil {
+		return nil, 0, perr
 	}
 	return out, base, nil
+}
+
+// parseTensor reads one header entry: {"dtype", "shape", "data_offsets"}.
+func parseTensor(name string, v gjson.Result) (*tensor, error) {
+	if !v.IsObject() {
+		return nil, fmt.Errorf("tensor %q is not an object", name)
+	}
+	t := &tensor{name: name, DType: v.Get("dtype").String()}
+	if dtypeSize(t.DType) == 0 {
+		return nil, fmt.Errorf("tensor %q has unsupported dtype %q", name, t.DType)
+	}
+	shape := v.Get("shape")
+	if !shape.IsArray() {
+		return nil, fmt.Errorf("tensor %q has no shape", name)
+	}
+	prod := int64(1)
+	for _, d := range shape.Array() {
+		n := d.Int()
+		if d.Type != gjson.Number || n < 0 || n > 1<<40 || float64(n) != d.Float() {
+			return nil, fmt.Errorf("tensor %q has shape %s", name, shape.Raw)
+		}
+		if n > 0 && prod > (1<<40)/n {
+			return nil, fmt.Errorf("tensor %q has shape %s: too large", name, shape.Raw)
+		}
+		prod *= n
+		t.Shape = append(t.Shape, n)
+	}
+	offs := v.Get("data_offsets").Array()
+	if len(offs) != 2 || offs[0].Type != gjson.Number || offs[1].Type != gjson.Number {
+		return nil, fmt.Errorf("tensor %q has data_offsets %s", name, v.Get("data_offsets").Raw)
+	}
+	t.Offsets = [2]int64{offs[0].Int(), offs[1].Int()}
+	return t, nil
 }
