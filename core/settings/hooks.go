@@ -27,7 +27,7 @@ const MaxTimeout = 30
 // hooks cannot be edited safely: the top level is not an object, "hooks" or
 // an event we must edit has the wrong type, or a key we must edit appears
 // twice. The file is left untouched.
-var ErrShape = errors.New("unexpected settings shape")
+var ErrShape = errors.New("unexpected settings shape; left unchanged")
 
 // Plan is the wiring vaultctx wants in settings.json, rendered from the
 // template by Render: one matcher group holding one command hook per event.
@@ -315,6 +315,9 @@ func Merge(src []byte, plan *Plan) ([]byte, error) {
 // became empty, and "hooks" only when it became empty; everything else keeps
 // its bytes and order. Errors are as for Merge.
 func Remove(src []byte) ([]byte, error) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return src, nil // nothing of ours in an empty file
+	}
 	return apply(src, nil)
 }
 

@@ -232,6 +232,18 @@ func TestInstallCreatesMissingFileAndDir(t *testing.T) {
 	}
 }
 
+func TestUninstallEmptyFileWritesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(path, []byte("\n"), 0o600)
+	res, err := Uninstall(context.Background(), path)
+	if err != nil || res.Changed {
+		t.Fatalf("Uninstall = %+v, %v", res, err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "\n" {
+		t.Errorf("file changed to %q", got)
+	}
+}
+
 func TestUninstallMissingFileWritesNothing(t *testing.T) {
 	path := freshEnv(t)
 	res, err := Uninstall(context.Background(), path)
