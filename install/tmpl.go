@@ -1,5 +1,3 @@
-// Package install holds the files the installer renders: the Claude Code
-// hooks template, embedded so the vaultctx binary carries it.
 package install
 
 import _ "embed"
