@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -59,5 +60,22 @@ func BenchmarkHook1MB(b *testing.B) {
 		if out, err := Hook(context.Background(), in, opts); err != nil || out == nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestParallelMatchesSequential checks that splitting a large output across
+// goroutines gives the same extract as processing it on one CPU.
+func TestParallelMatchesSequential(t *testing.T) {
+	req := megabyteRequest(t)
+	if n := strings.Count(req.Stdout, "\n"); n < parallelMinLines {
+		t.Fatalf("only %d lines: the parallel path is not exercised", n)
+	}
+	prev := runtime.GOMAXPROCS(1)
+	seq := Condense(context.Background(), req, Options{}, testSavedPath)
+	runtime.GOMAXPROCS(4)
+	par := Condense(context.Background(), req, Options{}, testSavedPath)
+	runtime.GOMAXPROCS(prev)
+	if seq != par {
+		t.Fatal("parallel and sequential extracts differ")
 	}
 }

@@ -2,8 +2,10 @@ package compress
 
 import (
 	"context"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Defaults of Options.
@@ -220,10 +222,9 @@ func splitStreams(req Request, data bool) ([]line, [2]int) {
 		text = strings.TrimSuffix(text, "\n")
 		start := len(lines)
 		for raw := range strings.SplitSeq(text, "\n") {
-			t := Normalize(cleanLine(raw))
-			k := classify(t, data && s == 0)
-			lines = append(lines, line{text: t, stream: s, kind: k, unit: -1})
+			lines = append(lines, line{text: raw, stream: s, unit: -1})
 		}
+		prepareLines(lines[start:], data && s == 0)
 		counts[s] = len(lines) - start
 		assignTiers(lines[start:], data && s == 0)
 	}
@@ -235,6 +236,34 @@ func splitStreams(req Request, data bool) ([]line, [2]int) {
 		lines[i].text = truncateLine(lines[i].text, max)
 	}
 	return lines, counts
+}
+
+// parallelMinLines is the line count from which prepareLines splits the
+// work across CPUs.
+const parallelMinLines = 4096
+
+// prepareLines cleans, normalises and classifies raw lines in place. Each
+// line is processed on its own, so large outputs are split across up to
+// four goroutines; the result does not depend on the split.
+func prepareLines(ls []line, data bool) {
+	work := func(part []line) {
+		for i := range part {
+			part[i].text = Normalize(cleanLine(part[i].text))
+			part[i].kind = classify(part[i].text, data)
+		}
+	}
+	n := min(runtime.GOMAXPROCS(0), 4)
+	if n < 2 || len(ls) < parallelMinLines {
+		work(ls)
+		return
+	}
+	var wg sync.WaitGroup
+	size := (len(ls) + n - 1) / n
+	for lo := 0; lo < len(ls); lo += size {
+		part := ls[lo:min(lo+size, len(ls))]
+		wg.Go(func() { work(part) })
+	}
+	wg.Wait()
 }
 
 // assignTiers sets each line's tier from its kind and its neighbours.
