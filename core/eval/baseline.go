@@ -35,6 +35,7 @@ type Regression struct {
 	Tolerance     float64
 }
 
+// String describes the regression in one line.
 func (r Regression) String() string {
 	return fmt.Sprintf("%s %s: nDCG %.4f < baseline %.4f - %.2f", r.Set, r.Mode, r.Got, r.Baseline, r.Tolerance)
 }

@@ -19,6 +19,7 @@ type ParseError struct {
 	Err  error
 }
 
+// Error returns "file:line: message".
 func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err) }
 
 // Unwrap returns the underlying error.
