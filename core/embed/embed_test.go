@@ -2,6 +2,7 @@ package embed
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -276,5 +277,30 @@ func TestHashIdentity(t *testing.T) {
 			t.Fatalf("run %d: hash %q, %v; want %q", i, h, err, ha)
 		}
 		m.Close()
+	}
+}
+
+func TestEncodeBatchSmallAndCancelled(t *testing.T) {
+	m := mustOpen(t, "m2v-fixtures/float16")
+	texts := []string{"alpha", "beta gamma", "", "delta"}
+	for n := 0; n <= len(texts); n++ {
+		got, err := m.EncodeBatch(t.Context(), texts[:n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != n {
+			t.Fatalf("%d texts gave %d vectors", n, len(got))
+		}
+		for i := range got {
+			want, _ := m.Encode(texts[i])
+			if !slices.Equal(got[i], want) {
+				t.Errorf("n=%d text %d: batch %v, Encode %v", n, i, got[i], want)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := m.EncodeBatch(ctx, texts); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
 	}
 }

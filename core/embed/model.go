@@ -377,8 +377,11 @@ func (m *Model) IDs(text string) ([]int32, error) {
 	return m.newEncoder(nil).idsCopy(text), nil
 }
 
-// EncodeBatch embeds texts on all cores, BatchSize texts per task, and
-// returns one vector per text in order. It stops early with ctx.Err() when
+// EncodeBatch embeds texts on all cores (tasks of up to BatchSize texts,
+// smaller when there are few texts) and returns one vector per text, in
+// order; each equals Encode's. A batch of BatchSize or more texts on a
+// non-F32 model first decodes the whole matrix to float32 once (kept for the
+// Model's life: 48 MB for glove-120k). It stops early with ctx.Err() when
 // ctx is cancelled.
 func (m *Model) EncodeBatch(ctx context.Context, texts []string) ([][]float32, error) {
 	if err := m.load(); err != nil {
@@ -390,11 +393,15 @@ func (m *Model) EncodeBatch(ctx context.Context, texts []string) ([][]float32, e
 		out[i] = backing[i*m.dim : (i+1)*m.dim : (i+1)*m.dim]
 	}
 	var dense []float32
-	if len(texts) >= 4*BatchSize && m.f32 == nil {
+	if len(texts) >= BatchSize && m.f32 == nil {
 		dense = m.denseMatrix()
 	}
-	nb := (len(texts) + BatchSize - 1) / BatchSize
-	workers := min(runtime.GOMAXPROCS(0), nb)
+	// Tasks of up to BatchSize texts, small enough that even one batch of
+	// BatchSize keeps every core busy.
+	procs := runtime.GOMAXPROCS(0)
+	task := min(BatchSize, max(1, (len(texts)+4*procs-1)/(4*procs)))
+	nb := (len(texts) + task - 1) / task
+	workers := min(procs, nb)
 	var next atomic.Int64
 	var mu sync.Mutex
 	var firstErr error
@@ -420,7 +427,7 @@ func (m *Model) EncodeBatch(ctx context.Context, texts []string) ([][]float32, e
 					setErr(err)
 					return
 				}
-				for i := b * BatchSize; i < min(len(texts), (b+1)*BatchSize); i++ {
+				for i := b * task; i < min(len(texts), (b+1)*task); i++ {
 					if err := e.encode(out[i], texts[i]); err != nil {
 						setErr(err)
 						return
