@@ -264,6 +264,7 @@ type engineSearcher struct {
 	opt retrieve.Options
 }
 
+// Search runs one search in mode for the k best hits.
 func (s engineSearcher) Search(ctx context.Context, query, mode string, k int) ([]eval.Hit, error) {
 	opt := s.opt
 	opt.Mode, opt.K = mode, k

@@ -114,6 +114,7 @@ type beirRecord struct {
 // flexID is an id written as a JSON string or number.
 type flexID string
 
+// UnmarshalJSON accepts a JSON string or number.
 func (id *flexID) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if len(b) > 0 && b[0] == '"' {
