@@ -154,10 +154,11 @@ type unit struct {
 //     and locations of user code plus an error's continuation lines,
 //     warnings, compiler excerpts, then everything else;
 //  4. runs of minRun or more consecutive ranked lines with the same shape
-//     (indent and first two words, digit runs masked) collapse into their
-//     smallest line and a count, which makes concurrent output (npm's
-//     parallel fetches) order-independent; other remaining lines form blocks
-//     of up to maxBlockLines;
+//     (indent and first two words, digit runs masked) collapse into one
+//     representative line (the most query terms, then the smallest text) and
+//     a count, which makes concurrent output (npm's parallel fetches)
+//     order-independent; other remaining lines form blocks of up to
+//     maxBlockLines;
 //  5. blocks are ranked by Reciprocal Rank Fusion (retrieve.Fuse, k=60) of
 //     BM25 against the command, description and prompt, closeness to the
 //     output's head or tail, and, with an Embedder, cosine similarity;
@@ -181,7 +182,7 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	total := counts[0] + counts[1]
 	header := headerLine(total, savedPath)
 	budget := opts.BudgetTokens*CharsPerToken - len(header) - 1
-	units := buildUnits(lines)
+	units := buildUnits(lines, queryTerms(req))
 	rankUnits(ctx, units, lines, req, opts.Embedder)
 	order := selectionOrder(units)
 
@@ -445,8 +446,33 @@ func shapeKey(s string) string {
 	return string(b)
 }
 
-// buildUnits groups lines into units (see unit).
-func buildUnits(lines []line) []unit {
+// runRepresentative picks the line that stands for a collapsed run: the one
+// holding the most distinct query terms ("Setting up python3-pytest" for
+// "apt-get install python3-pytest"), ties broken by the smallest text. Both
+// criteria ignore the order of the run's lines.
+func runRepresentative(run []line, query []string) string {
+	q := map[string]bool{}
+	for _, t := range query {
+		q[t] = true
+	}
+	best, bestScore := "", -1
+	for _, l := range run {
+		seen := map[string]bool{}
+		eachToken(l.text, func(t string) {
+			if q[t] {
+				seen[t] = true
+			}
+		})
+		if score := len(seen); score > bestScore || score == bestScore && l.text < best {
+			best, bestScore = l.text, score
+		}
+	}
+	return best
+}
+
+// buildUnits groups lines into units (see unit); query holds the terms runs
+// are represented by (see runRepresentative).
+func buildUnits(lines []line, query []string) []unit {
 	var units []unit
 	add := func(u unit) {
 		u.stream = lines[u.first].stream
@@ -492,12 +518,7 @@ func buildUnits(lines []line) []unit {
 				e++
 			}
 			if e-k >= minRun {
-				rep := lines[k].text
-				for m := k + 1; m < e; m++ {
-					if lines[m].text < rep {
-						rep = lines[m].text
-					}
-				}
+				rep := runRepresentative(lines[k:e], query)
 				add(unit{first: k, last: e - 1, tier: tierRank, run: true, rep: rep,
 					cost: len(rep) + 1 + len(runMarker(e-k-1)) + 1 + markerReserve})
 				k = e
