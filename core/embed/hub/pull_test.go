@@ -222,3 +222,20 @@ func TestDefaultDir(t *testing.T) {
 		t.Errorf("DefaultDir = %q, want %q", got, want)
 	}
 }
+
+// The default model is pinned: pulling it checks the published digests, so
+// the fixture (a different model) served under its name is refused, while
+// its tokenizer.json (the same bge vocabulary as potion-base-8M) passes.
+func TestPullDefaultIsPinned(t *testing.T) {
+	h := &hub{dir: modelPath("m2v-fixtures/float32"), name: embed.DefaultModel, rev: DefaultRevision}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	dir := filepath.Join(t.TempDir(), "potion")
+	_, err := Pull(t.Context(), PullOptions{Dir: dir, BaseURL: srv.URL})
+	if !errors.Is(err, ErrDigestMismatch) || !strings.Contains(err.Error(), "config.json") {
+		t.Fatalf("got %v, want a config.json digest mismatch", err)
+	}
+	if got := fixtureDigests(t, h.dir)["tokenizer.json"]; got != defaultDigests["tokenizer.json"] {
+		t.Errorf("fixture tokenizer digest %s, pinned %s", got, defaultDigests["tokenizer.json"])
+	}
+}
