@@ -20,6 +20,10 @@ const (
 	CharsPerToken = 4
 	// DefaultKeepOutputs is how many saved full outputs are kept.
 	DefaultKeepOutputs = 200
+	// MaxBudgetTokens caps BudgetTokens: Claude Code cuts hook output
+	// strings over 10,000 characters to a short preview, so an extract
+	// stays at 9,000 bytes or less, leaving room for JSON escapes.
+	MaxBudgetTokens = 2250
 )
 
 // Limits of the extract algorithm (bytes and lines).
@@ -64,7 +68,7 @@ type Request struct {
 // Options tune Extract. Zero values mean the defaults.
 type Options struct {
 	ThresholdBytes int // condense when len(stdout)+len(stderr) >= this (default 4096)
-	BudgetTokens   int // extract budget in tokens at CharsPerToken (default 2000)
+	BudgetTokens   int // extract budget in tokens at CharsPerToken (default 2000, at most MaxBudgetTokens)
 	// Scrub redacts secrets from the rendered extract. Nil means the
 	// project's default scrubber.
 	Scrub func(string) string
@@ -87,6 +91,7 @@ func (o Options) withDefaults() Options {
 	if o.BudgetTokens <= 0 {
 		o.BudgetTokens = DefaultBudgetTokens
 	}
+	o.BudgetTokens = min(o.BudgetTokens, MaxBudgetTokens)
 	if o.Scrub == nil {
 		o.Scrub = defaultScrub
 	}

@@ -125,3 +125,21 @@ func TestBudgetOption(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputStaysUnderPreviewCut: whatever budget is configured, the JSON
+// strings Claude Code receives stay under its 10,000-character preview cut.
+func TestOutputStaysUnderPreviewCut(t *testing.T) {
+	opts := HookOptions{OutputDir: t.TempDir(), Options: Options{BudgetTokens: 100000}}
+	for _, c := range loadCases(t) {
+		if c.Payload == nil {
+			continue
+		}
+		out, err := Hook(context.Background(), readPayload(t, c.Payload), opts)
+		if err != nil || out == nil {
+			continue
+		}
+		if n := len([]rune(string(out))); n >= 10000 {
+			t.Errorf("%s: hook output is %d characters", c.Name, n)
+		}
+	}
+}
