@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"unsafe"
 
@@ -29,15 +30,17 @@ const (
 
 var errBadCache = errors.New("bad tokenizer cache")
 
-// cacheFile names the cache entry for the tokenizer.json at path.
+// cacheFile names the cache entry for the tokenizer.json at path:
+// <hash of the absolute path>-<hash of size, mtime and format>.bin, so a
+// changed file gets a new entry and writeCache can drop the stale ones.
 func cacheFile(dir, path string, st os.FileInfo) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%s", abs, st.Size(), st.ModTime().UnixNano(), cacheVersion)
-	return filepath.Join(dir, hex.EncodeToString(h.Sum(nil))[:32]+".bin")
+	p := sha256.Sum256([]byte(abs))
+	v := sha256.Sum256(fmt.Appendf(nil, "%d\x00%d\x00%s", st.Size(), st.ModTime().UnixNano(), cacheVersion))
+	return filepath.Join(dir, hex.EncodeToString(p[:8])+"-"+hex.EncodeToString(v[:8])+".bin")
 }
 
 func pad8(n int) int { return (n + 7) &^ 7 }
@@ -97,6 +100,16 @@ func writeCache(path string, sp *spec, v *vocab, scores []float64) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
 		return err
+	}
+	// Entries for older versions of the same tokenizer.json are dead.
+	base := filepath.Base(path)
+	if i := strings.IndexByte(base, '-'); i > 0 {
+		old, _ := filepath.Glob(filepath.Join(filepath.Dir(path), base[:i+1]+"*.bin"))
+		for _, o := range old {
+			if o != path {
+				os.Remove(o)
+			}
+		}
 	}
 	return nil
 }

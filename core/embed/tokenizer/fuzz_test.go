@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -192,4 +193,30 @@ func FuzzCollapseSpace(f *testing.F) {
 			t.Fatalf("%q: collapse %q, regexp %q", s, got, want)
 		}
 	})
+}
+
+func TestCacheReplacesStaleEntry(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(shared, "models/m2v-fixtures/float32/tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "tokenizer.json")
+	dir := t.TempDir()
+	for i, mtime := range []time.Time{time.Unix(1e9, 0), time.Unix(2e9, 0)} {
+		if err := os.WriteFile(path, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+		tok, err := Load(path, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok.Close()
+		files, _ := filepath.Glob(filepath.Join(dir, "*.bin"))
+		if len(files) != 1 {
+			t.Fatalf("load %d: cache holds %v, want one entry", i, files)
+		}
+	}
 }
