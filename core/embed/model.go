@@ -26,7 +26,8 @@ const DefaultModel = "minishlab/potion-base-8M"
 // contribute to one embedding.
 const MaxTokens = 512
 
-// BatchSize is the number of texts one EncodeBatch worker takes at a time.
+// BatchSize is the most texts one EncodeBatch task takes; callers should
+// pass at least this many texts per call.
 const BatchSize = 64
 
 // ErrNotModel is returned by Open when a directory lacks the files of a
