@@ -123,7 +123,8 @@ func ShouldCondense(req Request, opts Options) bool {
 // line is one cleaned, normalised output line.
 type line struct {
 	text   string
-	key    string // shapeKey(text), for ranked lines
+	key    string // shapeKey(text, data), for ranked lines
+	data   bool   // from a data listing (see isDataCommand)
 	stream int    // 0 stdout, 1 stderr
 	kind   kind
 	tier   int
@@ -228,7 +229,7 @@ func splitStreams(req Request, data bool) ([]line, [2]int) {
 		text = strings.TrimSuffix(text, "\n")
 		start := len(lines)
 		for raw := range strings.SplitSeq(text, "\n") {
-			lines = append(lines, line{text: raw, stream: s, unit: -1})
+			lines = append(lines, line{text: raw, stream: s, unit: -1, data: data && s == 0})
 		}
 		prepareLines(lines[start:], data && s == 0)
 		counts[s] = len(lines) - start
@@ -323,7 +324,7 @@ func assignTiers(ls []line, data bool) {
 		if data && !(n == 1 && ls[i].kind == kindSummary) || ls[i].tier <= tierSummary {
 			continue
 		}
-		if p := prevNonBlank(ls, i); p >= 0 && ls[i].tier == tierRank && shapeKey(ls[p].text) == shapeKey(ls[i].text) {
+		if p := prevNonBlank(ls, i); p >= 0 && ls[i].tier == tierRank && shapeKey(ls[p].text, data) == shapeKey(ls[i].text, data) {
 			continue
 		}
 		ls[i].tier = tierSummary
@@ -421,8 +422,12 @@ func indent(s string) int {
 }
 
 // shapeKey is what makes lines "similar" for run collapsing: indentation
-// and the first two words, each run of digits replaced by one '0'.
-func shapeKey(s string) string {
+// and the first two words, each run of digits replaced by one '0'. Outside
+// data listings a word that names a file or a qualified identifier (it holds
+// '/', '\\', "::" or an inner '.') counts as one placeholder, so per-test
+// lines such as "test tests::adds ... ok" (cargo) or "x.py::test_a PASSED"
+// (pytest -v) are similar; in a listing every path is its own line.
+func shapeKey(s string, data bool) string {
 	b := make([]byte, 0, 48)
 	i := 0
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
@@ -433,22 +438,39 @@ func shapeKey(s string) string {
 		if words > 0 {
 			b = append(b, ' ')
 		}
+		start := i
 		for i < len(s) && s[i] != ' ' && s[i] != '\t' {
-			c := s[i]
 			i++
-			if isDigit(c) {
-				for i < len(s) && isDigit(s[i]) {
-					i++
+		}
+		w := s[start:i]
+		if !data && isNameLike(w) {
+			b = append(b, '\x00')
+		} else {
+			for k := 0; k < len(w); k++ {
+				c := w[k]
+				if isDigit(c) {
+					for k+1 < len(w) && isDigit(w[k+1]) {
+						k++
+					}
+					c = '0'
 				}
-				c = '0'
+				b = append(b, c)
 			}
-			b = append(b, c)
 		}
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 			i++
 		}
 	}
 	return string(b)
+}
+
+// isNameLike reports whether a word names a file or a qualified identifier.
+func isNameLike(w string) bool {
+	if strings.ContainsAny(w, "/\\") || strings.Contains(w, "::") {
+		return true
+	}
+	d := strings.IndexByte(w, '.')
+	return d > 0 && d < len(w)-1 && strings.Trim(w, ".") == w
 }
 
 // runRepresentative picks the line that stands for a collapsed run: the one
@@ -514,7 +536,7 @@ func buildUnits(lines []line, query []string) []unit {
 			j++
 		}
 		for k := i; k < j; k++ {
-			lines[k].key = shapeKey(lines[k].text)
+			lines[k].key = shapeKey(lines[k].text, lines[k].data)
 		}
 		for k := i; k < j; {
 			key := lines[k].key
