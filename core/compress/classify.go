@@ -244,6 +244,9 @@ func scanWords(line string) lineWords {
 		if f&vWarn != 0 {
 			lw.warn = true
 		}
+		if w := get(k); len(w) > 7 && string(w[len(w)-7:]) == "warning" {
+			lw.warn = true // DeprecationWarning, UserWarning
+		}
 		if w := get(k); !lw.exception && len(w) > 4 {
 			for _, suf := range exceptionSuffixes {
 				if len(w) >= len(suf) && string(w[len(w)-len(suf):]) == suf {

@@ -43,6 +43,11 @@ func TestClassify(t *testing.T) {
 		{"warning: config missing: inventory.json; using defaults", kindWarning},
 		{"make: *** [Makefile:5: util.o] Error 1", kindError},
 		{"Reading package lists...", kindPlain},
+		{"/tmp/x.py:11: DeprecationWarning: old api", kindFrame},
+		{"  warnings.warn(UserWarning('x'))", kindWarning},
+		{"curl: (6) Could not resolve host: example.invalid", kindError},
+		{"npm error code E404", kindError},
+		{"make[1]: *** [Makefile:3: all] Error 2", kindError},
 	} {
 		if got := classify(c.line, false); got != c.want {
 			t.Errorf("classify(%q) = %d, want %d", c.line, got, c.want)

@@ -349,9 +349,9 @@ func assignTiers(ls []line, data bool) {
 			// The header of a Go panic's stack: "goroutine 7 [running]:".
 			promote(&ls[i], tierLocate)
 		case ls[i].kind == kindError || ls[i].kind == kindWarning:
-			// The line that introduces a diagnostic ("In function 'f':")
-			// goes with it.
-			if i > 0 && strings.HasSuffix(strings.TrimSpace(ls[i-1].text), ":") {
+			// The line that introduces a diagnostic goes with it: gcc's
+			// "x.c: In function 'f':", go build's "# example.com/pkg".
+			if i > 0 && (strings.HasSuffix(strings.TrimSpace(ls[i-1].text), ":") || strings.HasPrefix(ls[i-1].text, "# ")) {
 				promote(&ls[i-1], ls[i].tier)
 			}
 			if ls[i].kind == kindError {

@@ -44,6 +44,12 @@ var normRules = []rule{
 		re:   regexp.MustCompile(`^(\s*\d{1,3}\s+[\d.]+[kMGTP]?\s+\d{1,3}\s+[\d.]+[kMGTP]?\s+\d{1,3}\s+[\d.]+[kMGTP]?)\s+[\d.]+[kMGTP]?\s+[\d.]+[kMGTP]?\s+[\d:-]+\s+[\d:-]+\s+[\d:-]+\s+[\d.]+[kMGTP]?\s*$`),
 		repl: "${1}  <progress>",
 	},
+	{ // wget's dot progress (non-TTY): keep offset, dots and percentage,
+		// drop the speed and time columns.
+		name: "wget-dots", trigger: func(s string) bool { return strings.Contains(s, "K .") },
+		re:   regexp.MustCompile(`^(\s*\d+K(?: [.,]{1,10}){1,5}\s+\d+%)\s+\S+(?:\s+\S+)?\s*$`),
+		repl: "${1} <progress>",
+	},
 	{ // RFC 3339 / ISO 8601 / Python logging asctime / Go log timestamps.
 		name: "datetime", trigger: hasDateLike,
 		re:   regexp.MustCompile(`\b\d{4}[-/]\d{2}[-/]\d{2}[T _]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2}\b| ?UTC\b)?`),
@@ -213,7 +219,7 @@ func isWordByte(c byte) bool {
 // (<dur>), data rates (<rate>), heap addresses (0x<addr>), process ids
 // (<pid>), goroutine numbers (goroutine <n>), ephemeral loopback ports
 // (<port>), generated temporary directory names (<tmp>), UUIDs (<uuid>) and
-// the speed/time columns of curl's progress meter (<progress>). It is
+// the speed/time columns of curl's and wget's progress output (<progress>). It is
 // idempotent on its own output.
 func Normalize(line string) string {
 	return reporterTimings(normalizeTokens(line))
