@@ -403,7 +403,7 @@ func isFrame(line, t string) bool {
 		return rustArrowRe.MatchString(line)
 	case strings.HasPrefix(t, "created by "):
 		return true
-	case line[0] != ' ' && line[0] != '\t' && fileLineRe.MatchString(line):
+	case line[0] != ' ' && line[0] != '\t' && isFileLine(line):
 		// "test_orders.py:5: KeyError" (pytest), "x.go:12: msg".
 		return true
 	case isDigit(t[0]) && line[0] == ' ':
@@ -417,6 +417,37 @@ func isFrame(line, t string) bool {
 		return bareLocRe.MatchString(line)
 	}
 	return false
+}
+
+// isFileLine is fileLineRe without a regexp (a test checks they agree):
+// "name.ext:12:" at the start of the line, followed by a space or the end.
+func isFileLine(line string) bool {
+	i := 0
+	for i < len(line) && line[i] != ':' && line[i] != ' ' && line[i] != '\t' && line[i] != '\n' && line[i] != '\f' && line[i] != '\r' {
+		i++
+	}
+	if i == 0 || i >= len(line) || line[i] != ':' {
+		return false
+	}
+	// name.ext: the extension is 1–5 word bytes after the last '.', which is
+	// not the first byte.
+	dot := strings.LastIndexByte(line[:i], '.')
+	if dot <= 0 || i-dot-1 < 1 || i-dot-1 > 5 {
+		return false
+	}
+	for k := dot + 1; k < i; k++ {
+		if !isWordByte(line[k]) {
+			return false
+		}
+	}
+	k := i + 1
+	for k < len(line) && isDigit(line[k]) {
+		k++
+	}
+	if k == i+1 || k >= len(line) || line[k] != ':' {
+		return false
+	}
+	return k+1 == len(line) || line[k+1] == ' '
 }
 
 // severityText removes path-like tokens (anything with '/', '\' or a file

@@ -91,3 +91,12 @@ func TestErrorMarkMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+func TestFileLineMatchesReference(t *testing.T) {
+	lines := append(allCaseLines(t), "a.py:5:", "a.py:5: x", ".py:5: x", "a.toolong:5: x", "a.py:x: y", "a.py:5:x", "dir/a.go:12: msg", "a.b.c:1: z", "a.p-y:1: z")
+	for _, l := range lines {
+		if got, want := isFileLine(l), fileLineRe.MatchString(l); got != want {
+			t.Errorf("isFileLine(%q) = %v, fileLineRe says %v", l, got, want)
+		}
+	}
+}
