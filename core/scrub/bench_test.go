@@ -170,3 +170,37 @@ func BenchmarkFirstScrub(b *testing.B) {
 	}
 	reportCPU(b, cpu0, n, 0)
 }
+
+// hostileInputs are texts built to make a naive scrubber quadratic: anchors
+// every few bytes, one long line, many blocks without ends.
+func hostileInputs(n int) map[string]string {
+	rep := func(s string) string { return strings.Repeat(s, n/len(s)+1)[:n] }
+	return map[string]string{
+		"key words":       rep("pass"),
+		"chained assigns": rep("a=password="),
+		"one long line":   rep("x token=ab "),
+		"begin lines":     rep("-----BEGIN RSA PRIVATE KEY-----\n"),
+		"end lines":       rep("-----END RSA PRIVATE KEY-----\n"),
+		"curl flags":      "curl" + rep(" -u x"),
+		"mysql flags":     "mysql" + rep(" -p x"),
+		"url userinfo":    rep("a://b:c@"),
+		"jwt prefixes":    rep("eyJ"),
+		"bearer words":    rep("Bearer "),
+		"context words":   rep("discord "),
+	}
+}
+
+// BenchmarkScrubHostile scrubs 128 KiB of each hostile input. Every parse
+// is bounded (key 80 bytes, value 1 KiB, line look-back 512 bytes), so the
+// cost stays linear in the input.
+func BenchmarkScrubHostile(b *testing.B) {
+	s := New()
+	for name, in := range hostileInputs(128 << 10) {
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				s.Scrub(in)
+			}
+		})
+	}
+}

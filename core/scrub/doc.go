@@ -19,13 +19,20 @@
 //     "Bearer <token>" with a random-looking token ("bearer-token",
 //     "basic-auth-header", "authorization-header");
 //   - assignments to password-, secret-, token- and API-key-like names in env
-//     files, YAML, JSON, INI, XML, code, command-line flags, .netrc and
-//     ADO-style connection strings, plus informal "pw is X"
-//     ("password-assignment", "generic-secret-assignment",
-//     "high-entropy-hex", "high-entropy-base64", "connection-string-password",
-//     "docker-config-auth");
-//   - PEM and PGP private key blocks, also JSON-escaped ("private-key");
-//   - curl -u user:password ("curl-auth").
+//     files, YAML, JSON, INI, XML, .NET config, code, command-line flags,
+//     .netrc and ADO-style connection strings, plus informal "pw is X" and
+//     "password for the wifi is X" ("password-assignment",
+//     "generic-secret-assignment", "high-entropy-hex", "high-entropy-base64",
+//     "connection-string-password", "docker-config-auth"). Names are split
+//     into words (dbPassword, SECRET_KEY_BASE, x-api-key) and judged by the
+//     last meaningful word; values must look like a credential for that
+//     name: passwords mix character classes (or are diceware phrases),
+//     tokens and keys are long and random (Shannon entropy per byte);
+//   - PEM and PGP private key blocks, also JSON-escaped, truncated, or only
+//     their tail with the END line (a chunk boundary inside a key), and
+//     PuTTY private lines ("private-key");
+//   - curl/wget -u user:password ("curl-auth") and -p passwords of mysql,
+//     sshpass and registry logins ("cli-password").
 //
 // Once a secret of 8 bytes or more is found, its other occurrences in the same
 // text are redacted too, even without context.
@@ -51,5 +58,14 @@
 // keys and certificates, and prose about passwords and tokens.
 //
 // Existing [REDACTED:...] markers are opaque: nothing inside or overlapping
-// them is reported, which makes Scrub idempotent.
+// them is reported, and context that looks back over lines or forward over
+// bytes stops at a marker. A second Scrub therefore never sees context the
+// first did not, which makes Scrub idempotent.
+//
+// # Scrub whole notes
+//
+// Detection needs context: a key name before a value, a BEGIN line before a
+// key body. Scrub a note before cutting it into pieces; scrubbing the pieces
+// again afterwards is harmless (idempotent) but cannot recover context a cut
+// removed, such as the middle third of a long private key.
 package scrub

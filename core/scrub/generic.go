@@ -15,9 +15,26 @@ func skipBlanks(t string, p int) int {
 	return p
 }
 
-// lineStart returns the offset of the first byte of the line holding p.
+// Work bounds, so that hostile input (a hook scrubs arbitrary tool output)
+// costs linear time: no parse looks further than these from its anchor.
+const (
+	maxKeyLen   = 80   // bytes of a key name
+	maxValueLen = 1024 // bytes of an assigned value
+	maxLookBack = 512  // bytes a line-context check looks back
+)
+
+// lineStart returns the offset of the first byte of the line holding p, or
+// of the look-back window (p-maxLookBack) when the line is longer.
 func lineStart(t string, p int) int {
-	return strings.LastIndexByte(t[:p], '\n') + 1
+	lo := max(0, p-maxLookBack)
+	return lo + strings.LastIndexByte(t[lo:p], '\n') + 1
+}
+
+// atLineStartOf returns the start of the line holding p and whether that
+// line began within the look-back window.
+func atLineStartOf(t string, p int) (int, bool) {
+	ls := lineStart(t, p)
+	return ls, ls == 0 || t[ls-1] == '\n'
 }
 
 // lineContext returns t[from:p] cut after its last redaction marker. Context
@@ -179,7 +196,7 @@ func prevWord(t string, p int) string {
 	}
 	e := p - 1
 	s := e
-	for s > 0 && ('a' <= t[s-1] && t[s-1] <= 'z' || 'A' <= t[s-1] && t[s-1] <= 'Z') {
+	for s > 0 && e-s < 32 && ('a' <= t[s-1] && t[s-1] <= 'z' || 'A' <= t[s-1] && t[s-1] <= 'Z') {
 		s--
 	}
 	return t[s:e]
@@ -199,15 +216,19 @@ func (sc *scan) kv(hs, he int) {
 	t := sc.text
 	ks, ke := hs, he
 	for ks > 0 && isKeyChar(t[ks-1]) {
-		ks--
+		if ks--; he-ks > maxKeyLen {
+			return
+		}
 	}
 	for ke < len(t) && isKeyChar(t[ke]) {
-		ke++
+		if ke++; ke-ks > maxKeyLen {
+			return
+		}
 	}
 	for ke > he && (t[ke-1] == '.' || t[ke-1] == '-') {
 		ke--
 	}
-	if ks == sc.lastKey || ke-ks > 80 {
+	if ks == sc.lastKey {
 		return
 	}
 	sc.lastKey = ks
@@ -306,7 +327,7 @@ func (sc *scan) kv(hs, he int) {
 	rule := ""
 	switch kind {
 	case kindPassword:
-		if !(looksLikePassword(v) || mode != sepInformal && isPassphrase(v)) || mode == sepInformal && !strongInformal(v) {
+		if len(v) > 256 || !(looksLikePassword(v) || mode != sepInformal && isPassphrase(v)) || mode == sepInformal && !strongInformal(v) {
 			return
 		}
 		rule = "password-assignment"
@@ -395,7 +416,7 @@ func netrcLine(t string, p int) bool {
 // span means no usable value.
 func value(t string, p, mode int, query, wholeLine bool) (vs, ve int, quoted bool) {
 	if mode == sepXML {
-		e := strings.IndexByte(t[p:], '<')
+		e := strings.IndexByte(t[p:min(len(t), p+maxValueLen)], '<')
 		if e < 0 || strings.ContainsAny(t[p:p+e], " \t\n") {
 			return 0, 0, false
 		}
@@ -403,7 +424,7 @@ func value(t string, p, mode int, query, wholeLine bool) (vs, ve int, quoted boo
 	}
 	// JSON-escaped quote.
 	if p+1 < len(t) && t[p] == '\\' && t[p+1] == '"' {
-		e := strings.Index(t[p+2:], `\"`)
+		e := strings.Index(t[p+2:min(len(t), p+2+maxValueLen)], `\"`)
 		if e < 0 || strings.ContainsAny(t[p+2:p+2+e], " \t\n") {
 			return 0, 0, false
 		}
@@ -411,7 +432,7 @@ func value(t string, p, mode int, query, wholeLine bool) (vs, ve int, quoted boo
 	}
 	if q := t[p]; q == '"' || q == '\'' || q == '`' {
 		i := p + 1
-		for i < len(t) && t[i] != q && t[i] != '\n' {
+		for i < len(t) && t[i] != q && t[i] != '\n' && i-p <= maxValueLen {
 			if t[i] == '\\' {
 				i++
 			}
@@ -430,7 +451,9 @@ func value(t string, p, mode int, query, wholeLine bool) (vs, ve int, quoted boo
 		// KEY=value on a line of its own (env files, INI, YAML): the value
 		// runs to the next blank, whatever symbols it holds.
 		for i < len(t) && t[i] > ' ' && t[i] != '"' && t[i] != '\'' && t[i] != '`' {
-			i++
+			if i++; i-p > maxValueLen {
+				return 0, 0, false
+			}
 		}
 		for i > p && (t[i-1] == ';' || t[i-1] == ',') { // statement or list syntax
 			i--
@@ -438,7 +461,9 @@ func value(t string, p, mode int, query, wholeLine bool) (vs, ve int, quoted boo
 		return p, i, false
 	}
 	for i < len(t) && !isValueStop(t[i]) && !(query && (t[i] == '&' || t[i] == '#')) {
-		i++
+		if i++; i-p > maxValueLen {
+			return 0, 0, false
+		}
 	}
 	return p, i, false
 }
@@ -446,7 +471,11 @@ func value(t string, p, mode int, query, wholeLine bool) (vs, ve int, quoted boo
 // lineKey reports whether the key at ks opens its line, after indentation
 // and an optional "export ", "set ", "- " or Dockerfile "ENV "/"ARG ".
 func lineKey(t string, ks int) bool {
-	pre := strings.TrimLeft(t[lineStart(t, ks):ks], " \t")
+	ls, ok := atLineStartOf(t, ks)
+	if !ok {
+		return false
+	}
+	pre := strings.TrimLeft(t[ls:ks], " \t")
 	for _, w := range []string{"export ", "set ", "SET ", "- ", "ENV ", "ARG ", "$env:", "$"} {
 		pre = strings.TrimPrefix(pre, w)
 	}
@@ -500,7 +529,7 @@ var dbSchemes = map[string]bool{
 func (sc *scan) url(hs, he int) {
 	t := sc.text
 	ss := hs
-	for ss > 0 && (isAlnum(t[ss-1]) || t[ss-1] == '+' || t[ss-1] == '.' || t[ss-1] == '-') {
+	for ss > 0 && hs-ss < 32 && (isAlnum(t[ss-1]) || t[ss-1] == '+' || t[ss-1] == '.' || t[ss-1] == '-') {
 		ss--
 	}
 	if ss == hs || !('a' <= lowerASCII(t[ss]) && lowerASCII(t[ss]) <= 'z') {
@@ -667,8 +696,11 @@ func (sc *scan) privateKey(hs, he int) {
 		return
 	}
 	bodyStart := he + le + 5
+	sc.begins = append(sc.begins, hs)
+	// A body never holds "-----", so the next one is the END line or the
+	// block is truncated.
 	endMark := "-----END " + label + "-----"
-	if e := strings.Index(t[bodyStart:], endMark); e >= 0 && e < 1<<16 {
+	if e := strings.Index(t[bodyStart:min(len(t), bodyStart+1<<16)], "-----"); e >= 0 && strings.HasPrefix(t[bodyStart+e:], endMark) {
 		if base64Count(t[bodyStart:bodyStart+e]) >= 32 { // not "MIIE..." in docs
 			sc.add("private-key", hs, bodyStart+e+len(endMark), prioStructural)
 		}
@@ -899,7 +931,8 @@ func (sc *scan) privateKeyEnd(hs, he int) {
 	if !strings.Contains(label, "PRIVATE KEY") {
 		return
 	}
-	if strings.Contains(t[max(0, hs-1<<16):hs], "-----BEGIN "+label+"-----") {
+	if n := len(sc.begins); n > 0 && strings.HasPrefix(t[sc.begins[n-1]:], "-----BEGIN "+label+"-----") &&
+		!strings.Contains(t[sc.begins[n-1]+11:hs], "-----END") {
 		return // the BEGIN handler covers it
 	}
 	end := he + le + 5

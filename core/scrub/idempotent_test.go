@@ -64,6 +64,9 @@ func TestScrubIdempotent(t *testing.T) {
 	}
 	all.Write(note)
 	checkIdempotent(t, s, "everything", all.String())
+	for name, in := range hostileInputs(8 << 10) {
+		checkIdempotent(t, s, name, in)
+	}
 }
 
 func TestScrubIdempotentOnRealText(t *testing.T) {

@@ -143,7 +143,7 @@ func providerRules() []*tokenRule {
 		{id: "square-access-token", anchors: []string{"sq0atp-", "sq0csp-", "EAAA"}, pattern: `(?:sq0atp-|sq0csp-|EAAA)[A-Za-z0-9_-]{22,}`},
 		{id: "sentry-token", anchors: []string{"sntryu_", "sntrys_"}, pattern: `sntry(?:u_[a-f0-9]{64}|s_eyJ[A-Za-z0-9+/=_]{50,})`},
 		{id: "notion-api-token", anchors: []string{"ntn_", "secret_"}, pattern: `(?:ntn_[0-9]{11}` + b62 + `{35,}|secret_` + b62 + `{43})`, check: func(t string) bool { return hasDigitAndLetter(t[4:]) }},
-		{id: "discord-bot-token", anchors: []string{"discord"}, fold: true, after: 60, maxLen: 100,
+		{id: "discord-bot-token", anchors: []string{"discord"}, fold: true, after: 60, maxLen: 100, pre: dotsAfter(2, 7+160),
 			pattern: `[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}`},
 		{id: "discord-webhook-url", anchors: []string{"/api/webhooks/"}, back: 32, maxLen: 200, minBits: 3.5,
 			pattern: `(?:https?://)?(?:[a-z]+\.)?discord(?:app)?\.com/api/webhooks/[0-9]+/[A-Za-z0-9_-]{60,}`},
@@ -158,6 +158,11 @@ func providerRules() []*tokenRule {
 func digitBefore(t string, hs int) bool { return hs > 0 && '0' <= t[hs-1] && t[hs-1] <= '9' }
 
 func alnumBefore(t string, hs int) bool { return hs > 0 && isAlnum(t[hs-1]) }
+
+// dotsAfter requires n dots within w bytes of the anchor.
+func dotsAfter(n, w int) func(string, int) bool {
+	return func(t string, hs int) bool { return strings.Count(t[hs:min(len(t), hs+w)], ".") >= n }
+}
 
 func hexBefore(n int) func(string, int) bool {
 	return func(t string, hs int) bool { return hs >= n && isHex(t[hs-n:hs]) }

@@ -133,7 +133,8 @@ type scan struct {
 	text    string
 	markers [][2]int // existing [REDACTED:...] spans, sorted
 	cands   []candidate
-	lastKey int // start of the last key parsed by kv, to parse each key once
+	lastKey int   // start of the last key parsed by kv, to parse each key once
+	begins  []int // offsets of private key BEGIN lines seen so far
 }
 
 // Find returns the secrets in text, sorted by Start and non-overlapping
@@ -247,12 +248,17 @@ func (sc *scan) hit(id int32, start, end int) {
 	}
 }
 
+// maxRepeatSecrets bounds how many distinct secrets addRepeats searches
+// for; each search reads the whole text once.
+const maxRepeatSecrets = 64
+
 // addRepeats redacts every other occurrence of a found secret of 8 bytes or
-// more, so a secret quoted again later without context does not leak.
+// more (the first maxRepeatSecrets distinct ones), so a secret quoted again
+// later without context does not leak.
 func (sc *scan) addRepeats() {
 	n := len(sc.cands)
 	seen := map[string]bool{}
-	for k := 0; k < n; k++ {
+	for k := 0; k < n && len(seen) < maxRepeatSecrets; k++ {
 		c := sc.cands[k]
 		sec := sc.text[c.Start:c.End]
 		if len(sec) < 8 || seen[sec] {
@@ -268,7 +274,9 @@ func (sc *scan) addRepeats() {
 			if s != c.Start {
 				sc.add(c.Rule, s, s+len(sec), c.prio)
 			}
-			i = s + 1
+			// Non-overlapping occurrences suffice: one that overlaps a
+			// redacted occurrence is broken in the output anyway.
+			i = s + len(sec)
 		}
 	}
 }
