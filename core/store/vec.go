@@ -2,10 +2,10 @@ package store
 
 import (
 	"context"
-	"errors"
 	"database/sql"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"

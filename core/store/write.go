@@ -24,7 +24,7 @@ type File struct {
 type Chunk struct {
 	ID             int64 // assigned by the store on insert
 	Path           string
-	Ordinal        int // 0-based position within the file
+	Ordinal        int    // 0-based position within the file
 	Title          string // note title (from the files row)
 	Section        string
 	Text           string
