@@ -1,7 +1,138 @@
 package main
 
-// indexCmd is `vaultctx index`.
-type indexCmd struct{}
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
 
-// Run executes the command.
-func (c *indexCmd) Run(g *globals) error { return errNotYet("index") }
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/index"
+)
+
+// indexCmd is `vaultctx index`.
+type indexCmd struct {
+	Vault   string `help:"Vault root directory (default: vault in the config)." type:"path" placeholder:"DIR"`
+	DB      string `help:"Index file (default: $VAULTCTX_DB, db in the config, or $XDG_DATA_HOME/vaultctx/index.db)." type:"path" placeholder:"FILE"`
+	Model   string `help:"Embedding model directory (default: model in the config, else the one the index records)." type:"path" placeholder:"DIR"`
+	NoModel bool   `help:"Index for BM25 only, without vectors."`
+	Full    bool   `help:"Rebuild from scratch into a new file and swap it in atomically."`
+	JSON    bool   `name:"json" help:"Print the summary as JSON."`
+}
+
+// Run indexes the vault.
+func (c *indexCmd) Run(g *globals) error {
+	cfg, err := loadConfig(g)
+	if err != nil {
+		return err
+	}
+	vault := orDefault(c.Vault, cfg.Vault)
+	if vault == "" {
+		return usageError{"no vault to index: pass --vault DIR, or set vault = \"...\" in " + configHint(g)}
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	opt := index.Options{
+		Vault:    vault,
+		DB:       orDefault(c.DB, cfg.DB),
+		Full:     c.Full,
+		ModelDir: orDefault(c.Model, cfg.Model),
+		NoModel:  c.NoModel,
+		Rules:    cfg.Rules(),
+		Columns:  cfg.Search.Columns,
+		Logger:   log,
+	}
+	opt.Progress = progress(c.JSON)
+	sum, err := index.Run(g.Ctx, opt)
+	var locked *index.LockedError
+	if errors.As(err, &locked) {
+		return err
+	}
+	if err != nil && !errors.Is(err, index.ErrInterrupted) {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if e := enc.Encode(sum); e != nil {
+			return e
+		}
+	} else {
+		fmt.Printf("indexed %d files (%d chunks written), %d unchanged, %d deleted, %d skipped, %d with problems\n",
+			sum.FilesIndexed, sum.ChunksWritten, sum.FilesUnchanged, sum.FilesDeleted, sum.FilesSkipped, sum.FilesProblems)
+		vec := "BM25 only"
+		if sum.Vectors {
+			vec = "BM25 + vectors"
+		}
+		fmt.Printf("index %s holds %d chunks (%s) after %.2f s\n", opt.DB, sum.Chunks, vec, sum.Seconds)
+		if sum.ModelChanged {
+			fmt.Printf("the embedding model changed: re-embedded %d chunks\n", sum.Reembedded)
+		}
+		if n := total(sum.Redactions); n > 0 {
+			fmt.Printf("scrubbed %d credentials before indexing (see `vaultctx status`)\n", n)
+		}
+		if sum.FilesSkipped+sum.FilesProblems > 0 {
+			fmt.Println("run `vaultctx status` to see skipped files and parse problems")
+		}
+	}
+	if errors.Is(err, index.ErrInterrupted) {
+		fmt.Fprintln(os.Stderr, "vaultctx: interrupted; the work done so far is saved, run `vaultctx index` again to finish")
+		return errInterrupted
+	}
+	return nil
+}
+
+func total(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// progress returns the progress callback: a bar with files/s and ETA on a
+// terminal, a log line every 500 files otherwise.
+func progress(quiet bool) func(done, total int) {
+	if quiet {
+		return nil
+	}
+	if term.IsTerminal(int(os.Stderr.Fd())) {
+		var bar *progressbar.ProgressBar
+		return func(done, total int) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total,
+					progressbar.OptionSetWriter(os.Stderr),
+					progressbar.OptionSetDescription("indexing"),
+					progressbar.OptionShowCount(),
+					progressbar.OptionShowIts(),
+					progressbar.OptionSetItsString("files"),
+					progressbar.OptionSetPredictTime(true),
+					progressbar.OptionClearOnFinish(),
+					progressbar.OptionThrottle(100*time.Millisecond),
+				)
+			}
+			bar.Set(done)
+			if done == total {
+				bar.Finish()
+			}
+		}
+	}
+	start := time.Now()
+	return func(done, total int) {
+		if done%500 == 0 || done == total {
+			rate := float64(done) / time.Since(start).Seconds()
+			fmt.Fprintf(os.Stderr, "indexed %d/%d files (%.0f files/s)\n", done, total, rate)
+		}
+	}
+}
+
+func configHint(g *globals) string {
+	if g.ConfigPath != "" {
+		return g.ConfigPath
+	}
+	return config.DefaultPath(os.Getenv)
+}

@@ -1,7 +1,123 @@
 package main
 
-// searchCmd is `vaultctx search`.
-type searchCmd struct{}
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
 
-// Run executes the command.
-func (c *searchCmd) Run(g *globals) error { return errNotYet("search") }
+	"golang.org/x/term"
+
+	"github.com/vaultctx/vaultctx/core/engine"
+	"github.com/vaultctx/vaultctx/core/retrieve"
+	"github.com/vaultctx/vaultctx/core/store"
+)
+
+// searchCmd is `vaultctx search`.
+type searchCmd struct {
+	DB        string   `help:"Index file (default: as for index)." type:"path" placeholder:"FILE"`
+	Mode      string   `help:"bm25, vector or hybrid." enum:"bm25,vector,hybrid" default:"hybrid"`
+	K         int      `short:"k" help:"Number of results (default: k in the config, 10)." placeholder:"N"`
+	MaxTokens int      `help:"Cut the ranked list to this many tokens (4 characters per token)." placeholder:"N"`
+	JSON      bool     `name:"json" help:"Print results as a JSON array."`
+	Explain   bool     `help:"Show each leg's rank and score."`
+	Query     []string `arg:"" help:"Query text." required:""`
+}
+
+// jsonHit is one element of `search --json`.
+type jsonHit struct {
+	Path           string   `json:"path"`
+	Section        string   `json:"section"`
+	HeadingContext string   `json:"heading_context"`
+	Text           string   `json:"text"`
+	Score          float64  `json:"score"`
+	ChunkID        int64    `json:"chunk_id"`
+	BM25Rank       *int     `json:"bm25_rank"`
+	VecRank        *int     `json:"vec_rank"`
+	BM25Score      *float64 `json:"bm25_score,omitempty"`
+	VecScore       *float64 `json:"vec_score,omitempty"`
+}
+
+// Run searches the index.
+func (c *searchCmd) Run(g *globals) error {
+	cfg, err := loadConfig(g)
+	if err != nil {
+		return err
+	}
+	query := strings.Join(c.Query, " ")
+	db := orDefault(c.DB, cfg.DB)
+	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true, Columns: cfg.Search.Columns})
+	if errors.Is(err, store.ErrNotIndexed) {
+		return fmt.Errorf("%s: no index yet: run `vaultctx index --vault DIR` first", db)
+	}
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	k := c.K
+	if k <= 0 {
+		k = cfg.Search.K
+	}
+	hits, err := e.Search(g.Ctx, query, retrieve.Options{
+		Mode: c.Mode, K: k, Candidates: cfg.Search.Candidates, RRFK: cfg.Search.RRFK,
+		BM25Weight: cfg.Search.BM25Weight, VectorWeight: cfg.Search.VectorWeight, MaxTokens: c.MaxTokens,
+	})
+	if errors.Is(err, retrieve.ErrNoVectors) {
+		return usageError{"this index has no usable vectors (vec_available=false): use --mode bm25, or index with --model DIR"}
+	}
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		out := make([]jsonHit, len(hits))
+		for i, h := range hits {
+			out[i] = jsonHit{Path: h.Path, Section: h.Section, HeadingContext: h.HeadingContext, Text: h.Text, Score: h.Score, ChunkID: h.ChunkID}
+			if h.BM25Rank > 0 {
+				r, s := h.BM25Rank, h.BM25Score
+				out[i].BM25Rank, out[i].BM25Score = &r, &s
+			}
+			if h.VecRank > 0 {
+				r, s := h.VecRank, h.VecScore
+				out[i].VecRank, out[i].VecScore = &r, &s
+			}
+		}
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	color := term.IsTerminal(int(os.Stdout.Fd()))
+	if c.Explain {
+		fmt.Printf("mode=%s vec_available=%t k=%d\n", c.Mode, e.VecAvailable(), k)
+	}
+	if len(hits) == 0 {
+		fmt.Println("no results")
+		return nil
+	}
+	for i, h := range hits {
+		fmt.Printf("%2d. %s", i+1, h.Path)
+		if h.Section != "" {
+			fmt.Printf(" § %s", h.Section)
+		}
+		fmt.Println()
+		if c.Explain {
+			fmt.Printf("    score=%.5f bm25_rank=%s vec_rank=%s bm25=%.3f cosine=%.3f\n", h.Score, rank(h.BM25Rank), rank(h.VecRank), h.BM25Score, h.VecScore)
+		}
+		fmt.Printf("    %s\n", retrieve.Snippet(h.Text, query, 200, highlighter(color)))
+	}
+	return nil
+}
+
+func rank(r int) string {
+	if r == 0 {
+		return "-"
+	}
+	return fmt.Sprint(r)
+}
+
+func highlighter(color bool) func(string) string {
+	if color {
+		return func(s string) string { return "\x1b[1;33m" + s + "\x1b[0m" }
+	}
+	return func(s string) string { return "**" + s + "**" }
+}

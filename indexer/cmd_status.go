@@ -1,7 +1,141 @@
 package main
 
-// statusCmd is `vaultctx status`.
-type statusCmd struct{}
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
 
-// Run executes the command.
-func (c *statusCmd) Run(g *globals) error { return errNotYet("status") }
+	"github.com/vaultctx/vaultctx/core/engine"
+	"github.com/vaultctx/vaultctx/core/store"
+)
+
+// statusCmd is `vaultctx status`.
+type statusCmd struct {
+	DB   string `help:"Index file (default: as for index)." type:"path" placeholder:"FILE"`
+	JSON bool   `name:"json" help:"Print the status as JSON."`
+}
+
+// statusReport is the JSON form of `vaultctx status`.
+type statusReport struct {
+	DB            string         `json:"db"`
+	Config        string         `json:"config"`
+	Vault         string         `json:"vault"`
+	Files         int            `json:"files"`
+	Chunks        int            `json:"chunks"`
+	Vectors       int            `json:"vectors"`
+	DBBytes       int64          `json:"db_bytes"`
+	LastIndexTime string         `json:"last_index_time"`
+	SchemaVersion string         `json:"schema_version"`
+	Model         string         `json:"model"`
+	ModelDir      string         `json:"model_dir"`
+	ModelHash     string         `json:"model_hash"`
+	VecAvailable  bool           `json:"vec_available"`
+	Skipped       []store.Skip   `json:"skipped"`
+	Problems      []store.Skip   `json:"problems"`
+	Redactions    map[string]int `json:"redactions"`
+}
+
+// Run prints what the index holds.
+func (c *statusCmd) Run(g *globals) error {
+	cfg, err := loadConfig(g)
+	if err != nil {
+		return err
+	}
+	db := orDefault(c.DB, cfg.DB)
+	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true})
+	if errors.Is(err, store.ErrNotIndexed) {
+		return fmt.Errorf("%s: no index yet: run `vaultctx index --vault DIR` first", db)
+	}
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	st := e.Store()
+	stats, err := st.Stats(g.Ctx)
+	if err != nil {
+		return err
+	}
+	r := statusReport{DB: db, Config: orDefault(g.ConfigPath, configPath()), Files: stats.Files, Chunks: stats.Chunks, Vectors: stats.Vectors,
+		DBBytes: fileBytes(db), Skipped: stats.Skips, Problems: stats.Problems, VecAvailable: e.VecAvailable()}
+	for key, dst := range map[string]*string{"vault": &r.Vault, "last_index_time": &r.LastIndexTime, "schema_version": &r.SchemaVersion,
+		"model_name": &r.Model, "model_dir": &r.ModelDir, "model_hash": &r.ModelHash} {
+		if *dst, err = st.Meta(g.Ctx, key); err != nil {
+			return err
+		}
+	}
+	if r.Redactions, err = st.Redactions(g.Ctx); err != nil {
+		return err
+	}
+	if r.Skipped == nil {
+		r.Skipped = []store.Skip{}
+	}
+	if r.Problems == nil {
+		r.Problems = []store.Skip{}
+	}
+	if c.JSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	fmt.Printf("index           %s (%s)\n", r.DB, humanBytes(r.DBBytes))
+	fmt.Printf("vault           %s\n", r.Vault)
+	fmt.Printf("files           %d\n", r.Files)
+	fmt.Printf("chunks          %d\n", r.Chunks)
+	fmt.Printf("last index      %s\n", r.LastIndexTime)
+	fmt.Printf("schema version  %s\n", r.SchemaVersion)
+	if r.ModelDir == "" {
+		fmt.Printf("model           none (BM25 only)\n")
+	} else {
+		fmt.Printf("model           %s (%s)\n", r.Model, r.ModelDir)
+	}
+	fmt.Printf("vec_available   %t (%d vectors)\n", r.VecAvailable, r.Vectors)
+	if len(r.Redactions) > 0 {
+		fmt.Println("credentials scrubbed:")
+		rules := make([]string, 0, len(r.Redactions))
+		for k := range r.Redactions {
+			rules = append(rules, k)
+		}
+		sort.Strings(rules)
+		for _, k := range rules {
+			fmt.Printf("  %-32s %d\n", k, r.Redactions[k])
+		}
+	}
+	if len(r.Skipped) > 0 {
+		fmt.Printf("skipped files (%d):\n", len(r.Skipped))
+		for _, s := range r.Skipped {
+			fmt.Printf("  %s: %s\n", s.Path, s.Reason)
+		}
+	}
+	if len(r.Problems) > 0 {
+		fmt.Printf("files indexed with problems (%d):\n", len(r.Problems))
+		for _, s := range r.Problems {
+			fmt.Printf("  %s: %s\n", s.Path, s.Reason)
+		}
+	}
+	return nil
+}
+
+// fileBytes is the size of the database file plus its WAL, in bytes.
+func fileBytes(db string) int64 {
+	var n int64
+	for _, p := range []string{db, db + "-wal"} {
+		if fi, err := os.Stat(p); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
