@@ -3,12 +3,14 @@ package scrub
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzScrub checks Scrub's invariants on arbitrary text:
 //   - findings are sorted, in bounds, non-overlapping and named by a rule;
 //   - text without findings comes back unchanged;
 //   - no matched secret of 8 bytes or more survives outside the markers;
+//   - valid UTF-8 stays valid (no redaction splits a character);
 //   - scrubbing is idempotent: Scrub(Scrub(x)) == Scrub(x).
 //
 // Seeds: testdata/fuzz/FuzzScrub (rows of the shared secrets corpus), the
@@ -49,6 +51,9 @@ func FuzzScrub(f *testing.F) {
 					t.Fatalf("secret %q (%s) survives in %q", sec, f.Rule, out)
 				}
 			}
+		}
+		if utf8.ValidString(in) && !utf8.ValidString(out) {
+			t.Fatalf("valid UTF-8 in, invalid out: %q -> %q", in, out)
 		}
 		again, fs2 := s.Scrub(out)
 		if again != out {

@@ -108,7 +108,7 @@ func providerRules() []*tokenRule {
 
 		// Twilio, SendGrid, npm, PyPI, Hugging Face, Shopify, DigitalOcean.
 		{id: "twilio-api-key", anchors: []string{"SK"}, pattern: `SK[0-9a-fA-F]{32}`},
-		{id: "sendgrid-api-key", anchors: []string{"SG."}, pattern: `SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}`},
+		{id: "sendgrid-api-key", anchors: []string{"SG."}, pattern: `SG\.[A-Za-z0-9_=.-]{60,}`},
 		{id: "npm-access-token", anchors: []string{"npm_"}, pattern: `npm_` + b62 + `{36}`},
 		{id: "pypi-upload-token", anchors: []string{"pypi-AgE"}, pattern: `pypi-AgE[A-Za-z0-9_-]{50,}`},
 		{id: "huggingface-access-token", anchors: []string{"hf_"}, pattern: `hf_` + b62 + `{30,}`, check: hfToken},
@@ -139,7 +139,7 @@ func providerRules() []*tokenRule {
 		// Groq, xAI, Replicate, Supabase, Tailscale.
 		{id: "perplexity-api-key", anchors: []string{"pplx-"}, pattern: `pplx-` + b62 + `{40,}`},
 		{id: "heroku-api-key", anchors: []string{"HRKU-"}, pattern: `HRKU-[A-Za-z0-9_-]{50,}`},
-		{id: "telegram-bot-token", anchors: []string{":AA"}, back: 11, maxLen: 60, pre: digitBefore, pattern: `[0-9]{8,10}:AA[A-Za-z0-9_-]{33}`},
+		{id: "telegram-bot-token", anchors: []string{":A"}, back: 17, maxLen: 60, pre: digitBefore, pattern: `[0-9]{5,16}:A[A-Za-z0-9_-]{34}`},
 		{id: "square-access-token", anchors: []string{"sq0atp-", "sq0csp-", "EAAA"}, pattern: `(?:sq0atp-|sq0csp-|EAAA)[A-Za-z0-9_-]{22,}`},
 		{id: "sentry-token", anchors: []string{"sntryu_", "sntrys_"}, pattern: `sntry(?:u_[a-f0-9]{64}|s_eyJ[A-Za-z0-9+/=_]{50,})`},
 		{id: "notion-api-token", anchors: []string{"ntn_", "secret_"}, pattern: `(?:ntn_[0-9]{11}` + b62 + `{35,}|secret_` + b62 + `{43})`, check: func(t string) bool { return hasDigitAndLetter(t[4:]) }},

@@ -85,6 +85,8 @@ func positives() []positive {
 		{"perplexity", "{S}", "pplx-" + fake(61, b62, 48)},
 		{"heroku legacy by context", "HEROKU_API_KEY=" + "{S}", fake(62, hexLC, 8) + "-" + fake(63, hexLC, 4) + "-" + fake(64, hexLC, 4) + "-" + fake(65, hexLC, 4) + "-" + fake(66, hexLC, 12)},
 		{"telegram bare", "bot {S}", "7" + fake(67, "0123456789", 9) + ":AA" + fake(68, b62+"-_", 33)},
+		{"telegram short id", "{S}", fake(153, "0123456789", 6) + ":A" + fake(154, b62+"-_", 34)},
+		{"sendgrid one run", "{S}", "SG." + fake(155, b62+"-_=", 66)},
 		{"square", "SQUARE_ACCESS_TOKEN={S}", "EAAA" + fake(69, b62+"-_", 60)},
 		{"square oauth secret", "{S}", "sq0csp-" + fake(70, b62+"-_", 43)},
 		{"sentry org", "{S}", "sntrys_eyJpYXQiO" + fake(71, b64, 120) + "_" + fake(72, b64, 43)},
