@@ -478,19 +478,26 @@ func isNameLike(w string) bool {
 // "apt-get install python3-pytest"), ties broken by the smallest text. Both
 // criteria ignore the order of the run's lines.
 func runRepresentative(run []line, query []string) string {
-	q := map[string]bool{}
-	for _, t := range query {
-		q[t] = true
+	idx := make(map[string]int, len(query))
+	for i, t := range query {
+		idx[t] = i
 	}
+	seen := make([]bool, len(query))
 	best, bestScore := "", -1
 	for _, l := range run {
-		seen := map[string]bool{}
-		eachToken(l.text, func(t string) {
-			if q[t] {
-				seen[t] = true
+		clear(seen)
+		score := 0
+		eachToken(l.text, func(t string, lowered []byte) {
+			i, ok := idx[t]
+			if lowered != nil {
+				i, ok = idx[string(lowered)]
+			}
+			if ok && !seen[i] {
+				seen[i] = true
+				score++
 			}
 		})
-		if score := len(seen); score > bestScore || score == bestScore && l.text < best {
+		if score > bestScore || score == bestScore && l.text < best {
 			best, bestScore = l.text, score
 		}
 	}

@@ -391,8 +391,19 @@ func hasDigitSpaceLetter(s string) bool {
 }
 
 func hasTempRoot(s string) bool {
-	return strings.Contains(s, "tmp/") || strings.Contains(s, "temp/") || strings.Contains(s, "Temp/") ||
-		strings.Contains(s, "TEMP/") || strings.Contains(s, "/T/") || strings.Contains(s, "/dev/shm/")
+	for i := strings.IndexByte(s, '/'); i >= 0; {
+		head := s[:i]
+		if strings.HasSuffix(head, "tmp") || strings.HasSuffix(head, "temp") || strings.HasSuffix(head, "Temp") ||
+			strings.HasSuffix(head, "TEMP") || strings.HasSuffix(head, "/T") || strings.HasPrefix(s[i:], "/dev/shm/") {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '/')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 func hasLoopback(s string) bool {

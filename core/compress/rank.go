@@ -45,7 +45,7 @@ func rankUnits(ctx context.Context, units []unit, lines []line, req Request, emb
 	}
 	query := queryTerms(req)
 	// The tokens of a unit, read from its lines without joining them.
-	unitTokens := func(k int, fn func(string)) {
+	unitTokens := func(k int, fn func(string, []byte)) {
 		u := units[ids[k]]
 		if u.run {
 			eachToken(u.rep, fn)
@@ -107,11 +107,14 @@ func queryTerms(req Request) []string {
 }
 
 // eachToken calls fn with each token of text, as tokens would return them,
-// without allocating for lowercase ASCII text (the hot path over a whole
-// output). Bytes >= 0x80 count as letters here; tokens containing them or
-// upper-case letters go through tokens for exact Unicode handling.
-func eachToken(text string, fn func(string)) {
-	start, plain := -1, true
+// without allocating for ASCII text (the hot path over a whole output).
+// Bytes >= 0x80 count as letters here; tokens holding them go through
+// tokens for exact Unicode handling. The token is passed as a string, or,
+// when it had to be lowercased, as a byte slice valid only during the call
+// (the other argument is then empty).
+func eachToken(text string, fn func(tok string, lowered []byte)) {
+	var buf [64]byte
+	start, upper, ascii := -1, false, true
 	for i := 0; i <= len(text); i++ {
 		var c byte
 		if i < len(text) {
@@ -120,10 +123,12 @@ func eachToken(text string, fn func(string)) {
 		word := i < len(text) && (c >= 'a' && c <= 'z' || isDigit(c) || c >= 'A' && c <= 'Z' || c >= 0x80)
 		if word {
 			if start < 0 {
-				start, plain = i, true
+				start, upper, ascii = i, false, true
 			}
-			if c >= 'A' && c <= 'Z' || c >= 0x80 {
-				plain = false
+			if c >= 'A' && c <= 'Z' {
+				upper = true
+			} else if c >= 0x80 {
+				ascii = false
 			}
 			continue
 		}
@@ -132,14 +137,26 @@ func eachToken(text string, fn func(string)) {
 		}
 		w := text[start:i]
 		start = -1
-		if plain {
-			if len(w) >= 2 && !isNumber(w) && !placeholderWords[w] {
-				fn(w)
+		switch {
+		case !ascii || upper && len(w) > len(buf):
+			for _, t := range tokens(w) {
+				fn(t, nil)
 			}
-			continue
-		}
-		for _, t := range tokens(w) {
-			fn(t)
+		case len(w) < 2 || isNumber(w):
+		case upper:
+			b := buf[:len(w)]
+			for k := 0; k < len(w); k++ {
+				c := w[k]
+				if c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				b[k] = c
+			}
+			if !placeholderWords[string(b)] {
+				fn("", b)
+			}
+		case !placeholderWords[w]:
+			fn(w, nil)
 		}
 	}
 }
@@ -173,7 +190,7 @@ func isNumber(s string) bool {
 // bm25Rank returns the ids whose tokens (tokensOf(k, fn) calls fn with each
 // token of ids[k]) match at least one query term, best BM25 score first
 // (ties: earlier id first).
-func bm25Rank(ids []int64, tokensOf func(k int, fn func(string)), query []string) []int64 {
+func bm25Rank(ids []int64, tokensOf func(k int, fn func(string, []byte)), query []string) []int64 {
 	if len(query) == 0 {
 		return nil
 	}
@@ -188,10 +205,15 @@ func bm25Rank(ids []int64, tokensOf func(k int, fn func(string)), query []string
 	df := map[string]int{}
 	total := 0
 	for i := range ids {
-		tokensOf(i, func(t string) {
+		tokensOf(i, func(t string, lowered []byte) {
 			lens[i]++
 			total++
-			if !filter[filterSlotString(t)] || !q[t] {
+			if lowered != nil {
+				if !filter[filterSlot(lowered)] || !q[string(lowered)] {
+					return
+				}
+				t = string(lowered) // a query term: rare enough to copy
+			} else if !filter[filterSlotString(t)] || !q[t] {
 				return
 			}
 			if tf[i] == nil {

@@ -1,0 +1,82 @@
+package compress
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/vaultctx/vaultctx/core/retrieve"
+)
+
+// TestEachTokenMatchesTokens checks the allocation-free tokenizer against
+// the plain one on every real line and a few edge cases.
+func TestEachTokenMatchesTokens(t *testing.T) {
+	lines := append(allCaseLines(t), "Ünïcode MIXED ✓case x_y <dur> A1 0x<addr> "+string(make([]byte, 0))+"AVeryLongIdentifierThatIsLongerThanSixtyFourBytesForSureYesIndeedItIs")
+	for _, l := range lines {
+		var got []string
+		eachToken(l, func(tok string, lowered []byte) {
+			if lowered != nil {
+				tok = string(lowered)
+			}
+			got = append(got, tok)
+		})
+		if want := tokens(l); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Errorf("eachToken(%q) = %q, tokens = %q", l, got, want)
+		}
+	}
+}
+
+// TestBM25 checks scores computed from the formula on a tiny corpus: the
+// unit with the query term twice (and the same length) ranks first, units
+// without it are absent.
+func TestBM25(t *testing.T) {
+	docs := [][]string{{"alpha", "beta"}, {"linker", "error", "linker"}, {"linker", "ok", "fine"}, {"gamma"}}
+	ids := []int64{10, 11, 12, 13}
+	got := bm25Rank(ids, func(k int, fn func(string, []byte)) {
+		for _, w := range docs[k] {
+			fn(w, nil)
+		}
+	}, []string{"linker"})
+	if want := []int64{11, 12}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("bm25Rank = %v, want %v", got, want)
+	}
+}
+
+// TestRankUnitsFusion checks that rankUnits orders ranked units by
+// retrieve.Fuse of the BM25 and edge lists.
+func TestRankUnitsFusion(t *testing.T) {
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "step %d compiles module%c\n", i, 'a'+rune(i%26))
+		if i == 20 {
+			b.WriteString("linker step here\n")
+		}
+	}
+	req := Request{Command: "make", Prompt: "why does the linker fail", Stdout: b.String()}
+	lines, _ := splitStreams(req, false)
+	units := buildUnits(lines, queryTerms(req))
+	rankUnits(context.Background(), units, lines, req, nil)
+	var ids []int64
+	for i, u := range units {
+		if u.tier == tierRank {
+			ids = append(ids, int64(i))
+		}
+	}
+	if len(ids) < 4 {
+		t.Fatalf("only %d ranked units", len(ids))
+	}
+	var unitTokens = func(k int, fn func(string, []byte)) {
+		u := units[ids[k]]
+		for i := u.first; i <= u.last; i++ {
+			eachToken(lines[i].text, fn)
+		}
+	}
+	fused := retrieve.Fuse(0, retrieve.Ranked{IDs: bm25Rank(ids, unitTokens, queryTerms(req)), Weight: 1}, retrieve.Ranked{IDs: edgeRank(ids), Weight: 1})
+	for r, f := range fused {
+		if units[f.ID].rank != r {
+			t.Fatalf("unit %d has rank %d, fusion says %d", f.ID, units[f.ID].rank, r)
+		}
+	}
+}
