@@ -49,7 +49,8 @@ func TestBM25(t *testing.T) {
 func TestRankUnitsFusion(t *testing.T) {
 	var b strings.Builder
 	for i := range 40 {
-		fmt.Fprintf(&b, "step %d compiles module%c\n", i, 'a'+rune(i%26))
+		words := []string{"compiling", "checking", "linking", "copying", "writing", "reading", "scanning"}
+		fmt.Fprintf(&b, "%s module%c part %d\n", words[i%len(words)], 'a'+rune(i%26), i)
 		if i == 20 {
 			b.WriteString("linker step here\n")
 		}
