@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -45,11 +46,11 @@ func SaveOutput(ctx context.Context, path, stdout, stderr string, keep int) erro
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("save output: %w", err)
 	}
-	data := stdout
+	parts := []string{stdout}
 	if stderr != "" {
-		data += stderrSeparator + stderr
+		parts = append(parts, stderrSeparator, stderr)
 	}
-	if err := hookio.WriteFileAtomic(path, []byte(data)); err != nil {
+	if err := writeAtomic(path, parts...); err != nil {
 		return fmt.Errorf("save output: %w", err)
 	}
 	if keep <= 0 {
@@ -92,4 +93,33 @@ func pruneOutputs(dir string, keep int, current string) {
 			_ = os.Remove(filepath.Join(dir, files[i].name))
 		}
 	}
+}
+
+// writeAtomic writes the concatenation of parts to path with mode 0600
+// through a temporary file and a rename (without first joining the parts:
+// outputs are up to megabytes).
+func writeAtomic(path string, parts ...string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	for _, p := range parts {
+		if _, err = io.WriteString(f, p); err != nil {
+			break
+		}
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o600)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+	}
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -54,10 +55,18 @@ func ReadInput(r io.Reader, maxBytes int64) (Input, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxInput
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
-	if err != nil {
+	// Size the buffer once when stdin is a file of known size (a pipe
+	// reports 0): a megabyte payload then costs one allocation.
+	var buf bytes.Buffer
+	if st, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if info, err := st.Stat(); err == nil && info.Size() > 0 {
+			buf.Grow(int(min(info.Size(), maxBytes) + 1))
+		}
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r, maxBytes+1)); err != nil {
 		return Input{}, fmt.Errorf("read hook input: %w", err)
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > maxBytes {
 		return Input{}, fmt.Errorf("read hook input: %w (over %d bytes)", ErrInputTooLarge, maxBytes)
 	}
