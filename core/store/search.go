@@ -136,3 +136,40 @@ func (s *Store) list(ctx context.Context, q string) ([]Skip, error) {
 	}
 	return out, rows.Err()
 }
+
+// Leaks reports where text occurs in the index, for credential checks:
+// "chunks" when a chunk's text, section or heading context or a file's
+// title contains it, and "fts" when the FTS5 vocabulary holds a term that
+// starts with the first 10 characters of any of its letter-and-digit runs
+// of at least 10 characters that mix letters and digits. It returns nil
+// when the text is nowhere.
+func (s *Store) Leaks(ctx context.Context, text string) ([]string, error) {
+	var where []string
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM chunks WHERE instr(chunk_text, ?1) OR instr(section, ?1) OR instr(heading_context, ?1)) +
+		(SELECT count(*) FROM files WHERE instr(title, ?1))`, text).Scan(&n)
+	if err != nil {
+		return nil, fmt.Errorf("leak check: %w", err)
+	}
+	if n > 0 {
+		where = append(where, "chunks")
+	}
+	if _, err := s.db.ExecContext(ctx, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vocab USING fts5vocab(main, chunks_fts, 'row')"); err != nil {
+		return nil, fmt.Errorf("leak check: %w", err)
+	}
+	toks, _ := splitTokens(text)
+	for _, t := range toks {
+		if len(t) < 10 || !strings.ContainsAny(t, "0123456789") || strings.Trim(t, "0123456789") == "" {
+			continue
+		}
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM temp.fts_vocab WHERE term >= ?1 AND term < ?1 || x'ff'", t[:10]).Scan(&n); err != nil {
+			return nil, fmt.Errorf("leak check: %w", err)
+		}
+		if n > 0 {
+			where = append(where, "fts")
+			break
+		}
+	}
+	return where, nil
+}
