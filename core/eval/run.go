@@ -83,13 +83,24 @@ type Report struct {
 // nearest-rank 50th and 95th percentiles of per-query search latency in
 // milliseconds (wall time of the Search call).
 type ModeResult struct {
-	Mode     string        `json:"mode"`
-	Recall   float64       `json:"recall"`
-	NDCG     float64       `json:"ndcg"`
-	MRR      float64       `json:"mrr"`
-	P50Ms    float64       `json:"p50_ms"`
-	P95Ms    float64       `json:"p95_ms"`
-	PerQuery []QueryResult `json:"per_query,omitempty"`
+	Mode   string  `json:"mode"`
+	Recall float64 `json:"recall"`
+	NDCG   float64 `json:"ndcg"`
+	MRR    float64 `json:"mrr"`
+	P50Ms  float64 `json:"p50_ms"`
+	P95Ms  float64 `json:"p95_ms"`
+	// Kinds holds the same means per query kind (VaultQuery.Kind), when
+	// the set tags its queries.
+	Kinds    map[string]KindResult `json:"kinds,omitempty"`
+	PerQuery []QueryResult         `json:"per_query,omitempty"`
+}
+
+// KindResult holds the mean scores of the N queries of one kind.
+type KindResult struct {
+	N      int     `json:"n"`
+	Recall float64 `json:"recall"`
+	NDCG   float64 `json:"ndcg"`
+	MRR    float64 `json:"mrr"`
 }
 
 // QueryResult holds one query's scores in one mode. Ranked is the list of
@@ -168,6 +179,17 @@ func Run(ctx context.Context, s Searcher, set *Set, opt RunOptions) (*Report, er
 			res.Recall += qr.Recall
 			res.NDCG += qr.NDCG
 			res.MRR += qr.RR
+			if q.Kind != "" {
+				if res.Kinds == nil {
+					res.Kinds = map[string]KindResult{}
+				}
+				kr := res.Kinds[q.Kind]
+				kr.N++
+				kr.Recall += qr.Recall
+				kr.NDCG += qr.NDCG
+				kr.MRR += qr.RR
+				res.Kinds[q.Kind] = kr
+			}
 			if opt.PerQuery {
 				qr.Ranked = firstK(units, k)
 				res.PerQuery = append(res.PerQuery, qr)
@@ -177,6 +199,11 @@ func Run(ctx context.Context, s Searcher, set *Set, opt RunOptions) (*Report, er
 			res.Recall /= n
 			res.NDCG /= n
 			res.MRR /= n
+		}
+		for kind, kr := range res.Kinds {
+			n := float64(kr.N)
+			kr.Recall, kr.NDCG, kr.MRR = kr.Recall/n, kr.NDCG/n, kr.MRR/n
+			res.Kinds[kind] = kr
 		}
 		res.P50Ms = Percentile(lat, 50)
 		res.P95Ms = Percentile(lat, 95)
@@ -212,7 +239,8 @@ func (r *Report) Mode(mode string) (ModeResult, bool) {
 }
 
 // WriteTable writes the report as one aligned text table, a title line
-// followed by one row per mode:
+// followed by one row per mode, then, for a set whose queries have kinds,
+// nDCG per kind and mode:
 //
 //	scifact/train@1000: 809 queries, k=10, depth 30
 //	mode    recall@10  nDCG@10  MRR@10  p50 ms  p95 ms
@@ -228,8 +256,39 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if kinds := r.kinds(); len(kinds) > 0 {
+		fmt.Fprintf(&b, "nDCG@%d by query kind:\n", r.K)
+		fmt.Fprint(tw, "kind\tqueries")
+		for _, m := range r.Modes {
+			fmt.Fprintf(tw, "\t%s", m.Mode)
+		}
+		fmt.Fprintln(tw)
+		for _, kind := range kinds {
+			fmt.Fprintf(tw, "%s\t%d", kind, r.Modes[0].Kinds[kind].N)
+			for _, m := range r.Modes {
+				fmt.Fprintf(tw, "\t%.4f", m.Kinds[kind].NDCG)
+			}
+			fmt.Fprintln(tw)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// kinds returns the query kinds of the report, sorted.
+func (r *Report) kinds() []string {
+	if len(r.Modes) == 0 {
+		return nil
+	}
+	var out []string
+	for k := range r.Modes[0].Kinds {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // WriteJSON writes the report as indented JSON followed by a newline.

@@ -29,8 +29,8 @@ func (s scripted) Search(_ context.Context, query, mode string, k int) ([]Hit, e
 
 func TestRun(t *testing.T) {
 	set, err := VaultSet("t", []VaultQuery{
-		{ID: "a", Query: "qa", Relevant: []string{"a.md"}},
-		{ID: "b", Query: "qb", Relevant: []string{"b.md", "c.md"}},
+		{ID: "a", Kind: "error", Query: "qa", Relevant: []string{"a.md"}},
+		{ID: "b", Kind: "concept", Query: "qb", Relevant: []string{"b.md", "c.md"}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -53,6 +53,12 @@ func TestRun(t *testing.T) {
 	if math.Abs(h.NDCG-wantNDCG) > 1e-12 || math.Abs(h.Recall-wantRecall) > 1e-12 || math.Abs(h.MRR-wantMRR) > 1e-12 {
 		t.Errorf("hybrid = %+v, want nDCG %v recall %v MRR %v", h, wantNDCG, wantRecall, wantMRR)
 	}
+	if k := h.Kinds["error"]; k.N != 1 || math.Abs(k.NDCG-1/disc(2)) > 1e-12 || k.MRR != 1.0/2 {
+		t.Errorf("kind error = %+v", k)
+	}
+	if k := h.Kinds["concept"]; k.N != 1 || k.Recall != 1.0/2 || k.MRR != 1 {
+		t.Errorf("kind concept = %+v", k)
+	}
 	if len(h.PerQuery) != 2 || strings.Join(h.PerQuery[1].Ranked, ",") != "b.md,y.md,z.md" {
 		t.Errorf("per query = %+v", h.PerQuery)
 	}
@@ -64,7 +70,7 @@ func TestRun(t *testing.T) {
 	if err := rep.WriteTable(&table); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"t: 2 queries, k=3", "nDCG@3", "hybrid"} {
+	for _, want := range []string{"t: 2 queries, k=3", "nDCG@3", "hybrid", "by query kind", "concept"} {
 		if !strings.Contains(table.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, table.String())
 		}
