@@ -58,6 +58,7 @@ const (
 	kindPassword         // password, passwd, pwd, pw, passphrase ...
 	kindSecret           // secret, token, api key, credentials, auth ...
 	kindWeakKey          // <vendor>_key: only a strongly random value counts
+	kindBareKey          // key: only a strongly random, non-hex value counts (hex is often a digest)
 )
 
 var passwordWords = map[string]bool{
@@ -176,6 +177,8 @@ func classifyKey(key, prevText string) keyKind {
 			}
 		}
 		switch {
+		case q == "" && last == "key":
+			return kindBareKey
 		case q == "":
 			return kindNone
 		case keyQualifiers[q]:
@@ -284,7 +287,7 @@ func (sc *scan) kv(hs, he int) {
 	case c == '>' && open == '<' && p == p0:
 		mode, p = sepXML, p+1
 	case p > p0 && (strings.HasPrefix(t[p:], "is ") || strings.HasPrefix(t[p:], "was ")):
-		if kind == kindWeakKey {
+		if kind == kindWeakKey || kind == kindBareKey {
 			return
 		}
 		mode = sepInformal
@@ -348,9 +351,12 @@ func (sc *scan) kv(hs, he int) {
 			}
 		}
 		rule = secretRule(v)
-	case kindWeakKey:
-		if !looksRandom(v, 20, 3.5) {
-			return
+	case kindWeakKey, kindBareKey:
+		if !looksRandom(v, 20, 3.5) || strings.IndexByte(v, '\\') >= 0 {
+			return // HKLM\Software\... is a registry key
+		}
+		if kind == kindBareKey && (isHex(v) || isHex(strings.ReplaceAll(v, "-", ""))) {
+			return // key: <sha or uuid> is a digest or an id
 		}
 		rule = secretRule(v)
 	}

@@ -108,7 +108,7 @@ func TestClassifyKey(t *testing.T) {
 		{"api_key", "", kindSecret},
 		{"AccountKey", "", kindSecret},
 		{"key", "encryption", kindSecret},
-		{"key", "", kindNone},
+		{"key", "", kindBareKey},
 		{"primary_key", "", kindNone},
 		{"PublicKeyToken", "", kindNone},
 		{"OPENAI_KEY", "", kindWeakKey},
