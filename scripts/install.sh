@@ -21,6 +21,7 @@
 # XDG_DATA_HOME, XDG_CACHE_HOME, CLAUDE_CONFIG_DIR (where Claude Code's settings.json is),
 # CC (C compiler), GO (go binary).
 set -euo pipefail
+{ # read the whole script before running it, so a git pull mid-run cannot change it
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -70,12 +71,16 @@ packages=(indexer hooks/userprompt hooks/pretooluse hooks/posttooluse)
 if [ "$uninstall" = 1 ]; then
   say "Removing vaultctx from $bindir"
   if [ "$no_hooks" = 0 ]; then
-    if [ -x "$bindir/vaultctx" ]; then
-      "$bindir/vaultctx" hooks uninstall || die "could not remove the hooks from settings.json (see above); nothing else was removed"
-    else
-      warn "$bindir/vaultctx is missing, so the hooks were not removed from settings.json;"
-      warn "re-run after scripts/install.sh --no-hooks --no-model, or delete the vaultctx-* entries by hand"
+    tool="$bindir/vaultctx"
+    if [ ! -x "$tool" ]; then
+      # The binaries are gone already: build a throwaway vaultctx to edit settings.json.
+      tmpbin="$(mktemp -d)"
+      trap 'rm -rf "$tmpbin"' EXIT
+      tool="$tmpbin/vaultctx"
+      (cd "$repo" && CGO_ENABLED=1 "${GO:-go}" build -tags sqlite_fts5 -o "$tool" ./indexer) ||
+        die "$bindir/vaultctx is missing and could not be rebuilt, so the hooks are still in settings.json; delete its vaultctx-* entries by hand"
     fi
+    "$tool" hooks uninstall || die "could not remove the hooks from settings.json (see above); nothing else was removed"
   fi
   for b in "${binaries[@]}"; do
     if [ -e "$bindir/$b" ]; then rm -f "$bindir/$b" && say "removed $bindir/$b"; fi
@@ -113,7 +118,7 @@ step 1 "Checking the toolchain"
 go="${GO:-}"
 if [ -z "$go" ]; then
   go="$(command -v go || true)"
-  [ -z "$go" ] && [ -x /usr/local/go/bin/go ] && go=/usr/local/go/bin/go
+  if [ -z "$go" ] && [ -x /usr/local/go/bin/go ]; then go=/usr/local/go/bin/go; fi
 fi
 [ -n "$go" ] || die "Go 1.26 or later is needed and was not found. Download it from https://go.dev/dl/ (Linux: unpack into /usr/local, then export PATH=/usr/local/go/bin:\$PATH)."
 gover="$("$go" env GOVERSION 2>/dev/null || true)"
@@ -251,3 +256,5 @@ say ""
 say "Try:  $vaultctx search \"what did I write about deadlines\""
 say "      $vaultctx doctor"
 say "Uninstall: scripts/install.sh --uninstall   (add --purge to delete the index and config)"
+exit 0
+}

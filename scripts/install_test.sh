@@ -97,6 +97,16 @@ cmp -s "$settings" "$tmp/settings.orig" || fail "settings.json differs from the 
 [ -n "$(find "$HOME/.local/share/vaultctx" -name '*.db' 2>/dev/null)" ] || fail "uninstall removed the index"
 pass "uninstall"
 
+# Uninstall again with the binaries gone, after re-wiring the hooks by hand
+# from a fresh build: the installer rebuilds a vaultctx to unwire them.
+(cd "$repo" && "$go" build -tags sqlite_fts5 -o "$tmp/vaultctx" ./indexer) || fail "build for re-wiring"
+mkdir -p "$tmp/hookbin"
+for b in vaultctx-userprompt vaultctx-pretooluse vaultctx-posttooluse; do printf '#!/bin/sh\n' >"$tmp/hookbin/$b" && chmod +x "$tmp/hookbin/$b"; done
+"$tmp/vaultctx" hooks install --bin-dir "$tmp/hookbin" >/dev/null || fail "re-wiring failed"
+run --uninstall || fail "uninstall without binaries failed"
+cmp -s "$settings" "$tmp/settings.orig" || fail "uninstall without binaries left hooks in settings.json"
+pass "uninstall without binaries"
+
 run --uninstall --purge || fail "purge failed"
 [ -e "$config" ] && fail "purge kept the config"
 [ -e "$HOME/.local/share/vaultctx" ] && fail "purge kept the data dir"
