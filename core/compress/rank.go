@@ -25,7 +25,7 @@ const (
 //   - BM25 of the unit's text against the query terms (command, description
 //     and latest prompt); units without a matching term are absent from this
 //     list;
-//   - closeness to the head or tail of the output (a unit's distance, in
+//   - closeness to the head or tail of its stream (a unit's distance, in
 //     units, to the nearer end), since a command's first and last lines
 //     usually say what it did and how it ended;
 //   - with emb set, cosine similarity to the query (an embedding failure
@@ -35,9 +35,11 @@ const (
 // the order is deterministic.
 func rankUnits(ctx context.Context, units []unit, lines []line, req Request, emb Embedder) {
 	var ids []int64
+	var streams []int
 	for i, u := range units {
 		if u.tier == tierRank {
 			ids = append(ids, int64(i))
+			streams = append(streams, u.stream)
 		}
 	}
 	if len(ids) == 0 {
@@ -58,7 +60,7 @@ func rankUnits(ctx context.Context, units []unit, lines []line, req Request, emb
 
 	lists := []retrieve.Ranked{
 		{IDs: bm25Rank(ids, unitTokens, query), Weight: 1},
-		{IDs: edgeRank(ids), Weight: 1},
+		{IDs: edgeRank(ids, streams), Weight: 1},
 	}
 	if emb != nil && len(query) > 0 {
 		texts := make([]string, len(ids))
@@ -259,16 +261,31 @@ func bm25Rank(ids []int64, tokensOf func(k int, fn func(string, []byte)), query 
 }
 
 // edgeRank orders ids (given in output order) by distance to the nearer
-// end of the output, head first on ties.
-func edgeRank(ids []int64) []int64 {
-	out := make([]int64, 0, len(ids))
-	for lo, hi := 0, len(ids)-1; lo <= hi; lo, hi = lo+1, hi-1 {
-		out = append(out, ids[lo])
-		if hi != lo {
-			out = append(out, ids[hi])
-		}
+// end of their own stream (streams[k] is the stream of ids[k]), so both
+// stdout's and stderr's heads and tails come first; ties go to the earlier
+// id.
+func edgeRank(ids []int64, streams []int) []int64 {
+	type edge struct {
+		id   int64
+		dist int
 	}
-	return out
+	out := make([]edge, len(ids))
+	for lo := 0; lo < len(ids); {
+		hi := lo
+		for hi < len(ids) && streams[hi] == streams[lo] {
+			hi++
+		}
+		for k := lo; k < hi; k++ {
+			out[k] = edge{ids[k], min(k-lo, hi-1-k)}
+		}
+		lo = hi
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].dist < out[b].dist })
+	ranked := make([]int64, len(out))
+	for i, e := range out {
+		ranked[i] = e.id
+	}
+	return ranked
 }
 
 // embedRank orders ids by cosine similarity of their text to the query

@@ -60,9 +60,11 @@ func TestRankUnitsFusion(t *testing.T) {
 	units := buildUnits(lines, queryTerms(req))
 	rankUnits(context.Background(), units, lines, req, nil)
 	var ids []int64
+	var streams []int
 	for i, u := range units {
 		if u.tier == tierRank {
 			ids = append(ids, int64(i))
+			streams = append(streams, u.stream)
 		}
 	}
 	if len(ids) < 4 {
@@ -74,10 +76,19 @@ func TestRankUnitsFusion(t *testing.T) {
 			eachToken(lines[i].text, fn)
 		}
 	}
-	fused := retrieve.Fuse(0, retrieve.Ranked{IDs: bm25Rank(ids, unitTokens, queryTerms(req)), Weight: 1}, retrieve.Ranked{IDs: edgeRank(ids), Weight: 1})
+	fused := retrieve.Fuse(0, retrieve.Ranked{IDs: bm25Rank(ids, unitTokens, queryTerms(req)), Weight: 1}, retrieve.Ranked{IDs: edgeRank(ids, streams), Weight: 1})
 	for r, f := range fused {
 		if units[f.ID].rank != r {
 			t.Fatalf("unit %d has rank %d, fusion says %d", f.ID, units[f.ID].rank, r)
 		}
+	}
+}
+
+func TestEdgeRank(t *testing.T) {
+	// Two streams: ids 1-5 on stdout, 6-8 on stderr.
+	got := edgeRank([]int64{1, 2, 3, 4, 5, 6, 7, 8}, []int{0, 0, 0, 0, 0, 1, 1, 1})
+	want := []int64{1, 5, 6, 8, 2, 4, 7, 3}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("edgeRank = %v, want %v", got, want)
 	}
 }
