@@ -1,6 +1,11 @@
 package compress
 
 import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -46,5 +51,31 @@ func TestTruncateLine(t *testing.T) {
 	}
 	if truncateLine("short", 100) != "short" {
 		t.Fatal("short line changed")
+	}
+}
+
+// TestBinaryOutput condenses real binary bytes (the start of the gofmt
+// binary, made valid UTF-8 the way Claude Code does) to one line.
+func TestBinaryOutput(t *testing.T) {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	f, err := os.Open(filepath.Join(strings.TrimSpace(string(goroot)), "bin", "gofmt"))
+	if err != nil {
+		t.Skipf("no gofmt binary: %v", err)
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	stdout := strings.ToValidUTF8(string(buf[:n]), "\uFFFD")
+	ex := Condense(context.Background(), Request{Command: "cat gofmt", Stdout: stdout}, Options{}, testSavedPath)
+	if !strings.Contains(ex.Stdout, "binary output") || len(ex.Stdout) > 300 {
+		t.Fatalf("binary output not summarised: %q", ex.Stdout[:min(len(ex.Stdout), 300)])
+	}
+	for _, c := range loadCases(t) {
+		if looksBinary(c.Req.Stdout) && c.Name != "binary_elf_head" {
+			t.Errorf("%s: text output taken for binary", c.Name)
+		}
 	}
 }

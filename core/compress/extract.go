@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Defaults of Options.
@@ -226,6 +227,13 @@ func splitStreams(req Request, data bool) ([]line, [2]int) {
 		if text == "" {
 			continue
 		}
+		if looksBinary(text) {
+			// One line stands for the whole stream: its bytes are no use
+			// to the model and would only fill the budget with U+FFFD.
+			lines = append(lines, line{text: "[… binary output, " + itoa(len(text)) + " bytes, not shown …]", stream: s, unit: -1, kind: kindSummary, tier: tierSummary})
+			counts[s] = strings.Count(text, "\n") + 1
+			continue
+		}
 		text = strings.TrimSuffix(text, "\n")
 		start := len(lines)
 		for raw := range strings.SplitSeq(text, "\n") {
@@ -271,6 +279,22 @@ func prepareLines(ls []line, data bool) {
 		wg.Go(func() { work(part) })
 	}
 	wg.Wait()
+}
+
+// looksBinary reports whether text is binary data rather than output: more
+// than 10% of its first 8 KiB are U+FFFD (how Claude Code passes invalid
+// UTF-8) or control characters other than tab, newline, carriage return,
+// form feed and escape.
+func looksBinary(text string) bool {
+	sample := text[:min(len(text), 8192)]
+	bad, n := 0, 0
+	for _, r := range sample {
+		n++
+		if r == utf8.RuneError || r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != '\f' && r != 0x1b || r == 0x7f {
+			bad++
+		}
+	}
+	return n > 0 && bad*10 > n
 }
 
 // assignTiers sets each line's tier from its kind and its neighbours.
