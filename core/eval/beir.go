@@ -186,14 +186,24 @@ func readJSONL(path string, fn func(beirRecord) error) error {
 		return err
 	}
 	defer f.Close()
-	return eachLine(f, path, func(line []byte, n int) error {
-		var r beirRecord
-		r.ID = "\x00" // detects a missing "_id"
-		if err := json.Unmarshal(line, &r); err != nil {
+	return decodeJSONL(f, path, fn)
+}
+
+// decodeJSONL is readJSONL over a reader (named file in errors).
+func decodeJSONL(r io.Reader, file string, fn func(beirRecord) error) error {
+	return eachLine(r, file, func(line []byte, n int) error {
+		var raw struct {
+			ID *flexID `json:"_id"`
+		}
+		if err := json.Unmarshal(line, &raw); err != nil {
 			return fmt.Errorf("bad JSON: %w", err)
 		}
-		if r.ID == "\x00" {
+		if raw.ID == nil {
 			return errors.New(`missing "_id"`)
+		}
+		var r beirRecord
+		if err := json.Unmarshal(line, &r); err != nil {
+			return fmt.Errorf("bad JSON: %w", err)
 		}
 		if strings.TrimSpace(string(r.ID)) == "" {
 			return errors.New(`empty "_id"`)

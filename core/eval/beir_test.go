@@ -94,6 +94,7 @@ func writeBEIR(tb testing.TB, corpus, queries, qrels string) string {
 
 func TestLoadBEIRSmall(t *testing.T) {
 	corpus := `{"_id": "d1", "title": "T1", "text": "one"}` + "\r\n\n" +
+		`{"_id": "\u0000", "text": "nul"}` + "\n" +
 		`{"_id": 2, "title": "", "text": "two", "extra": [1]}` + "\n"
 	queries := `{"_id": "q1", "text": "first"}` + "\n" + `{"_id": "q2", "text": "unjudged"}` + "\n" +
 		`{"_id": "q3", "text": "third"}` + "\n"
@@ -102,7 +103,7 @@ func TestLoadBEIRSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantDocs := []Doc{{ID: "d1", Title: "T1", Text: "one"}, {ID: "2", Text: "two"}}
+	wantDocs := []Doc{{ID: "d1", Title: "T1", Text: "one"}, {ID: "\x00", Text: "nul"}, {ID: "2", Text: "two"}}
 	if !slices.Equal(ds.Docs, wantDocs) {
 		t.Errorf("docs = %+v, want %+v", ds.Docs, wantDocs)
 	}
@@ -131,6 +132,7 @@ func TestLoadBEIRErrors(t *testing.T) {
 	}{
 		{"bad json in corpus", okCorpus + "{nope\n", okQueries, okQrels, "corpus.jsonl", 2, "bad JSON"},
 		{"missing _id", `{"title": "t", "text": "x"}` + "\n", okQueries, okQrels, "corpus.jsonl", 1, `missing "_id"`},
+		{"null _id", `{"_id": null, "text": "x"}` + "\n", okQueries, okQrels, "corpus.jsonl", 1, `missing "_id"`},
 		{"empty _id", `{"_id": " ", "text": "x"}` + "\n", okQueries, okQrels, "corpus.jsonl", 1, `empty "_id"`},
 		{"bool _id", `{"_id": true, "text": "x"}` + "\n", okQueries, okQrels, "corpus.jsonl", 1, "string or number"},
 		{"duplicate doc", okCorpus + "\n" + okCorpus, okQueries, okQrels, "corpus.jsonl", 3, "duplicate _id"},

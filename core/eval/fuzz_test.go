@@ -81,3 +81,25 @@ func FuzzParseQrels(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeJSONL checks that BEIR corpus and query lines never panic the
+// reader, that failures are *ParseError, and that accepted ids are not blank.
+func FuzzDecodeJSONL(f *testing.F) {
+	f.Add(`{"_id": "d1", "title": "t", "text": "x"}` + "\n")
+	f.Add(`{"_id": 42, "text": "n"}` + "\r\n\n" + `{"_id": 1e3}`)
+	f.Add(`{"title": "no id"}`)
+	f.Add(`{"_id": true}`)
+	f.Add(`{"_id": null}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		err := decodeJSONL(strings.NewReader(in), "f.jsonl", func(r beirRecord) error {
+			if strings.TrimSpace(string(r.ID)) == "" {
+				t.Fatalf("blank id accepted from %q", in)
+			}
+			return nil
+		})
+		var pe *ParseError
+		if err != nil && !errors.As(err, &pe) {
+			t.Fatalf("error %v is not a *ParseError", err)
+		}
+	})
+}
