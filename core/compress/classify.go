@@ -351,6 +351,14 @@ func classify(line string, data bool) kind {
 	if data {
 		return kindPlain
 	}
+	// apt's one-letter severities: "E: Unable to locate package x",
+	// "W: Some index files failed to download".
+	if strings.HasPrefix(line, "E: ") {
+		return kindError
+	}
+	if strings.HasPrefix(line, "W: ") || strings.HasPrefix(line, "N: ") {
+		return kindWarning
+	}
 	lw := scanWords(line)
 	if msg := diagStart(line); msg >= 0 {
 		if lw.warn && !scanWords(line[msg:]).err {

@@ -47,6 +47,9 @@ func TestClassify(t *testing.T) {
 		{"  warnings.warn(UserWarning('x'))", kindWarning},
 		{"curl: (6) Could not resolve host: example.invalid", kindError},
 		{"npm error code E404", kindError},
+		{"E: Unable to locate package foo", kindError},
+		{"E: Package 'x' has no installation candidate", kindError},
+		{"W: Some index files failed to download", kindWarning},
 		{"make[1]: *** [Makefile:3: all] Error 2", kindError},
 	} {
 		if got := classify(c.line, false); got != c.want {

@@ -366,6 +366,9 @@ func assignTiers(ls []line, data bool) {
 	}
 	for i := range ls {
 		switch {
+		case isHeading(ls, i):
+			// "The following NEW packages will be installed:" and its list.
+			promote(&ls[i], tierWarning)
 		case ls[i].kind == kindFrame && ls[i].tier == tierLocate && i > 0 && strings.HasPrefix(ls[i].text, "\t"):
 			// Go stack frames come in pairs: "pkg.Func(args)" then "\tfile:line".
 			promote(&ls[i-1], tierLocate)
@@ -396,6 +399,14 @@ func prevNonBlank(ls []line, i int) int {
 		}
 	}
 	return -1
+}
+
+// isHeading reports whether ls[i] introduces an indented list: a plain,
+// unindented line ending in ':' followed by a more indented line.
+func isHeading(ls []line, i int) bool {
+	l := ls[i]
+	return l.kind == kindPlain && i+1 < len(ls) && indent(l.text) == 0 && strings.HasSuffix(l.text, ":") &&
+		indent(ls[i+1].text) > 0 && ls[i+1].kind != kindBlank
 }
 
 // markContinuation promotes the lines that continue an error: more indented

@@ -198,10 +198,16 @@ func bm25Rank(ids []int64, tokensOf func(k int, fn func(string, []byte)), query 
 	}
 	q := map[string]bool{}
 	var filter [filterSize]bool
+	var stems []string
 	for _, t := range query {
+		t = stem(t)
+		if !q[t] {
+			stems = append(stems, t)
+		}
 		q[t] = true
 		filter[filterSlot([]byte(t))] = true
 	}
+	query = stems
 	tf := make([]map[string]int, len(ids))
 	lens := make([]int, len(ids))
 	df := map[string]int{}
@@ -211,11 +217,12 @@ func bm25Rank(ids []int64, tokensOf func(k int, fn func(string, []byte)), query 
 			lens[i]++
 			total++
 			if lowered != nil {
+				lowered = stemBytes(lowered)
 				if !filter[filterSlot(lowered)] || !q[string(lowered)] {
 					return
 				}
 				t = string(lowered) // a query term: rare enough to copy
-			} else if !filter[filterSlotString(t)] || !q[t] {
+			} else if t = stem(t); !filter[filterSlotString(t)] || !q[t] {
 				return
 			}
 			if tf[i] == nil {
@@ -335,4 +342,34 @@ func filterSlotString(w string) int {
 	}
 	h := uint(len(w))*131 + uint(w[0])*31 + uint(w[len(w)-1])*7 + uint(w[len(w)/2])
 	return int(h % filterSize)
+}
+
+// stem strips one common English inflection ("-ing", "-ed", "-s")
+// when at least three letters remain, so "install" matches "installed" and
+// "installing" — a light suffix stripper in the spirit of the first step of
+// Porter's algorithm (Porter, "An algorithm for suffix stripping", 1980),
+// not the full algorithm. It returns a prefix of w.
+func stem(w string) string {
+	for _, suf := range []string{"ing", "ed", "s"} {
+		if len(w) >= len(suf)+3 && w[len(w)-len(suf):] == suf {
+			if suf == "s" && w[len(w)-2] == 's' { // "class", "pass"
+				return w
+			}
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
+}
+
+// stemBytes is stem for a byte slice.
+func stemBytes(w []byte) []byte {
+	for _, suf := range []string{"ing", "ed", "s"} {
+		if len(w) >= len(suf)+3 && string(w[len(w)-len(suf):]) == suf {
+			if suf == "s" && w[len(w)-2] == 's' {
+				return w
+			}
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
 }
