@@ -18,9 +18,10 @@ func skipBlanks(t string, p int) int {
 // Work bounds, so that hostile input (a hook scrubs arbitrary tool output)
 // costs linear time: no parse looks further than these from its anchor.
 const (
-	maxKeyLen   = 80   // bytes of a key name
-	maxValueLen = 1024 // bytes of an assigned value
-	maxLookBack = 512  // bytes a line-context check looks back
+	maxKeyLen      = 80   // bytes of a key name
+	maxValueLen    = 1024 // bytes of an assigned value
+	maxPasswordLen = 128  // bytes of a password
+	maxLookBack    = 512  // bytes a line-context check looks back
 )
 
 // lineStart returns the offset of the first byte of the line holding p, or
@@ -309,7 +310,11 @@ func (sc *scan) kv(hs, he int) {
 	if p+1 < len(t) && strings.IndexByte("brufBRUF@", t[p]) >= 0 && (t[p+1] == '"' || t[p+1] == '\'') {
 		p++ // b"..." r'...' @"..." literals
 	}
-	vs, ve, quoted := value(t, p, mode, query, mode == sepAssign && lineKey(t, ks))
+	limit := maxValueLen
+	if kind == kindPassword {
+		limit = maxPasswordLen + 1
+	}
+	vs, ve, quoted := value(t, p, mode, query, mode == sepAssign && lineKey(t, ks), limit)
 	if ve <= vs {
 		return
 	}
@@ -330,7 +335,7 @@ func (sc *scan) kv(hs, he int) {
 	rule := ""
 	switch kind {
 	case kindPassword:
-		if len(v) > 256 || !(looksLikePassword(v) || mode != sepInformal && isPassphrase(v)) || mode == sepInformal && !strongInformal(v) {
+		if len(v) > maxPasswordLen || !(looksLikePassword(v) || mode != sepInformal && isPassphrase(v)) || mode == sepInformal && !strongInformal(v) {
 			return
 		}
 		rule = "password-assignment"
@@ -417,12 +422,13 @@ func netrcLine(t string, p int) bool {
 }
 
 // value scans the value of an assignment starting at p; in a URL query
-// (query) '&' and '#' end it too. It returns the span
+// (query) '&' and '#' end it too. A value longer than limit bytes is
+// rejected. It returns the span
 // of the value proper (without quotes) and whether it was quoted; an empty
 // span means no usable value.
-func value(t string, p, mode int, query, wholeLine bool) (vs, ve int, quoted bool) {
+func value(t string, p, mode int, query, wholeLine bool, limit int) (vs, ve int, quoted bool) {
 	if mode == sepXML {
-		e := strings.IndexByte(t[p:min(len(t), p+maxValueLen)], '<')
+		e := strings.IndexByte(t[p:min(len(t), p+limit)], '<')
 		if e < 0 || strings.ContainsAny(t[p:p+e], " \t\n") {
 			return 0, 0, false
 		}
@@ -430,7 +436,7 @@ func value(t string, p, mode int, query, wholeLine bool) (vs, ve int, quoted boo
 	}
 	// JSON-escaped quote.
 	if p+1 < len(t) && t[p] == '\\' && t[p+1] == '"' {
-		e := strings.Index(t[p+2:min(len(t), p+2+maxValueLen)], `\"`)
+		e := strings.Index(t[p+2:min(len(t), p+2+limit)], `\"`)
 		if e < 0 || strings.ContainsAny(t[p+2:p+2+e], " \t\n") {
 			return 0, 0, false
 		}
@@ -438,7 +444,7 @@ func value(t string, p, mode int, query, wholeLine bool) (vs, ve int, quoted boo
 	}
 	if q := t[p]; q == '"' || q == '\'' || q == '`' {
 		i := p + 1
-		for i < len(t) && t[i] != q && t[i] != '\n' && i-p <= maxValueLen {
+		for i < len(t) && t[i] != q && t[i] != '\n' && i-p <= limit {
 			if t[i] == '\\' {
 				i++
 			}
@@ -457,7 +463,7 @@ func value(t string, p, mode int, query, wholeLine bool) (vs, ve int, quoted boo
 		// KEY=value on a line of its own (env files, INI, YAML): the value
 		// runs to the next blank, whatever symbols it holds.
 		for i < len(t) && t[i] > ' ' && t[i] != '"' && t[i] != '\'' && t[i] != '`' {
-			if i++; i-p > maxValueLen {
+			if i++; i-p > limit {
 				return 0, 0, false
 			}
 		}
@@ -466,8 +472,8 @@ func value(t string, p, mode int, query, wholeLine bool) (vs, ve int, quoted boo
 		}
 		return p, i, false
 	}
-	for i < len(t) && !isValueStop(t[i]) && !(query && (t[i] == '&' || t[i] == '#')) {
-		if i++; i-p > maxValueLen {
+	for i < len(t) && !valueStop[t[i]] && !(query && (t[i] == '&' || t[i] == '#')) {
+		if i++; i-p > limit {
 			return 0, 0, false
 		}
 	}
@@ -509,12 +515,12 @@ func skipWordsToIs(t string, p int) int {
 	return p
 }
 
-func isValueStop(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', '\f', '\v', '"', '\'', '`', ';', ',', '<', ')', ']', '}', '|':
-		return true
-	}
-	return false
+// valueStop marks the bytes that end an unquoted value inside a line:
+// blanks, quotes and the punctuation of lists, statements and markup.
+var valueStop = [256]bool{
+	' ': true, '\t': true, '\n': true, '\r': true, '\f': true, '\v': true,
+	'"': true, '\'': true, '`': true, ';': true, ',': true, '<': true,
+	')': true, ']': true, '}': true, '|': true,
 }
 
 // dbSchemes are URL schemes of databases and brokers.
@@ -808,10 +814,6 @@ func (sc *scan) curl(hs, he int) {
 	if t[hs:he] != "-u" && t[hs:he] != "--user" {
 		return
 	}
-	line := lineContext(t, lineStart(t, hs), hs)
-	if !strings.Contains(line, "curl") && !strings.Contains(line, "wget") {
-		return
-	}
 	p := skipBlanks(t, he+1)
 	q := byte(0)
 	if p < len(t) && (t[p] == '"' || t[p] == '\'') {
@@ -834,6 +836,10 @@ func (sc *scan) curl(hs, he int) {
 	if len(pw) < 3 || isPlaceholder(pw) || isPlaceholder(v) || isURLPlaceholder(pw) {
 		return
 	}
+	line := lineContext(t, lineStart(t, hs), hs) // last: the costliest check
+	if !strings.Contains(line, "curl") && !strings.Contains(line, "wget") {
+		return
+	}
 	sc.add("curl-auth", p, e, prioStructural)
 }
 
@@ -851,7 +857,21 @@ func (sc *scan) shortPassFlag(hs, he int) {
 	if t[hs:he] != "-p" || hs == 0 || (t[hs-1] != ' ' && t[hs-1] != '\t') || he >= len(t) {
 		return
 	}
-	line := lineContext(t, lineStart(t, hs), hs)
+	p := he
+	attached := t[p] != ' ' && t[p] != '\t'
+	p = skipBlanks(t, p)
+	if p >= len(t) {
+		return
+	}
+	vs, ve, quoted := value(t, p, sepSpace, false, false, maxPasswordLen)
+	if ve <= vs {
+		return
+	}
+	v := t[vs:ve]
+	if v[0] == '-' || len(v) < 4 || isPlaceholder(v) || (!quoted && isCodeLike(v)) || isWords(v) {
+		return
+	}
+	line := lineContext(t, lineStart(t, hs), hs) // last: the costliest check
 	cmd := ""
 	for _, c := range passwordCommands {
 		if strings.Contains(line, c) {
@@ -859,24 +879,7 @@ func (sc *scan) shortPassFlag(hs, he int) {
 			break
 		}
 	}
-	if cmd == "" {
-		return
-	}
-	p := he
-	if t[p] == ' ' || t[p] == '\t' {
-		p = skipBlanks(t, p)
-	} else if !strings.HasPrefix(cmd, "m") { // only mysql/mariadb attach it
-		return
-	}
-	if p >= len(t) {
-		return
-	}
-	vs, ve, quoted := value(t, p, sepSpace, false, false)
-	if ve <= vs {
-		return
-	}
-	v := t[vs:ve]
-	if v[0] == '-' || isPlaceholder(v) || (!quoted && isCodeLike(v)) || len(v) < 4 || isWords(v) {
+	if cmd == "" || attached && !strings.HasPrefix(cmd, "m") { // only mysql/mariadb take -pSECRET
 		return
 	}
 	sc.add("cli-password", vs, ve, prioStructural)

@@ -250,7 +250,7 @@ func (sc *scan) hit(id int32, start, end int) {
 
 // maxRepeatSecrets bounds how many distinct secrets addRepeats searches
 // for; each search reads the whole text once.
-const maxRepeatSecrets = 64
+const maxRepeatSecrets = 32
 
 // addRepeats redacts every other occurrence of a found secret of 8 bytes or
 // more (the first maxRepeatSecrets distinct ones), so a secret quoted again
