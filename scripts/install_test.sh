@@ -112,3 +112,17 @@ run --uninstall --purge || fail "purge failed"
 [ -e "$HOME/.local/share/vaultctx" ] && fail "purge kept the data dir"
 cmp -s "$settings" "$tmp/settings.orig" || fail "purge changed settings.json"
 pass "purge"
+
+# Offline without --model: the pull fails fast (through a proxy that refuses
+# connections), the install goes on BM25-only, and doctor still passes.
+HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 run --vault "$vault" || fail "offline install failed"
+grep -q "BM25-only" "$log" || fail "no BM25-only warning after a failed pull: $(cat "$log")"
+grep -q '^model' "$config" && fail "a failed pull wrote a model into the config"
+if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
+  cat "$tmp/doctor" >&2
+  fail "vaultctx doctor failed after a BM25-only install"
+fi
+grep -q "BM25-only" "$tmp/doctor" || fail "doctor does not say BM25-only: $(cat "$tmp/doctor")"
+run --uninstall --purge || fail "second purge failed"
+cmp -s "$settings" "$tmp/settings.orig" || fail "second purge left settings.json changed"
+pass "offline BM25-only install"
