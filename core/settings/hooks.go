@@ -531,6 +531,7 @@ type SyntaxError struct {
 	Err          error  // the decoder's error
 }
 
+// Error says where the file is broken and that it was left unchanged.
 func (e *SyntaxError) Error() string {
 	where := "settings"
 	if e.Path != "" {
@@ -539,6 +540,7 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("%s: not valid JSON at line %d, column %d: %v (left unchanged; fix it by hand and re-run)", where, e.Line, e.Column, e.Err)
 }
 
+// Unwrap returns the decoder's error.
 func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // checkSyntax returns a *SyntaxError when src is not one valid JSON value.
