@@ -4,9 +4,16 @@
 // session has already been shown, scrubs credentials, and renders the
 // context block under a token budget (core/hookio).
 //
-// Relevance floor: a prompt gets context only when its best hit is either a
-// BM25 match covering at least MinTermCoverage of the query's searchable
-// terms, or a vector match with cosine similarity of at least the
-// configured hooks.min_score (DefaultMinCosine when unset). See README
-// "How ranking works" for how these numbers were measured.
+// # Relevance floor
+//
+// A hook prints context only when its result list clears the relevance
+// floor (Floor, Measure): either some hit found by the vector leg has a
+// cosine similarity to the query of at least hooks.min_score
+// (DefaultMinCosine, 0.93, when unset), or some hit found by the BM25 leg
+// contains at least DefaultMinCoverage (70%) of the query's searchable
+// terms. Both numbers were chosen by measuring 49 prompts that have a
+// relevant note and 42 that do not against an index of the 16,691-file
+// large corpus with the GloVe test model; FLOOR.md has the table and the
+// command that reproduces it. The cosine leg depends on the embedding
+// model: with another model, measure again and set hooks.min_score.
 package recall

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 
@@ -18,13 +19,14 @@ const (
 	EventPreTool = "PreToolUse"
 )
 
-// DefaultMinCosine is the cosine similarity a vector-only best hit needs
-// when hooks.min_score is 0.
-const DefaultMinCosine = 0.55
+// DefaultMinCosine is the cosine similarity the best vector hit needs to
+// pass the relevance floor when hooks.min_score is 0. Measured on the
+// large corpus with the GloVe test model; see FLOOR.md.
+const DefaultMinCosine = 0.93
 
-// MinTermCoverage is the share of a query's searchable terms that a BM25
-// best hit must contain.
-const MinTermCoverage = 0.5
+// DefaultMinCoverage is the share of a query's searchable terms that one
+// BM25 hit must contain to pass the relevance floor. See FLOOR.md.
+const DefaultMinCoverage = 0.7
 
 // MinTerms is the least number of searchable terms (stopwords removed) a
 // query needs before the vault is searched at all.
@@ -90,9 +92,34 @@ func patternWords(p string) string {
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
-func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, query string, budget int) ([]byte, error) {
+// FloorOf returns the relevance floor configured by cfg: hooks.min_score
+// is the least cosine similarity (0 means DefaultMinCosine); the term
+// coverage threshold is DefaultMinCoverage.
+func FloorOf(cfg config.Config) Floor {
+	return Floor{MinCosine: cfg.Hooks.MinScore, MinCoverage: DefaultMinCoverage}
+}
+
+// Search runs the hooks' hybrid search for query on an open engine with
+// the search settings of cfg and returns the hits with their Signals. It
+// returns no hits and no error for a query with fewer than MinTerms
+// searchable terms. The relevance floor is not applied.
+func Search(ctx context.Context, e *engine.Engine, cfg config.Config, query string) ([]retrieve.Hit, Signals, error) {
 	terms := hookio.SearchableTerms(query)
 	if len(terms) < MinTerms {
+		return nil, Signals{}, nil
+	}
+	hits, err := e.Search(ctx, query, retrieve.Options{
+		Mode: retrieve.ModeHybrid, K: cfg.Search.K, Candidates: cfg.Search.Candidates, RRFK: cfg.Search.RRFK,
+		BM25Weight: cfg.Search.BM25Weight, VectorWeight: cfg.Search.VectorWeight,
+	})
+	if err != nil {
+		return nil, Signals{}, fmt.Errorf("recall search: %w", err)
+	}
+	return hits, Measure(hits, terms), nil
+}
+
+func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, query string, budget int) ([]byte, error) {
+	if len(hookio.SearchableTerms(query)) < MinTerms {
 		return nil, nil
 	}
 	log := hookio.Logger(ctx)
@@ -101,16 +128,12 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, quer
 		return nil, err
 	}
 	defer e.Close()
-	k := cfg.Search.K
-	hits, err := e.Search(ctx, query, retrieve.Options{
-		Mode: retrieve.ModeHybrid, K: k, Candidates: cfg.Search.Candidates, RRFK: cfg.Search.RRFK,
-		BM25Weight: cfg.Search.BM25Weight, VectorWeight: cfg.Search.VectorWeight,
-	})
+	hits, sig, err := Search(ctx, e, cfg, query)
 	if err != nil {
 		return nil, err
 	}
-	if len(hits) == 0 || !relevant(hits[0], terms, cfg.Hooks.MinScore) {
-		log.Debug("no relevant hit", "hits", len(hits))
+	if len(hits) == 0 || !FloorOf(cfg).Pass(sig) {
+		log.Debug("no relevant hit", "hits", len(hits), "cosine", sig.Cosine, "coverage", sig.Coverage)
 		return nil, nil
 	}
 	var seen *hookio.Seen
@@ -145,35 +168,4 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, quer
 		}
 	}
 	return hookio.ContextOutput(event, block), nil
-}
-
-// relevant applies the relevance floor to the best hit.
-func relevant(h retrieve.Hit, terms []string, minCos float64) bool {
-	if minCos <= 0 {
-		minCos = DefaultMinCosine
-	}
-	if h.VecRank > 0 && h.VecScore >= minCos {
-		return true
-	}
-	if h.BM25Rank == 0 {
-		return false
-	}
-	hay := strings.ToLower(h.Title + "\n" + h.Section + "\n" + h.Text)
-	n := 0
-	for _, t := range terms {
-		if strings.Contains(hay, stem(t)) {
-			n++
-		}
-	}
-	return float64(n) >= MinTermCoverage*float64(len(terms))
-}
-
-// stem cuts common English suffixes so "indexes" finds "index".
-func stem(t string) string {
-	for _, suf := range []string{"ing", "es", "s", "ed"} {
-		if len(t) > len(suf)+3 && strings.HasSuffix(t, suf) {
-			return t[:len(t)-len(suf)]
-		}
-	}
-	return t
 }

@@ -33,15 +33,34 @@ type Env struct {
 	Vars  []string // KEY=VALUE pairs for the child process
 }
 
-// NewEnv builds a vault of real notes (the Obsidian demo vault and
-// cpp-docs/docs/text) and indexes it, with vectors from the GloVe test
-// model when withModel is set.
+// Source is a file or directory under ../shared (From, relative to Shared)
+// copied into a test vault at To (relative to the vault root).
+type Source struct{ From, To string }
+
+// DefaultSources are the notes of NewEnv's vault: the Obsidian demo vault
+// under tasks/ and cpp-docs/docs/text under cpp-text/.
+var DefaultSources = []Source{
+	{From: "corpora/obsidian/tasks-demo-vault", To: "tasks"},
+	{From: "corpora/large/cpp-docs/docs/text", To: "cpp-text"},
+}
+
+// NewEnv builds a vault of real notes (DefaultSources) and indexes it, with
+// vectors from the GloVe test model when withModel is set.
 func NewEnv(tb testing.TB, withModel bool) *Env {
+	tb.Helper()
+	return NewEnvWith(tb, withModel, DefaultSources...)
+}
+
+// NewEnvWith builds a vault from srcs and indexes it, with vectors from the
+// GloVe test model (../shared/models/glove-120k) when withModel is set. It
+// fails the test on any error.
+func NewEnvWith(tb testing.TB, withModel bool, srcs ...Source) *Env {
 	tb.Helper()
 	dir := tb.TempDir()
 	e := &Env{Dir: dir, DB: filepath.Join(dir, "data", "vaultctx", "index.db"), Vault: filepath.Join(dir, "vault")}
-	CopyTree(tb, filepath.Join(Shared(), "corpora/obsidian/tasks-demo-vault"), filepath.Join(e.Vault, "tasks"))
-	CopyTree(tb, filepath.Join(Shared(), "corpora/large/cpp-docs/docs/text"), filepath.Join(e.Vault, "cpp-text"))
+	for _, s := range srcs {
+		CopyTree(tb, filepath.Join(Shared(), s.From), filepath.Join(e.Vault, s.To))
+	}
 	opt := index.Options{Vault: e.Vault, DB: e.DB, Rules: vault.Rules{MaxFileBytes: 5 << 20}, NoModel: !withModel}
 	if withModel {
 		opt.ModelDir = filepath.Join(Shared(), "models/glove-120k")
@@ -61,7 +80,8 @@ func NewEnv(tb testing.TB, withModel bool) *Env {
 	return e
 }
 
-// CopyTree copies the regular files under src to dst.
+// CopyTree copies the regular files under src to dst; src may also be a
+// single file, copied to the path dst.
 func CopyTree(tb testing.TB, src, dst string) {
 	tb.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
@@ -75,6 +95,9 @@ func CopyTree(tb testing.TB, src, dst string) {
 		}
 		if !d.Type().IsRegular() {
 			return nil
+		}
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {

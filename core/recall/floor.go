@@ -1,0 +1,105 @@
+package recall
+
+import (
+	"strings"
+
+	"github.com/vaultctx/vaultctx/core/retrieve"
+)
+
+// Signals is the relevance evidence of one hybrid result list, as the
+// relevance floor (Floor) sees it.
+type Signals struct {
+	// Cosine is the highest cosine similarity in [-1, 1] between the query
+	// vector and any returned hit found by the vector leg; 0 when no hit
+	// came from the vector leg (no model, or no vectors in the index).
+	Cosine float64
+	// Coverage is the highest share, in [0, 1], of the query's searchable
+	// terms (hookio.SearchableTerms) found in one hit found by the BM25 leg,
+	// matching each term by prefix after cutting a common English suffix
+	// (see stem), in the hit's title, section heading and text.
+	Coverage float64
+	// Matched is the number of query terms behind Coverage.
+	Matched int
+	// BM25 is the best BM25 score (-bm25() of SQLite FTS5, higher is
+	// better) among the hits; 0 when BM25 found nothing. Its scale depends
+	// on the corpus, so the floor does not use it; it is kept for
+	// measurement (see FLOOR.md).
+	BM25 float64
+	// RRF is the fused score of the best hit (see retrieve.Fuse).
+	RRF float64
+}
+
+// Measure computes the Signals of hits, the result of a hybrid search for a
+// query whose searchable terms are terms. It looks at every hit, not only
+// the first: with RRF the first hit may be a weak match found by both legs
+// while the strongest single-leg match sits second.
+func Measure(hits []retrieve.Hit, terms []string) Signals {
+	var s Signals
+	if len(hits) > 0 {
+		s.RRF = hits[0].Score
+	}
+	for _, h := range hits {
+		if h.VecRank > 0 && h.VecScore > s.Cosine {
+			s.Cosine = h.VecScore
+		}
+		if h.BM25Rank == 0 {
+			continue
+		}
+		if h.BM25Score > s.BM25 {
+			s.BM25 = h.BM25Score
+		}
+		if n := matchedTerms(h, terms); n > s.Matched {
+			s.Matched = n
+		}
+	}
+	if len(terms) > 0 {
+		s.Coverage = float64(s.Matched) / float64(len(terms))
+	}
+	return s
+}
+
+// Floor is the relevance floor of the context hooks: a result list passes
+// when its Signals reach either threshold. Zero fields take the defaults
+// DefaultMinCosine and DefaultMinCoverage; a value above 1 turns that leg of
+// the floor off.
+type Floor struct {
+	MinCosine   float64 // least Signals.Cosine, a cosine similarity
+	MinCoverage float64 // least Signals.Coverage, a share of query terms
+}
+
+// Pass reports whether s clears the floor: Cosine >= MinCosine or
+// Coverage >= MinCoverage (with the defaults for zero fields).
+func (f Floor) Pass(s Signals) bool {
+	minCos, minCov := f.MinCosine, f.MinCoverage
+	if minCos <= 0 {
+		minCos = DefaultMinCosine
+	}
+	if minCov <= 0 {
+		minCov = DefaultMinCoverage
+	}
+	return (s.Cosine > 0 && s.Cosine >= minCos) || (s.Matched > 0 && s.Coverage >= minCov)
+}
+
+// matchedTerms counts the terms found in h's title, section and text.
+func matchedTerms(h retrieve.Hit, terms []string) int {
+	hay := strings.ToLower(h.Title + "\n" + h.Section + "\n" + h.Text)
+	n := 0
+	for _, t := range terms {
+		if strings.Contains(hay, stem(t)) {
+			n++
+		}
+	}
+	return n
+}
+
+// stem cuts a common English suffix ("ing", "es", "s", "ed") from terms of
+// more than three letters beyond it, so that "indexes" finds "index" as a
+// substring. It is a matching aid, not a linguistic stemmer.
+func stem(t string) string {
+	for _, suf := range []string{"ing", "es", "s", "ed"} {
+		if len(t) > len(suf)+3 && strings.HasSuffix(t, suf) {
+			return t[:len(t)-len(suf)]
+		}
+	}
+	return t
+}
