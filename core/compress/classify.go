@@ -30,23 +30,27 @@ var (
 	errorMarkRe = regexp.MustCompile(`^\s*(?:[✗✕✖✘×❌●💥]|E\s{2,}\S|\d+\) \S|FAILED\b|FAIL\b|not ok\b|\*\*\*)`)
 	// Python/Java/JS exception lines: "KeyError: 'x'", "java.lang.IllegalStateException: …".
 	exceptionRe = regexp.MustCompile(`^\s*(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b(?:\s*\[[\w_]+\])?(?::|$)`)
-	// Go test log lines printed by t.Log/t.Error: "    calc_test.go:36: msg".
-	goTestLogRe = regexp.MustCompile(`^\s+\w[\w.-]*_test\.go:\d+: `)
+	// Go test log lines printed by t.Log/t.Error: "    calc_test.go:36: msg",
+	// "    testing.go:1712: race detected during execution of test".
+	goTestLogRe = regexp.MustCompile(`^\s+\w[\w.-]*\.go:\d+: `)
 	// Stack frames and source locations, one pattern per language, each
 	// behind a prefix check in isFrame.
-	goFrameRe       = regexp.MustCompile(`^\t\S+\.\w+:\d+(?:\s+\+0x[0-9a-f]+)?$`)
-	goFuncRe        = regexp.MustCompile(`^[\w./*()-]+\([^)]*\)$`)
-	pyFrameRe       = regexp.MustCompile(`^\s*File "[^"]+", line \d+`)
-	atFrameRe       = regexp.MustCompile(`^\s+at \S.*(?::\d+(?::\d+)?\)?|\(native\)|\(<anonymous>\))$`)
-	rustArrowRe     = regexp.MustCompile(`^\s*--> \S+:\d+`)
-	numberedFrameRe = regexp.MustCompile(`^\s+\d+: (?:\S*::\S|0x[0-9a-f]+|<)`)
-	fileLineRe      = regexp.MustCompile(`^[^\s:]+\.\w{1,5}:\d+:(?: |$)`)
-	bareLocRe       = regexp.MustCompile(`^\S+\.\w{1,5}:\d+(?::\d+)?$`)
+	goFrameRe = regexp.MustCompile(`^[\t ]+\S+\.\w+:\d+(?:\s+\+0x[0-9a-f]+)?$`)
+	goFuncRe  = regexp.MustCompile(`^[\w./*()-]+\([^)]*\)$`)
+	// An indented Go function line of a race report or trace, checked only
+	// above a more indented file:line frame (see assignTiers).
+	goIndentedFuncRe = regexp.MustCompile(`^\s+[\w./*()-]+\([^)]*\)$`)
+	pyFrameRe        = regexp.MustCompile(`^\s*File "[^"]+", line \d+`)
+	atFrameRe        = regexp.MustCompile(`^\s+at \S.*(?::\d+(?::\d+)?\)?|\(native\)|\(<anonymous>\))$`)
+	rustArrowRe      = regexp.MustCompile(`^\s*--> \S+:\d+`)
+	numberedFrameRe  = regexp.MustCompile(`^\s+\d+: (?:\S*::\S|0x[0-9a-f]+|<)`)
+	fileLineRe       = regexp.MustCompile(`^[^\s:]+\.\w{1,5}:\d+:(?: |$)`)
+	bareLocRe        = regexp.MustCompile(`^\S+\.\w{1,5}:\d+(?::\d+)?$`)
 	// Lines that only quote source under a diagnostic: "   12 |  code",
 	// "      |  ^~~", jest's "  > 4 |  code".
 	excerptRe = regexp.MustCompile(`^\s*(?:>\s*)?(?:\d*\s+\|(?:\s|$)|[~^]+[~^\s|]*$)`)
 	// Library frames: the language runtime and installed dependencies.
-	libraryFrameRe = regexp.MustCompile(`/usr/(?:local/)?(?:lib/)?go/src/|/go/pkg/mod/|\bnode:internal\b|node_modules/|<frozen |/site-packages/|/dist-packages/|/lib/python\d|/rustc/|/\.cargo/registry/|/\.rustup/|^\s*at (?:java|javax|jdk|sun|kotlin|scala)\.|^(?:runtime|testing|reflect|internal/\w+)\.`)
+	libraryFrameRe = regexp.MustCompile(`/usr/(?:local/)?(?:lib/)?go/src/|/go/pkg/mod/|\bnode:internal\b|node_modules/|<frozen |/site-packages/|/dist-packages/|/lib/python\d|/rustc/|/\.cargo/registry/|\b_testmain\.go:|/\.rustup/|^\s*at (?:java|javax|jdk|sun|kotlin|scala)\.|^(?:runtime|testing|reflect|internal/\w+)\.`)
 )
 
 // Vocabulary of errors, warnings and summaries, matched on the lowercased
@@ -150,7 +154,7 @@ func hasErrorMark(line string) bool {
 var phrases = map[string]uint16{
 	"could not": vErr, "unable to": vErr, "not found": vErr, "no such": vErr, "segmentation fault": vErr,
 	"core dumped": vErr, "timed out": vErr, "out of": vErr, "not used": vErr, "not declared": vErr,
-	"can t": vErr, "couldn t": vErr, "npm err": vErr,
+	"can t": vErr, "couldn t": vErr, "npm err": vErr, "data race": vErr,
 	"file changed": vCount, "files changed": vCount, "newly installed": vCount, "to remove": vCount,
 	"not upgraded": vCount,
 }
@@ -378,7 +382,7 @@ func classify(line string, data bool) kind {
 	if hasErrorMark(line) || lw.exception && exceptionRe.MatchString(line) {
 		return kindError
 	}
-	if strings.Contains(line, "_test.go:") && goTestLogRe.MatchString(line) {
+	if strings.Contains(line, ".go:") && goTestLogRe.MatchString(line) {
 		return kindTestLog
 	}
 	if lw.summary {
@@ -401,7 +405,8 @@ func classify(line string, data bool) kind {
 func isFrame(line, t string) bool {
 	last := t[len(t)-1]
 	switch {
-	case line[0] == '\t':
+	case line[0] == '\t' || line[0] == ' ' && strings.Contains(t, ".go:"):
+		// Panics indent frames with a tab, the race detector with spaces.
 		return goFrameRe.MatchString(line)
 	case strings.HasPrefix(t, "File \""):
 		return pyFrameRe.MatchString(line)

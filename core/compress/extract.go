@@ -366,6 +366,12 @@ func assignTiers(ls []line, data bool) {
 	}
 	for i := range ls {
 		switch {
+		case ls[i].kind == kindPlain && i+1 < len(ls) && ls[i+1].kind == kindFrame && indent(ls[i+1].text) > indent(ls[i].text) &&
+			strings.HasSuffix(ls[i].text, ")") && goIndentedFuncRe.MatchString(ls[i].text):
+			// "  main.main.func1()" over "      /x/main.go:12 +0x3c" (race
+			// reports): the function line goes with its frame.
+			ls[i].kind = kindFrame
+			ls[i].tier = ls[i+1].tier
 		case isHeading(ls, i):
 			// "The following NEW packages will be installed:" and its list.
 			promote(&ls[i], tierWarning)

@@ -120,10 +120,11 @@ var normRules = []rule{
 		re:   regexp.MustCompile(`(?i)\b((?:duration|elapsed|took|time)(?:_?(?:ms|ns|us|secs?|seconds))?["']?\s*[:= ]\s*)\d+(?:\.\d+)?\b`),
 		repl: "${1}" + phDur,
 	},
-	{ // Goroutine numbers: "goroutine 65 [running]", "in goroutine 1".
-		name: "goroutine", trigger: func(s string) bool { return strings.Contains(s, "goroutine ") },
-		re:   regexp.MustCompile(`\bgoroutine \d+\b`),
-		repl: "goroutine " + phN,
+	{ // Goroutine numbers: "goroutine 65 [running]", "in goroutine 1",
+		// "Goroutine 9 (running) created at:" (race reports).
+		name: "goroutine", trigger: func(s string) bool { return strings.Contains(s, "oroutine ") },
+		re:   regexp.MustCompile(`\b([Gg])oroutine \d+\b`),
+		repl: "${1}oroutine " + phN,
 	},
 	{ // Ephemeral ports on loopback or wildcard addresses.
 		name: "port", trigger: hasLoopback,
