@@ -10,15 +10,16 @@ import (
 // automaton, and a regular expression for the whole token.
 //
 // When back is 0 the token starts at the anchor and the expression is matched
-// anchored there. When back > 0 the anchor sits inside the token (":AA" of a
+// anchored there. When back > 0 the anchor sits inside the token (":A" of a
 // Telegram token) and the expression is searched in a window from back bytes
 // before the anchor; a match must contain the anchor. When after > 0 the
-// anchor is a context word ("discord") and the token is searched in the after
-// bytes that follow it.
+// anchor is a context word ("discord") and the token must start within the
+// after bytes that follow it.
 //
 // Every token must stand alone: where its first (last) byte is a letter or
-// digit, the byte before (after) it must not be one. Its entropy (bits per byte, over the whole token)
-// must reach minBits (default 3.0) and it must not look like a placeholder.
+// digit, the byte before (after) it must not be one. Its entropy (bits per
+// byte, over the secret) must reach minBits (default 3.0) and it must not
+// look like a placeholder.
 type tokenRule struct {
 	id      string
 	anchors []string // case-sensitive unless fold
@@ -183,16 +184,34 @@ func hfToken(t string) bool {
 }
 
 // matchToken runs rule r at an anchor found at [hs, he) of text and reports
-// the secret's span.
+// the secret's span. A token that runs past the rule's window (maxLen) is
+// retried once with a window eight times as long.
 func (r *tokenRule) matchToken(text string, hs, he int) (start, end int, ok bool) {
+	if r.pre != nil && !r.pre(text, hs) {
+		return 0, 0, false
+	}
 	maxLen := r.maxLen
 	if maxLen == 0 {
 		maxLen = 512
 	}
-	if r.pre != nil && !r.pre(text, hs) {
-		return 0, 0, false
+	start, end, ok, cut := r.matchWindow(text, hs, he, maxLen)
+	if !ok && cut {
+		start, end, ok, _ = r.matchWindow(text, hs, he, 8*maxLen)
 	}
+	return start, end, ok
+}
+
+// matchWindow is matchToken with a window of maxLen bytes from the anchor;
+// cut reports that a match ended at the window's edge before the text's.
+func (r *tokenRule) matchWindow(text string, hs, he, maxLen int) (start, end int, ok, cut bool) {
 	re := r.regexp()
+	try := func(m []int, w0, w1 int) bool {
+		if m[1]+w0 == w1 && w1 < len(text) {
+			cut = true
+		}
+		start, end = spanOf(m, w0)
+		return r.accept(text, start, end, m[0]+w0, m[1]+w0)
+	}
 	switch {
 	case r.after > 0:
 		w0 := he
@@ -204,9 +223,8 @@ func (r *tokenRule) matchToken(text string, hs, he int) (start, end int, ok bool
 			if m[0] > r.after {
 				break
 			}
-			s, e := spanOf(m, w0)
-			if r.accept(text, s, e, m[0]+w0, m[1]+w0) {
-				return s, e, true
+			if try(m, w0, w1) {
+				return start, end, true, cut
 			}
 		}
 	case r.back > 0:
@@ -216,29 +234,23 @@ func (r *tokenRule) matchToken(text string, hs, he int) (start, end int, ok bool
 			if m[0]+w0 > hs || m[1]+w0 < he {
 				continue
 			}
-			s, e := spanOf(m, w0)
-			if r.accept(text, s, e, m[0]+w0, m[1]+w0) {
-				return s, e, true
+			if try(m, w0, w1) {
+				return start, end, true, cut
 			}
 		}
 	default:
 		if hs > 0 && isAlnum(text[hs]) && isAlnum(text[hs-1]) {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 		if text[hs:he] != r.anchorAt(text, hs, he) {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 		w1 := min(len(text), hs+maxLen)
-		m := re.FindStringSubmatchIndex(text[hs:w1])
-		if m == nil {
-			return 0, 0, false
-		}
-		s, e := spanOf(m, hs)
-		if r.accept(text, s, e, m[0]+hs, m[1]+hs) {
-			return s, e, true
+		if m := re.FindStringSubmatchIndex(text[hs:w1]); m != nil && try(m, hs, w1) {
+			return start, end, true, cut
 		}
 	}
-	return 0, 0, false
+	return 0, 0, false, cut
 }
 
 // anchorAt returns the anchor as written in the rule that matches text[hs:he]

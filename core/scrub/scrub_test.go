@@ -171,6 +171,7 @@ func positives() []positive {
 		{"putty", "PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 2\n{S}\nPrivate-MAC: 00", fake(146, b64, 64) + "\n" + fake(147, b64, 20)},
 		{"diceware", "vault passphrase: {S}", "correct-horse-battery-staple"},
 		{"google refresh token", "{S}", "1//0" + fake(148, b62+"-_", 60)},
+		{"stripe key longer than the window", "{S}", "sk_live_" + fake(157, b62, 700)},
 		{"discord webhook whole url", "{S}", "https://discord.com/api/webhooks/1234567890123456789/" + fake(139, b62+"-_", 68)},
 	}
 }
