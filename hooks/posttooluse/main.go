@@ -22,17 +22,12 @@ package main
 import (
 	"context"
 	"os"
-	"runtime/debug"
 
 	"github.com/vaultctx/vaultctx/core/compress"
 	"github.com/vaultctx/vaultctx/core/hookio"
 )
 
 func main() {
-	// The process lives for milliseconds and its input is capped at 8 MiB:
-	// collect garbage only if the heap passes 512 MiB.
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(512 << 20)
 	os.Exit(hookio.Run("PostToolUse", hookio.DefaultDeadline, func(ctx context.Context, in hookio.Input) ([]byte, error) {
 		opts, err := compress.HookOptionsFromEnv(os.Getenv)
 		if err != nil {
