@@ -34,6 +34,7 @@ const (
 	minRun           = 5    // consecutive similar lines collapsed into one
 	maxBlockLines    = 6    // ranked lines are kept in blocks of up to 6
 	markerReserve    = 32   // bytes of a gap marker with a count of up to 7 digits
+	blankReserve     = 1    // a blank line kept after a unit
 	tailSummaryLines = 3    // last non-blank lines of a stream kept as its verdict
 	dataHeadLines    = 3    // first non-blank lines of a data listing always kept
 )
@@ -574,7 +575,7 @@ func buildUnits(lines []line, query []string) []unit {
 			continue
 		}
 		if l.tier < tierRank {
-			add(unit{first: i, last: i, tier: l.tier, cost: len(l.text) + 1 + markerReserve})
+			add(unit{first: i, last: i, tier: l.tier, cost: len(l.text) + 1 + blankReserve + markerReserve})
 			i++
 			continue
 		}
@@ -595,13 +596,13 @@ func buildUnits(lines []line, query []string) []unit {
 			if e-k >= minRun {
 				rep := runRepresentative(lines[k:e], query)
 				add(unit{first: k, last: e - 1, tier: tierRank, run: true, rep: rep,
-					cost: len(rep) + 1 + len(runMarker(e-k-1)) + 1 + markerReserve})
+					cost: len(rep) + 1 + len(runMarker(e-k-1)) + 1 + blankReserve + markerReserve})
 				k = e
 				continue
 			}
 			// A block: up to maxBlockLines lines, stopping before a run.
 			b := k
-			cost := markerReserve
+			cost := markerReserve + blankReserve
 			for b < j && b-k < maxBlockLines {
 				if b > k && b+minRun <= j && runAt(lines, b, j) {
 					break
