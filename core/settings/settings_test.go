@@ -604,3 +604,24 @@ func TestProgram(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteAtomicRefusesAConcurrentEdit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(path, []byte(`{"theirs": 2}`), 0o600)
+	// We read {"theirs": 1}; someone wrote {"theirs": 2} since.
+	err := writeAtomic(path, []byte(`{"theirs": 1}`), false, []byte(`{"ours": 1}`), 0o600)
+	if !errors.Is(err, ErrConcurrentEdit) {
+		t.Fatalf("error %v, want ErrConcurrentEdit", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != `{"theirs": 2}` {
+		t.Errorf("file overwritten: %s", got)
+	}
+	// A file that appeared while we were creating one is not replaced either.
+	err = writeAtomic(path, nil, true, []byte(`{"ours": 1}`), 0o600)
+	if !errors.Is(err, ErrConcurrentEdit) {
+		t.Fatalf("create over a new file: %v, want ErrConcurrentEdit", err)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 1 {
+		t.Errorf("temporary file left behind: %d entries", len(ents))
+	}
+}
