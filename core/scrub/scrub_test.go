@@ -296,8 +296,15 @@ func TestFindMergesOverlaps(t *testing.T) {
 }
 
 func TestDefaultIsShared(t *testing.T) {
-	if Default() != Default() {
-		t.Fatal("Default returned two instances")
+	got := make(chan *Scrubber, 4)
+	for i := 0; i < cap(got); i++ {
+		go func() { got <- Default() }()
+	}
+	first := <-got
+	for i := 1; i < cap(got); i++ {
+		if s := <-got; s != first || s == nil {
+			t.Fatalf("Default returned %p and %p", first, s)
+		}
 	}
 }
 
