@@ -139,8 +139,9 @@ type unit struct {
 	first, last int // indices into lines (inclusive), all in one stream
 	stream      int
 	tier        int
-	run         bool   // a collapsed run of similar lines
-	rep         string // a run's representative line
+	run         bool   // a collapsed run of similar lines (or groups of lines)
+	period      int    // a run's group size in lines
+	rep         string // a run's representative group, lines joined by '\n'
 	cost        int    // rendered bytes plus a marker reserve
 	rank        int    // order within tierRank (0 best)
 	fromEnd     int    // non-blank lines after the unit in its stream
@@ -162,11 +163,12 @@ type unit struct {
 //     and locations of user code plus an error's continuation lines,
 //     warnings, compiler excerpts, then everything else;
 //  4. runs of minRun or more consecutive ranked lines with the same shape
-//     (indent and first two words, digit runs masked) collapse into one
-//     representative line (the most query terms, then the smallest text) and
-//     a count, which makes concurrent output (npm's parallel fetches)
-//     order-independent; other remaining lines form blocks of up to
-//     maxBlockLines;
+//     (indent and first two words, digit runs masked), or of three or more
+//     repeating groups of up to maxPeriod lines ("=== RUN"/"--- PASS"
+//     pairs), collapse into one representative line or group (the most
+//     query terms, then the smallest text) and a count, which makes
+//     concurrent output (npm's parallel fetches) order-independent; other
+//     remaining lines form blocks of up to maxBlockLines;
 //  5. blocks are ranked by Reciprocal Rank Fusion (retrieve.Fuse, k=60) of
 //     BM25 against the command, description and prompt, closeness to the
 //     output's head or tail, and, with an Embedder, cosine similarity;
@@ -190,7 +192,18 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	total := counts[0] + counts[1]
 	header := headerLine(total, savedPath)
 	budget := opts.BudgetTokens*CharsPerToken - len(header) - 1
-	units := buildUnits(lines, queryTerms(req))
+	size := 0
+	for _, l := range lines {
+		size += len(l.text) + 1
+	}
+	// Groups of lines collapse only when the output would not fit anyway;
+	// runs of single similar lines always do (it makes reordered concurrent
+	// output compare equal).
+	maxP := 1
+	if size > budget {
+		maxP = maxPeriod
+	}
+	units := buildUnits(lines, queryTerms(req), maxP)
 	rankUnits(ctx, units, lines, req, opts.Embedder)
 	order := selectionOrder(units)
 
@@ -515,40 +528,49 @@ func isNameLike(w string) bool {
 	return d > 0 && d < len(w)-1 && strings.Trim(w, ".") == w
 }
 
-// runRepresentative picks the line that stands for a collapsed run: the one
-// holding the most distinct query terms ("Setting up python3-pytest" for
-// "apt-get install python3-pytest"), ties broken by the smallest text. Both
-// criteria ignore the order of the run's lines.
-func runRepresentative(run []line, query []string) string {
+// runRepresentative picks the group of lines that stands for a collapsed
+// run of period p (groups of p lines): the one holding the most distinct
+// query terms ("Setting up python3-pytest" for "apt-get install
+// python3-pytest"), ties broken by the smallest text. Both criteria ignore
+// the order of the groups. It returns the group's lines joined by '\n'.
+func runRepresentative(run []line, p int, query []string) string {
 	idx := make(map[string]int, len(query))
 	for i, t := range query {
 		idx[t] = i
 	}
 	seen := make([]bool, len(query))
 	best, bestScore := "", -1
-	for _, l := range run {
+	for g := 0; g+p <= len(run); g += p {
 		clear(seen)
 		score := 0
-		eachToken(l.text, func(t string, lowered []byte) {
-			i, ok := idx[t]
-			if lowered != nil {
-				i, ok = idx[string(lowered)]
+		var text strings.Builder
+		for _, l := range run[g : g+p] {
+			if text.Len() > 0 {
+				text.WriteByte('\n')
 			}
-			if ok && !seen[i] {
-				seen[i] = true
-				score++
-			}
-		})
-		if score > bestScore || score == bestScore && l.text < best {
-			best, bestScore = l.text, score
+			text.WriteString(l.text)
+			eachToken(l.text, func(t string, lowered []byte) {
+				i, ok := idx[t]
+				if lowered != nil {
+					i, ok = idx[string(lowered)]
+				}
+				if ok && !seen[i] {
+					seen[i] = true
+					score++
+				}
+			})
+		}
+		if t := text.String(); score > bestScore || score == bestScore && t < best {
+			best, bestScore = t, score
 		}
 	}
 	return best
 }
 
 // buildUnits groups lines into units (see unit); query holds the terms runs
-// are represented by (see runRepresentative).
-func buildUnits(lines []line, query []string) []unit {
+// are represented by (see runRepresentative), maxP the longest group of
+// lines a run may repeat (see periodAt).
+func buildUnits(lines []line, query []string, maxP int) []unit {
 	var units []unit
 	add := func(u unit) {
 		u.stream = lines[u.first].stream
@@ -588,23 +610,18 @@ func buildUnits(lines []line, query []string) []unit {
 			lines[k].key = shapeKey(lines[k].text, lines[k].data)
 		}
 		for k := i; k < j; {
-			key := lines[k].key
-			e := k + 1
-			for e < j && lines[e].key == key {
-				e++
-			}
-			if e-k >= minRun {
-				rep := runRepresentative(lines[k:e], query)
-				add(unit{first: k, last: e - 1, tier: tierRank, run: true, rep: rep,
-					cost: len(rep) + 1 + len(runMarker(e-k-1)) + 1 + blankReserve + markerReserve})
-				k = e
+			if p, span := periodAt(lines, k, j, maxP); span > 0 {
+				rep := runRepresentative(lines[k:k+span], p, query)
+				add(unit{first: k, last: k + span - 1, tier: tierRank, run: true, rep: rep, period: p,
+					cost: len(rep) + 1 + len(runMarker(span-p)) + 1 + blankReserve + markerReserve})
+				k += span
 				continue
 			}
 			// A block: up to maxBlockLines lines, stopping before a run.
 			b := k
 			cost := markerReserve + blankReserve
 			for b < j && b-k < maxBlockLines {
-				if b > k && b+minRun <= j && runAt(lines, b, j) {
+				if _, span := periodAt(lines, b, j, maxP); b > k && span > 0 {
 					break
 				}
 				cost += len(lines[b].text) + 1
@@ -618,14 +635,28 @@ func buildUnits(lines []line, query []string) []unit {
 	return units
 }
 
-// runAt reports whether a run of minRun similar lines starts at lines[b].
-func runAt(lines []line, b, end int) bool {
-	for m := b + 1; m < b+minRun; m++ {
-		if m >= end || lines[m].key != lines[b].key {
-			return false
+// maxPeriod is the longest repeating group of lines collapsed as a run:
+// "=== RUN X" / "--- PASS: X" pairs (go test -v) have period 2, TAP's
+// subtest blocks up to 5.
+const maxPeriod = 5
+
+// periodAt finds a run starting at lines[k] (before end): groups of p
+// consecutive lines (1 <= p <= maxP) repeating with the same shape
+// keys, at least 3 groups and minRun lines long. It returns the period and
+// the run's length in lines (a whole number of groups), preferring the
+// longest run and then the shortest period, or 0, 0 when there is none.
+func periodAt(lines []line, k, end, maxP int) (period, span int) {
+	for p := 1; p <= maxP && k+3*p <= end; p++ {
+		m := 0
+		for idx := k + p; idx < end && lines[idx].key == lines[idx-p].key; idx++ {
+			m++
+		}
+		s := p + m/p*p
+		if s/p >= 3 && s >= minRun && s > span {
+			period, span = p, s
 		}
 	}
-	return true
+	return period, span
 }
 
 func runMarker(n int) string { return "[… " + itoa(n) + " similar lines omitted …]" }
@@ -753,7 +784,7 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 			u := units[l.unit]
 			b.WriteString(u.rep)
 			b.WriteByte('\n')
-			b.WriteString(runMarker(u.last - u.first))
+			b.WriteString(runMarker(u.last - u.first + 1 - u.period))
 			b.WriteByte('\n')
 			kept++
 			i = u.last

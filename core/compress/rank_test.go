@@ -57,7 +57,7 @@ func TestRankUnitsFusion(t *testing.T) {
 	}
 	req := Request{Command: "make", Prompt: "why does the linker fail", Stdout: b.String()}
 	lines, _ := splitStreams(req, false)
-	units := buildUnits(lines, queryTerms(req))
+	units := buildUnits(lines, queryTerms(req), maxPeriod)
 	rankUnits(context.Background(), units, lines, req, nil)
 	var ids []int64
 	var streams []int
