@@ -255,3 +255,12 @@ func TestDoctorModel(t *testing.T) {
 		})
 	}
 }
+
+func TestDoctorExitsOneOnFailure(t *testing.T) {
+	freshClaude(t)
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("VAULTCTX_CONFIG", filepath.Join(t.TempDir(), "none.toml"))
+	if code := run([]string{"doctor"}); code != 1 {
+		t.Errorf("doctor on an empty machine: exit %d, want 1", code)
+	}
+}
