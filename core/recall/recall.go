@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/hookio"
@@ -52,33 +54,63 @@ func PreTool(ctx context.Context, cfg config.Config, in hookio.Input) ([]byte, e
 	return answer(ctx, cfg, in, EventPreTool, q, cfg.Hooks.PreToolBudgetTokens)
 }
 
-// Intent extracts the search intent of a tool call: Grep and Glob
-// `pattern` (with regex and glob syntax turned into spaces), WebSearch
-// `query`, WebFetch `prompt`, Task and Agent `description` and `prompt`.
-// It returns "" for any other tool.
+// Intent extracts the search intent of a tool call as plain words:
+//   - Grep: the literal parts of the regex `pattern` (metacharacters and
+//     escapes such as \b or \s become spaces), so `Get-ChildItem.*-Recurse`
+//     gives "Get-ChildItem -Recurse";
+//   - Glob: the literal parts of the glob `pattern` without file
+//     extensions, so `src/**/auth*.ts` gives "src auth" and `**/*.md`
+//     gives "";
+//   - WebSearch: `query`; WebFetch: `prompt` (the URL is not searched);
+//   - Task and Agent: `description` and `prompt`, one per line.
+//
+// Fields that are missing or not JSON strings count as empty. It returns
+// "" for any other tool (Bash, Read, Edit ...).
 func Intent(in hookio.Input) string {
-	get := func(k string) string { return in.ToolInput.Get(k).String() }
+	get := func(k string) string {
+		if v := in.ToolInput.Get(k); v.Type == gjson.String {
+			return v.Str
+		}
+		return ""
+	}
 	switch in.ToolName {
-	case "Grep", "Glob":
+	case "Grep":
 		return patternWords(get("pattern"))
+	case "Glob":
+		return patternWords(stripExts(get("pattern")))
 	case "WebSearch":
-		return get("query")
+		return strings.TrimSpace(get("query"))
 	case "WebFetch":
-		return get("prompt")
+		return strings.TrimSpace(get("prompt"))
 	case "Task", "Agent":
-		return strings.TrimSpace(get("description") + "\n" + get("prompt"))
+		return strings.TrimSpace(strings.TrimSpace(get("description")) + "\n" + strings.TrimSpace(get("prompt")))
 	}
 	return ""
 }
 
-// patternWords keeps the literal parts of a regex or glob pattern.
+// stripExts removes the file extension (from the last '.') of every path
+// segment of a glob pattern: "*.md" and "{a,b}.go" name file types, not
+// topics.
+func stripExts(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if j := strings.LastIndexByte(s, '.'); j >= 0 {
+			segs[i] = s[:j]
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// patternWords keeps the literal parts of a regex or glob pattern,
+// separated by single spaces.
 func patternWords(p string) string {
 	var b strings.Builder
 	prevEsc := false
 	for _, r := range p {
 		switch {
 		case prevEsc:
-			// \b, \s, \w, \d ... are classes, not letters.
+			// \b, \s, \w, \d ... are classes, not letters; an escaped
+			// metacharacter is punctuation either way.
 			b.WriteByte(' ')
 			prevEsc = false
 		case r == '\\':

@@ -1,0 +1,87 @@
+package recall
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/hookio"
+)
+
+func input(tb testing.TB, payload string) hookio.Input {
+	tb.Helper()
+	in, err := hookio.ReadInput(strings.NewReader(payload), 0)
+	if err != nil {
+		tb.Fatalf("ReadInput(%s): %v", payload, err)
+	}
+	return in
+}
+
+func TestIntent(t *testing.T) {
+	for _, tc := range []struct {
+		name, payload, want string
+	}{
+		{"grep regex", `{"tool_name":"Grep","tool_input":{"pattern":"Get-ChildItem.*-Recurse","path":"/src"}}`, "Get-ChildItem -Recurse"},
+		{"grep escapes and groups", `{"tool_name":"Grep","tool_input":{"pattern":"\\bstrcpy\\s*\\(|os\\.path\\.join"}}`, "strcpy os path join"},
+		{"grep character class", `{"tool_name":"Grep","tool_input":{"pattern":"^func (Test|Bench)[A-Z]\\w+"}}`, "func Test Bench A-Z"},
+		{"glob extension only", `{"tool_name":"Glob","tool_input":{"pattern":"**/*.md"}}`, ""},
+		{"glob with words", `{"tool_name":"Glob","tool_input":{"pattern":"docs/remoting/**/ssh-*.{md,txt}"}}`, "docs remoting ssh-"},
+		{"websearch", `{"tool_name":"WebSearch","tool_input":{"query":" powershell remoting over ssh configuration "}}`, "powershell remoting over ssh configuration"},
+		{"webfetch reads the prompt, not the url", `{"tool_name":"WebFetch","tool_input":{"url":"https://example.com/x","prompt":"Summarise the /permissive- switch"}}`, "Summarise the /permissive- switch"},
+		{"task", `{"tool_name":"Task","tool_input":{"description":"Find secure string APIs","prompt":"Survey strcpy uses","subagent_type":"general-purpose"}}`, "Find secure string APIs\nSurvey strcpy uses"},
+		{"agent without description", `{"tool_name":"Agent","tool_input":{"prompt":"List the linker errors"}}`, "List the linker errors"},
+		{"bash", `{"tool_name":"Bash","tool_input":{"command":"grep -r strcpy ."}}`, ""},
+		{"read", `{"tool_name":"Read","tool_input":{"file_path":"/src/main.cpp"}}`, ""},
+		{"unknown tool", `{"tool_name":"mcp__search__query","tool_input":{"query":"linker errors"}}`, ""},
+		{"missing tool input", `{"tool_name":"Grep"}`, ""},
+		{"pattern of another type", `{"tool_name":"Grep","tool_input":{"pattern":{"a":1}}}`, ""},
+		{"query of another type", `{"tool_name":"WebSearch","tool_input":{"query":["linker","errors"]}}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Intent(input(t, tc.payload)); got != tc.want {
+				t.Errorf("Intent = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPreToolNeedsIntent checks that tools without a search intent, and
+// intents with fewer than MinTerms searchable terms, never reach the index:
+// the config points at a database that does not exist, so any search would
+// fail.
+func TestPreToolNeedsIntent(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.DB = t.TempDir() + "/missing.db"
+	for _, payload := range []string{
+		`{"tool_name":"Bash","tool_input":{"command":"npm test"}}`,
+		`{"tool_name":"Glob","tool_input":{"pattern":"**/*.md"}}`,
+		`{"tool_name":"Grep","tool_input":{"pattern":"TODO"}}`,
+		`{"tool_name":"WebSearch","tool_input":{"query":"ok thanks"}}`,
+	} {
+		out, err := PreTool(context.Background(), cfg, input(t, payload))
+		if out != nil || err != nil {
+			t.Errorf("%s: got %q, %v; want nothing", payload, out, err)
+		}
+	}
+	// The same config with a real intent does search, and fails.
+	if _, err := PreTool(context.Background(), cfg, input(t, `{"tool_name":"WebSearch","tool_input":{"query":"linker errors unresolved symbol"}}`)); err == nil {
+		t.Error("a search on a missing database did not fail")
+	}
+}
+
+func FuzzPatternWords(f *testing.F) {
+	for _, s := range []string{"Get-ChildItem.*-Recurse", `\bfoo\(`, "**/*.md", "[a-z]+|x{2,3}", `\`, "ü*漢字"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		for _, got := range []string{patternWords(p), patternWords(stripExts(p))} {
+			if strings.ContainsAny(got, `.*+?()[]{}|^$/,!\`) {
+				t.Errorf("patternWords(%q) = %q keeps a metacharacter", p, got)
+			}
+			if got != strings.Join(strings.Fields(got), " ") {
+				t.Errorf("patternWords(%q) = %q is not single-spaced", p, got)
+			}
+		}
+	})
+}
