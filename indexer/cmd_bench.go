@@ -222,8 +222,7 @@ func (c *benchCmd) searchLatency(ctx context.Context, cfg config.Config, db stri
 			rep.Search = append(rep.Search, row)
 			continue
 		}
-		opt := retrieve.Options{Mode: mode, K: cfg.Search.K, Candidates: cfg.Search.Candidates, RRFK: cfg.Search.RRFK,
-			BM25Weight: cfg.Search.BM25Weight, VectorWeight: cfg.Search.VectorWeight}
+		opt := cfg.Search.Options(mode, 0)
 		if _, err := e.Search(ctx, queries[0], opt); err != nil {
 			return fmt.Errorf("bench %s search: %w", mode, err)
 		}

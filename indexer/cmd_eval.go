@@ -214,10 +214,7 @@ func (c *evalCmd) search(ctx context.Context, cfg config.Config, db, model strin
 			return nil, usageError{fmt.Sprintf("vector and hybrid search are unavailable (%v): index with --model DIR, or pass --mode bm25", err)}
 		}
 	}
-	s := engineSearcher{e: e, opt: retrieve.Options{
-		Candidates: cfg.Search.Candidates, RRFK: cfg.Search.RRFK,
-		BM25Weight: cfg.Search.BM25Weight, VectorWeight: cfg.Search.VectorWeight,
-	}}
+	s := engineSearcher{e: e, opt: cfg.Search.Options("", 0)}
 	fmt.Fprintf(os.Stderr, "running %d queries x %d modes ...\n", len(set.Queries), len(modes))
 	return eval.Run(ctx, s, set, eval.RunOptions{Modes: modes, K: c.K, PerQuery: c.PerQuery, Logger: log})
 }

@@ -59,10 +59,9 @@ func (c *searchCmd) Run(g *globals) error {
 	if k <= 0 {
 		k = cfg.Search.K
 	}
-	hits, err := e.Search(g.Ctx, query, retrieve.Options{
-		Mode: c.Mode, K: k, Candidates: cfg.Search.Candidates, RRFK: cfg.Search.RRFK,
-		BM25Weight: cfg.Search.BM25Weight, VectorWeight: cfg.Search.VectorWeight, MaxTokens: c.MaxTokens,
-	})
+	opt := cfg.Search.Options(c.Mode, k)
+	opt.MaxTokens = c.MaxTokens
+	hits, err := e.Search(g.Ctx, query, opt)
 	if errors.Is(err, retrieve.ErrNoVectors) {
 		return usageError{"this index has no usable vectors (vec_available=false): use --mode bm25, or index with --model DIR"}
 	}

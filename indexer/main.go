@@ -81,22 +81,18 @@ func run(args []string) int {
 		kong.Name("vaultctx"),
 		kong.Description("Hybrid BM25 + vector search over a markdown vault, for Claude Code hooks."),
 		kong.UsageOnError(),
-		kong.Exit(func(int) {}),
 	)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vaultctx:", err)
 		return 1
 	}
+	if len(args) == 0 {
+		args = []string{"--help"} // kong prints the help and exits 0
+	}
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		if kctx == nil && len(args) == 0 {
-			return 0 // help was printed
-		}
 		fmt.Fprintln(os.Stderr, "vaultctx:", err)
 		return 2
-	}
-	if kctx == nil {
-		return 0
 	}
 	err = kctx.Run(&globals{ConfigPath: c.Config, Ctx: ctx})
 	return exitCode(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/vault"
 )
 
@@ -44,6 +45,21 @@ type Search struct {
 	BM25Weight   float64    `toml:"bm25_weight"`   // RRF weight of the BM25 leg, default 1.0
 	VectorWeight float64    `toml:"vector_weight"` // RRF weight of the vector leg, default 1.0
 	Columns      [3]float64 `toml:"bm25_columns"`  // FTS5 bm25() weights of chunk text, section, heading context: default [1.0, 0.5, 0.3]
+	MinCosine    float64    `toml:"min_cosine"`    // vector hits below this cosine are left out of the fusion, default DefaultMinCosine
+}
+
+// DefaultMinCosine is the default search.min_cosine; see README "How
+// ranking works" for how it was measured.
+const DefaultMinCosine = 0.7
+
+// Options returns the retrieval options of this [search] table for a mode
+// ("" = hybrid) and a result count (0 = K).
+func (s Search) Options(mode string, k int) retrieve.Options {
+	if k <= 0 {
+		k = s.K
+	}
+	return retrieve.Options{Mode: mode, K: k, Candidates: s.Candidates, RRFK: s.RRFK,
+		BM25Weight: s.BM25Weight, VectorWeight: s.VectorWeight, MinCosine: s.MinCosine}
 }
 
 // Hooks is the [hooks] table: the Claude Code hooks' time and size budgets.
@@ -90,6 +106,7 @@ func Defaults() Config {
 			BM25Weight:   1,
 			VectorWeight: 1,
 			Columns:      [3]float64{1.0, 0.5, 0.3},
+			MinCosine:    DefaultMinCosine,
 		},
 		Hooks: Hooks{
 			DeadlineMS:           1500,
@@ -259,6 +276,7 @@ func (c Config) Validate() error {
 		{"search.rrf_k", s.RRFK, finite(s.RRFK) && s.RRFK > 0, "must be a number above 0"},
 		{"search.bm25_weight", s.BM25Weight, finite(s.BM25Weight) && s.BM25Weight >= 0, "must be 0 or more"},
 		{"search.vector_weight", s.VectorWeight, finite(s.VectorWeight) && s.VectorWeight >= 0, "must be 0 or more"},
+		{"search.min_cosine", s.MinCosine, finite(s.MinCosine) && s.MinCosine >= 0 && s.MinCosine <= 1, "must be between 0 and 1"},
 		{"hooks.deadline_ms", float64(h.DeadlineMS), h.DeadlineMS >= 1, "must be at least 1 ms"},
 		{"hooks.prompt_budget_tokens", float64(h.PromptBudgetTokens), h.PromptBudgetTokens >= 1, "must be at least 1 token"},
 		{"hooks.pretool_budget_tokens", float64(h.PreToolBudgetTokens), h.PreToolBudgetTokens >= 1, "must be at least 1 token"},

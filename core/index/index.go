@@ -434,7 +434,9 @@ func (r *run) prepare(f vault.File) prepared {
 	}
 	title := clean(n.Title)
 	hc := clean(n.HeadingContext())
-	cs := chunk.Split(n.Title, n.Body, chunk.DefaultOptions())
+	// Scrub the whole body before chunking, so a credential that spans a
+	// chunk boundary (a long private key) is still seen whole.
+	cs := chunk.Split(n.Title, clean(n.Body), chunk.DefaultOptions())
 	out := prepared{file: store.File{
 		Path: f.Path, MtimeNS: f.MtimeNS, Size: f.Size,
 		Hash: hex.EncodeToString(sum[:16]), Title: title,
@@ -442,7 +444,7 @@ func (r *run) prepare(f vault.File) prepared {
 	}}
 	texts := make([]string, 0, len(cs))
 	for _, c := range cs {
-		text := clean(c.Text)
+		text := c.Text
 		h := sha256.Sum256([]byte(text))
 		sc := store.Chunk{
 			Ordinal: c.Ordinal, Title: title, Section: clean(c.Section), Text: text,

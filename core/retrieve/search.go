@@ -37,6 +37,10 @@ type Options struct {
 	BM25Weight   float64 // RRF weight of the BM25 list (0 = 1.0)
 	VectorWeight float64 // RRF weight of the vector list (0 = 1.0)
 	MaxTokens    int     // if > 0, cut the ranked list to this budget (see Budget)
+	// MinCosine drops vector hits below this cosine similarity before
+	// hybrid fusion, so a weak nearest neighbour cannot push aside an exact
+	// BM25 match; 0 keeps every hit. Vector mode ignores it.
+	MinCosine float64
 }
 
 // Hit is one search result.
@@ -99,6 +103,15 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 			}
 			if vec, err = src.VectorHits(ctx, v, opt.Candidates); err != nil {
 				return nil, err
+			}
+			if opt.MinCosine > 0 && opt.Mode == ModeHybrid {
+				kept := vec[:0]
+				for _, h := range vec {
+					if h.Score >= opt.MinCosine {
+						kept = append(kept, h)
+					}
+				}
+				vec = kept
 			}
 		}
 	}

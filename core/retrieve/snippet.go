@@ -18,7 +18,7 @@ func Snippet(text, query string, width int, mark func(string) string) string {
 	text = strings.Join(strings.Fields(text), " ")
 	terms := map[string]bool{}
 	for _, t := range strings.FieldsFunc(fold(query), notWord) {
-		if len([]rune(t)) >= 2 {
+		if len([]rune(t)) >= 3 {
 			terms[t] = true
 		}
 	}

@@ -1,0 +1,182 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+func rrf(k float64, w float64, rank int) float64 { return w / (k + float64(rank)) }
+
+func TestFuse(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		k     float64
+		lists []Ranked
+		want  []Fused
+	}{
+		{
+			name:  "empty",
+			lists: nil,
+			want:  []Fused{},
+		},
+		{
+			name:  "one list keeps its order",
+			k:     60,
+			lists: []Ranked{{IDs: []int64{3, 1, 2}, Weight: 1}},
+			want: []Fused{
+				{ID: 3, Score: rrf(60, 1, 1), Ranks: []int{1}},
+				{ID: 1, Score: rrf(60, 1, 2), Ranks: []int{2}},
+				{ID: 2, Score: rrf(60, 1, 3), Ranks: []int{3}},
+			},
+		},
+		{
+			name:  "agreement wins",
+			k:     60,
+			lists: []Ranked{{IDs: []int64{1, 2}, Weight: 1}, {IDs: []int64{2, 3}, Weight: 1}},
+			want: []Fused{
+				{ID: 2, Score: rrf(60, 1, 2) + rrf(60, 1, 1), Ranks: []int{2, 1}},
+				{ID: 1, Score: rrf(60, 1, 1), Ranks: []int{1, 0}},
+				{ID: 3, Score: rrf(60, 1, 2), Ranks: []int{0, 2}},
+			},
+		},
+		{
+			name:  "weights",
+			k:     10,
+			lists: []Ranked{{IDs: []int64{1}, Weight: 0.5}, {IDs: []int64{2}, Weight: 2}},
+			want: []Fused{
+				{ID: 2, Score: rrf(10, 2, 1), Ranks: []int{0, 1}},
+				{ID: 1, Score: rrf(10, 0.5, 1), Ranks: []int{1, 0}},
+			},
+		},
+		{
+			name:  "ties: best rank, then smaller id",
+			k:     60,
+			lists: []Ranked{{IDs: []int64{9, 4}, Weight: 1}, {IDs: []int64{5, 8}, Weight: 1}},
+			want: []Fused{
+				{ID: 5, Score: rrf(60, 1, 1), Ranks: []int{0, 1}},
+				{ID: 9, Score: rrf(60, 1, 1), Ranks: []int{1, 0}},
+				{ID: 4, Score: rrf(60, 1, 2), Ranks: []int{2, 0}},
+				{ID: 8, Score: rrf(60, 1, 2), Ranks: []int{0, 2}},
+			},
+		},
+		{
+			name:  "duplicate id counts at its best rank",
+			k:     0, // default 60
+			lists: []Ranked{{IDs: []int64{7, 7, 1}, Weight: 1}},
+			want: []Fused{
+				{ID: 7, Score: rrf(60, 1, 1), Ranks: []int{1}},
+				{ID: 1, Score: rrf(60, 1, 3), Ranks: []int{3}},
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Fuse(tc.k, tc.lists...)
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d results, want %d: %+v", len(got), len(tc.want), got)
+			}
+			for i := range got {
+				g, w := got[i], tc.want[i]
+				if g.ID != w.ID || math.Abs(g.Score-w.Score) > 1e-15 || fmt.Sprint(g.Ranks) != fmt.Sprint(w.Ranks) {
+					t.Errorf("result %d = %+v, want %+v", i, g, w)
+				}
+			}
+		})
+	}
+}
+
+// fakeSource is an in-memory index: it is the smallest real Source, not a
+// mock of SQLite.
+type fakeSource struct {
+	kw, vec []Scored
+	texts   map[int64]string
+}
+
+func (f fakeSource) KeywordHits(_ context.Context, q string, k int) ([]Scored, error) {
+	if strings.TrimSpace(q) == "" {
+		return nil, nil
+	}
+	return f.kw[:min(k, len(f.kw))], nil
+}
+func (f fakeSource) VectorHits(_ context.Context, _ []float32, k int) ([]Scored, error) {
+	return f.vec[:min(k, len(f.vec))], nil
+}
+func (f fakeSource) Hydrate(_ context.Context, ids []int64) ([]Hit, error) {
+	out := make([]Hit, len(ids))
+	for i, id := range ids {
+		out[i] = Hit{ChunkID: id, Path: fmt.Sprint(id, ".md"), Text: f.texts[id]}
+	}
+	return out, nil
+}
+
+type unitEmbedder struct{}
+
+func (unitEmbedder) Encode(string) ([]float32, error) { return []float32{1}, nil }
+
+func TestSearchModes(t *testing.T) {
+	src := fakeSource{
+		kw:    []Scored{{1, 9}, {2, 8}, {3, 7}},
+		vec:   []Scored{{3, 0.9}, {4, 0.5}},
+		texts: map[int64]string{1: "aaaa", 2: "bbbb", 3: "cccc", 4: "dddd"},
+	}
+	ctx := context.Background()
+	hy, err := Search(ctx, src, unitEmbedder{}, "q", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hy[0].ChunkID != 3 || hy[0].BM25Rank != 3 || hy[0].VecRank != 1 {
+		t.Errorf("hybrid top = %+v, want chunk 3 with ranks 3 and 1", hy[0])
+	}
+	if want := rrf(60, 1, 3) + rrf(60, 1, 1); math.Abs(hy[0].Score-want) > 1e-15 {
+		t.Errorf("hybrid score %v, want %v", hy[0].Score, want)
+	}
+	floor, _ := Search(ctx, src, unitEmbedder{}, "q", Options{MinCosine: 0.6})
+	for _, h := range floor {
+		if h.ChunkID == 4 {
+			t.Errorf("vector hit under MinCosine was fused: %+v", h)
+		}
+	}
+	bm, _ := Search(ctx, src, unitEmbedder{}, "q", Options{Mode: ModeBM25})
+	if len(bm) != 3 || bm[0].ChunkID != 1 || bm[0].Score != 9 || bm[0].VecRank != 0 {
+		t.Errorf("bm25 = %+v", bm)
+	}
+	if _, err := Search(ctx, src, nil, "q", Options{Mode: ModeVector}); err != ErrNoVectors {
+		t.Errorf("vector mode without embedder: err %v", err)
+	}
+	deg, _ := Search(ctx, src, nil, "q", Options{})
+	if len(deg) != 3 || deg[0].ChunkID != 1 {
+		t.Errorf("hybrid without embedder should be BM25 order: %+v", deg)
+	}
+	// Budget: each hit costs len(path)+len(text) = 4+4 runes = 2 tokens.
+	b, _ := Search(ctx, src, unitEmbedder{}, "q", Options{MaxTokens: 5})
+	if len(b) != 2 {
+		t.Errorf("MaxTokens 5 kept %d hits, want 2", len(b))
+	}
+}
+
+func ExampleFuse() {
+	bm25 := Ranked{IDs: []int64{10, 20, 30}, Weight: 1}
+	knn := Ranked{IDs: []int64{30, 40}, Weight: 1}
+	for _, f := range Fuse(60, bm25, knn) {
+		fmt.Printf("%d %.5f %v\n", f.ID, f.Score, f.Ranks)
+	}
+	// Output:
+	// 30 0.03227 [3 1]
+	// 10 0.01639 [1 0]
+	// 20 0.01613 [2 0]
+	// 40 0.01613 [0 2]
+}
+
+func TestSnippet(t *testing.T) {
+	mark := func(s string) string { return "[" + s + "]" }
+	got := Snippet("The Châtelier principle and equilibria shift.", "chatelier equilibrium", 200, mark)
+	if !strings.Contains(got, "[Châtelier]") {
+		t.Errorf("accent-insensitive highlight missing: %q", got)
+	}
+	long := strings.Repeat("word ", 100) + "needle here"
+	if got := Snippet(long, "needle", 40, mark); !strings.HasPrefix(got, "…") || !strings.Contains(got, "[needle]") {
+		t.Errorf("window around the match: %q", got)
+	}
+}
