@@ -2,6 +2,7 @@ package compress
 
 import (
 	"fmt"
+	"github.com/vaultctx/vaultctx/core/config"
 	"strconv"
 
 	"github.com/vaultctx/vaultctx/core/hookio"
@@ -39,6 +40,23 @@ func HookOptionsFromEnv(getenv func(string) string) (HookOptions, error) {
 			return o, fmt.Errorf("posttooluse options: %s=%q is not a positive integer", v.name, s)
 		}
 		*v.dst = n
+	}
+	return o, nil
+}
+
+// HookOptionsFromConfig is HookOptionsFromEnv on top of the [hooks] table of
+// the config file: output_threshold_bytes and output_budget_tokens apply
+// unless the environment overrides them (precedence: env, file, defaults).
+func HookOptionsFromConfig(h config.Hooks, getenv func(string) string) (HookOptions, error) {
+	o, err := HookOptionsFromEnv(getenv)
+	if err != nil {
+		return o, err
+	}
+	if getenv(EnvThreshold) == "" && h.OutputThresholdBytes > 0 {
+		o.ThresholdBytes = h.OutputThresholdBytes
+	}
+	if getenv(EnvBudget) == "" && h.OutputBudgetTokens > 0 {
+		o.BudgetTokens = h.OutputBudgetTokens
 	}
 	return o, nil
 }

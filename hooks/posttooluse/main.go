@@ -14,7 +14,10 @@
 // VAULTCTX_HOOK_DEADLINE) passes, it prints nothing on stdout and one line on
 // stderr.
 //
-// Environment: XDG_CACHE_HOME, HOME, VAULTCTX_POSTTOOLUSE_THRESHOLD (bytes),
+// It reads the [hooks] table of the config file as vaultctx does
+// (output_threshold_bytes, output_budget_tokens, deadline_ms); environment
+// variables override it. Environment: VAULTCTX_CONFIG, XDG_CONFIG_HOME,
+// XDG_CACHE_HOME, HOME, VAULTCTX_POSTTOOLUSE_THRESHOLD (bytes),
 // VAULTCTX_POSTTOOLUSE_BUDGET (tokens), VAULTCTX_POSTTOOLUSE_KEEP (saved
 // outputs kept), VAULTCTX_HOOK_DEADLINE, VAULTCTX_LOG (debug log file).
 package main
@@ -22,14 +25,21 @@ package main
 import (
 	"context"
 	"os"
+	"time"
 
 	"github.com/vaultctx/vaultctx/core/compress"
+	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/hookio"
 )
 
 func main() {
-	os.Exit(hookio.Run("PostToolUse", hookio.DefaultDeadline, func(ctx context.Context, in hookio.Input) ([]byte, error) {
-		opts, err := compress.HookOptionsFromEnv(os.Getenv)
+	cfg, cfgErr := config.Load("", os.Getenv)
+	deadline := time.Duration(cfg.Hooks.DeadlineMS) * time.Millisecond
+	os.Exit(hookio.Run("PostToolUse", deadline, func(ctx context.Context, in hookio.Input) ([]byte, error) {
+		if cfgErr != nil {
+			return nil, cfgErr
+		}
+		opts, err := compress.HookOptionsFromConfig(cfg.Hooks, os.Getenv)
 		if err != nil {
 			return nil, err
 		}
