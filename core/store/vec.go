@@ -283,18 +283,6 @@ func quantizeI8(v []float32) []byte {
 	return out
 }
 
-// dotI8 returns the dot product of q with the vector stored in b.
-func dotI8(q []float32, b []byte) float32 {
-	if len(b) != 4+len(q) {
-		return 0
-	}
-	scale := math.Float32frombits(binary.LittleEndian.Uint32(b))
-	var s float32
-	for i, x := range q {
-		s += x * float32(int8(b[4+i]))
-	}
-	return s * scale
-}
 
 // VectorHits returns up to k chunk ids nearest to q by cosine similarity
 // (Score in [-1, 1], best first; ties by smaller id), using the two-stage
@@ -431,7 +419,11 @@ func (s *Store) rescore(ctx context.Context, q []float32, ids []int64, k int) ([
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	qn := normalized(q)
+	center, err := s.loadCenter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cs := newCentred(q, center)
 	// Point lookups by primary key beat an IN (json_each) join here.
 	stmt, err := s.db.PrepareContext(ctx, "SELECT v FROM chunk_vec_i8 WHERE id = ?")
 	if err != nil {
@@ -447,13 +439,50 @@ func (s *Store) rescore(ctx context.Context, q []float32, ids []int64, k int) ([
 			}
 			return nil, fmt.Errorf("vector rescore: %w", err)
 		}
-		out = append(out, Scored{ID: id, Score: float64(dotI8(qn, b) / normI8(b))})
+		out = append(out, Scored{ID: id, Score: cs.cosine(b)})
 	}
 	sortScored(out)
 	if len(out) > k {
 		out = out[:k]
 	}
 	return out, nil
+}
+
+// centred computes the cosine similarity of q - c and v - c for int8
+// vectors v: the same centred geometry the SimHash stage ranks by.
+// Removing the common direction of averaged word embeddings is the
+// "common component removal" of Arora, Liang and Ma, "A simple but
+// tough-to-beat baseline for sentence embeddings", ICLR 2017.
+type centred struct {
+	qc, c []float32
+	qcn   float64 // |q - c|
+}
+
+func newCentred(q, c []float32) centred {
+	qc := make([]float32, len(q))
+	var n float64
+	for i := range q {
+		qc[i] = q[i] - c[i]
+		n += float64(qc[i]) * float64(qc[i])
+	}
+	return centred{qc: qc, c: c, qcn: math.Sqrt(n)}
+}
+
+func (cs centred) cosine(b []byte) float64 {
+	if len(b) != 4+len(cs.qc) || cs.qcn == 0 {
+		return 0
+	}
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(b))
+	var dot, nn float32
+	for i, x := range cs.qc {
+		v := float32(int8(b[4+i]))*scale - cs.c[i]
+		dot += x * v
+		nn += v * v
+	}
+	if nn == 0 {
+		return 0
+	}
+	return float64(dot) / (cs.qcn * math.Sqrt(float64(nn)))
 }
 
 // ExactVectorHits is the exhaustive reference for VectorHits: it scores
@@ -463,7 +492,11 @@ func (s *Store) ExactVectorHits(ctx context.Context, q []float32, k int) ([]Scor
 	if !s.vecOK {
 		return nil, nil
 	}
-	qn := normalized(q)
+	center, err := s.loadCenter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cs := newCentred(q, center)
 	rows, err := s.db.QueryContext(ctx, "SELECT id, v FROM chunk_vec_i8")
 	if err != nil {
 		return nil, fmt.Errorf("exact vector search: %w", err)
@@ -476,7 +509,7 @@ func (s *Store) ExactVectorHits(ctx context.Context, q []float32, k int) ([]Scor
 		if err := rows.Scan(&id, &b); err != nil {
 			return nil, err
 		}
-		out = append(out, Scored{ID: id, Score: float64(dotI8(qn, b) / normI8(b))})
+		out = append(out, Scored{ID: id, Score: cs.cosine(b)})
 	}
 	sortScored(out)
 	if len(out) > k {
@@ -504,35 +537,7 @@ func (s *Store) loadCenter(ctx context.Context) ([]float32, error) {
 	return c, nil
 }
 
-func normI8(b []byte) float32 {
-	scale := math.Float32frombits(binary.LittleEndian.Uint32(b))
-	var s float32
-	for _, x := range b[4:] {
-		f := float32(int8(x))
-		s += f * f
-	}
-	n := float32(math.Sqrt(float64(s))) * scale
-	if n == 0 {
-		return 1
-	}
-	return n
-}
 
-func normalized(q []float32) []float32 {
-	var s float64
-	for _, x := range q {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 {
-		return q
-	}
-	inv := float32(1 / math.Sqrt(s))
-	out := make([]float32, len(q))
-	for i, x := range q {
-		out[i] = x * inv
-	}
-	return out
-}
 
 func sortScored(s []Scored) {
 	sort.Slice(s, func(i, j int) bool {
