@@ -283,7 +283,6 @@ func quantizeI8(v []float32) []byte {
 	return out
 }
 
-
 // VectorHits returns up to k chunk ids nearest to q by cosine similarity
 // (Score in [-1, 1], best first; ties by smaller id), using the two-stage
 // search described above. q must have VecDim dimensions; it need not be
@@ -536,8 +535,6 @@ func (s *Store) loadCenter(ctx context.Context) ([]float32, error) {
 	s.center = c
 	return c, nil
 }
-
-
 
 func sortScored(s []Scored) {
 	sort.Slice(s, func(i, j int) bool {
