@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -65,6 +66,10 @@ type benchReport struct {
 	EditedSeconds   float64        `json:"edited_seconds"`
 	DBBytes         int64          `json:"db_bytes"`
 	BytesPerChunk   float64        `json:"bytes_per_chunk"`
+	MarkdownBytes   int64          `json:"markdown_bytes"`
+	DBOverMarkdown  float64        `json:"db_over_markdown"`
+	PeakRSSBytes    int64          `json:"full_index_peak_rss_bytes"`
+	KNNRecall10     float64        `json:"knn_recall_at_10"`
 	Queries         int            `json:"queries"`
 	Search          []benchLatency `json:"search"`
 	Hooks           []benchLatency `json:"hooks"`
@@ -118,6 +123,7 @@ func (c *benchCmd) Run(g *globals) error {
 		return err
 	}
 	rep.Files, rep.FullSeconds, rep.Vectors = sum.FilesIndexed, secs, sum.Vectors
+	rep.PeakRSSBytes = peakRSS()
 	if secs > 0 {
 		rep.FilesPerSecond = float64(sum.FilesIndexed) / secs
 	}
@@ -141,6 +147,14 @@ func (c *benchCmd) Run(g *globals) error {
 	}
 	if rep.Chunks > 0 {
 		rep.BytesPerChunk = float64(rep.DBBytes) / float64(rep.Chunks)
+	}
+	for _, n := range notes {
+		if fi, err := os.Stat(filepath.Join(vault, filepath.FromSlash(n))); err == nil {
+			rep.MarkdownBytes += fi.Size()
+		}
+	}
+	if rep.MarkdownBytes > 0 {
+		rep.DBOverMarkdown = float64(rep.DBBytes) / float64(rep.MarkdownBytes)
 	}
 
 	fmt.Fprintf(os.Stderr, "timing %d queries ...\n", len(queries))
@@ -236,7 +250,87 @@ func (c *benchCmd) searchLatency(ctx context.Context, cfg config.Config, db stri
 		}
 		rep.Search = append(rep.Search, latencyRow(mode, ms))
 	}
+	if e.VecAvailable() {
+		if err := vectorLeg(ctx, e, queries, rep); err != nil {
+			return err
+		}
+	}
+	rep.Search = append(rep.Search, processLatency(ctx, db, queries))
 	return nil
+}
+
+// vectorLeg times the vector leg alone (query embedding plus two-stage
+// KNN) and measures its recall@10 against an exhaustive scan.
+func vectorLeg(ctx context.Context, e *engine.Engine, queries []string, rep *benchReport) error {
+	m, err := e.Model()
+	if err != nil {
+		return err
+	}
+	st := e.Store()
+	ms := make([]float64, 0, len(queries))
+	found, total := 0, 0
+	for _, q := range queries {
+		start := time.Now()
+		v, err := m.Encode(q)
+		if err != nil {
+			return err
+		}
+		got, err := st.VectorHits(ctx, v, 10)
+		if err != nil {
+			return err
+		}
+		ms = append(ms, millis(time.Since(start)))
+		exact, err := st.ExactVectorHits(ctx, v, 10)
+		if err != nil {
+			return err
+		}
+		in := map[int64]bool{}
+		for _, h := range got {
+			in[h.ID] = true
+		}
+		for _, h := range exact {
+			total++
+			if in[h.ID] {
+				found++
+			}
+		}
+	}
+	row := latencyRow("vector leg (embed + KNN)", ms)
+	if total > 0 {
+		rep.KNNRecall10 = float64(found) / float64(total)
+		row.Note = fmt.Sprintf("recall@10 vs exhaustive %.3f", rep.KNNRecall10)
+	}
+	rep.Search = append(rep.Search, row)
+	return nil
+}
+
+// processLatency times `vaultctx search --mode hybrid` from process spawn
+// to exit.
+func processLatency(ctx context.Context, db string, queries []string) benchLatency {
+	name := "vaultctx search --mode hybrid (process)"
+	exe, err := os.Executable()
+	if err != nil {
+		return benchLatency{Name: name, Note: err.Error()}
+	}
+	ms := make([]float64, 0, len(queries))
+	for _, q := range queries {
+		cmd := exec.CommandContext(ctx, exe, "search", "--db", db, "--mode", "hybrid", "--json", q)
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return benchLatency{Name: name, Note: fmt.Sprintf("%v: %s", err, out)}
+		}
+		ms = append(ms, millis(time.Since(start)))
+	}
+	return latencyRow(name, ms)
+}
+
+// peakRSS is this process's peak resident set size so far, in bytes.
+func peakRSS() int64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Maxrss * 1024 // Linux reports KiB
 }
 
 // hookLatency times each hook binary from process spawn to exit, with a
@@ -462,7 +556,8 @@ func (r *benchReport) writeTable() error {
 	fmt.Fprintf(tw, "index: full\t%.2f s (%.0f files/s)\n", r.FullSeconds, r.FilesPerSecond)
 	fmt.Fprintf(tw, "index: no change\t%.3f s\n", r.NoChangeSeconds)
 	fmt.Fprintf(tw, "index: after %d edits\t%.3f s\n", r.Edits, r.EditedSeconds)
-	fmt.Fprintf(tw, "size\t%d bytes (%.0f bytes/chunk)\n", r.DBBytes, r.BytesPerChunk)
+	fmt.Fprintf(tw, "index: peak RSS\t%.0f MiB (whole bench process after the full index)\n", float64(r.PeakRSSBytes)/(1<<20))
+	fmt.Fprintf(tw, "size\t%d bytes (%.0f bytes/chunk, %.2fx the %d markdown bytes)\n", r.DBBytes, r.BytesPerChunk, r.DBOverMarkdown, r.MarkdownBytes)
 	row := func(kind string, l benchLatency) {
 		if l.N == 0 {
 			fmt.Fprintf(tw, "%s %s\t%s\n", kind, l.Name, l.Note)
