@@ -147,15 +147,20 @@ func sweepGrid(ss []sample, cosLo, cosHi, covLo, covHi int) []Floor {
 			return cmpF(a.precision(), b.precision())
 		}
 	}
-	for cov := covLo; cov <= covHi; cov += 5 {
-		for cos := cosLo; cos <= cosHi; cos++ {
-			f := Floor{MinCosine: float64(cos) / 100, MinCoverage: float64(cov) / 100}
-			c := decide(f, ss)
-			switch r := better(c, bestC); {
-			case best == nil || r > 0:
-				best, bestC = []Floor{f}, c
-			case r == 0:
-				best = append(best, f)
+	for n := 4; n <= 1000; n++ {
+		if n == 11 {
+			n = 1000 // off
+		}
+		for cov := covLo; cov <= covHi; cov += 5 {
+			for cos := cosLo; cos <= cosHi; cos++ {
+				f := Floor{MinCosine: float64(cos) / 100, MinCoverage: float64(cov) / 100, MinMatched: n}
+				c := decide(f, ss)
+				switch r := better(c, bestC); {
+				case best == nil || r > 0:
+					best, bestC = []Floor{f}, c
+				case r == 0:
+					best = append(best, f)
+				}
 			}
 		}
 	}
@@ -202,11 +207,14 @@ func TestFloorFullCorpus(t *testing.T) {
 		measure(t, e, cfg, loadPrompts(t, "irrelevant.jsonl"), false)...)
 	report(t, ss)
 	for _, f := range sweep(ss) {
-		t.Logf("best floor cos>=%.2f or cov>=%.1f: %v", f.MinCosine, f.MinCoverage, decide(f, ss))
+		t.Logf("best floor cos>=%.2f or cov>=%.2f or matched>=%d: %v", f.MinCosine, f.MinCoverage, f.MinMatched, decide(f, ss))
 	}
-	t.Logf("default floor: %v", decide(Floor{}, ss))
+	t.Logf("default floor: %v", decide(FloorOf(cfg), ss))
+	for n := 4; n <= 10; n++ {
+		t.Logf("default with matched>=%d: %v", n, decide(Floor{MinMatched: n}, ss))
+	}
 	for _, f := range sweepGrid(ss, 101, 101, 30, 100) {
-		t.Logf("coverage only, cov>=%.2f: %v", f.MinCoverage, decide(f, ss))
+		t.Logf("coverage only, cov>=%.2f or matched>=%d: %v", f.MinCoverage, f.MinMatched, decide(f, ss))
 	}
 	for _, f := range sweepGrid(ss, 30, 100, 101, 101) {
 		t.Logf("cosine only, cos>=%.2f: %v", f.MinCosine, decide(f, ss))
@@ -222,7 +230,7 @@ func TestFloorFullCorpus(t *testing.T) {
 	}
 	for _, half := range [][2][]sample{{even, odd}, {odd, even}} {
 		f := sweep(half[0])[0]
-		t.Logf("chosen on one half cos>=%.2f or cov>=%.2f -> other half: %v", f.MinCosine, f.MinCoverage, decide(f, half[1]))
+		t.Logf("chosen on one half cos>=%.2f or cov>=%.2f or matched>=%d -> other half: %v", f.MinCosine, f.MinCoverage, f.MinMatched, decide(f, half[1]))
 	}
 }
 
@@ -280,9 +288,9 @@ func TestFloor(t *testing.T) {
 		report(t, ss)
 		t.Errorf("default floor: %v; want precision >= 0.9, recall >= 0.65, accuracy >= 0.8", c)
 	}
-	// The floor must be configurable: a cosine above 1 and coverage above 1
-	// silence everything, a cosine just above 0 lets everything through.
-	if c := decide(Floor{MinCosine: 1.01, MinCoverage: 1.01}, ss); c.tp+c.fp != 0 {
+	// The floor must be configurable: thresholds out of reach silence
+	// everything, a cosine just above 0 lets everything through.
+	if c := decide(Floor{MinCosine: 1.01, MinCoverage: 1.01, MinMatched: 1 << 30}, ss); c.tp+c.fp != 0 {
 		t.Errorf("a floor above 1 still passed %d prompts", c.tp+c.fp)
 	}
 	cfg.Hooks.MinScore = 0.01

@@ -24,11 +24,16 @@ const (
 // DefaultMinCosine is the cosine similarity the best vector hit needs to
 // pass the relevance floor when hooks.min_score is 0. Measured on the
 // large corpus with the GloVe test model; see FLOOR.md.
-const DefaultMinCosine = 0.93
+const DefaultMinCosine = 0.94
 
 // DefaultMinCoverage is the share of a query's searchable terms that one
 // BM25 hit must contain to pass the relevance floor. See FLOOR.md.
 const DefaultMinCoverage = 0.7
+
+// DefaultMinMatched is the number of query terms one BM25 hit may contain
+// to pass the relevance floor whatever its coverage (Floor.MinMatched).
+// See FLOOR.md.
+const DefaultMinMatched = 5
 
 // MinTerms is the least number of searchable terms (stopwords removed) a
 // query needs before the vault is searched at all.
@@ -126,9 +131,9 @@ func patternWords(p string) string {
 
 // FloorOf returns the relevance floor configured by cfg: hooks.min_score
 // is the least cosine similarity (0 means DefaultMinCosine); the term
-// coverage threshold is DefaultMinCoverage.
+// thresholds are DefaultMinCoverage and DefaultMinMatched.
 func FloorOf(cfg config.Config) Floor {
-	return Floor{MinCosine: cfg.Hooks.MinScore, MinCoverage: DefaultMinCoverage}
+	return Floor{MinCosine: cfg.Hooks.MinScore, MinCoverage: DefaultMinCoverage, MinMatched: DefaultMinMatched}
 }
 
 // Search runs the hooks' hybrid search for query on an open engine with

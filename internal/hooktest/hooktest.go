@@ -114,8 +114,17 @@ func CopyTree(tb testing.TB, src, dst string) {
 // with the sqlite_fts5 tag and returns the binary's path.
 func Build(tb testing.TB) string {
 	tb.Helper()
+	return BuildDir(tb, ".")
+}
+
+// BuildDir compiles the main package in dir (relative to the test's
+// directory, e.g. "../userprompt") with the sqlite_fts5 tag and returns
+// the binary's path.
+func BuildDir(tb testing.TB, dir string) string {
+	tb.Helper()
 	bin := filepath.Join(tb.TempDir(), "hook")
 	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, ".")
+	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vaultctx/vaultctx/internal/hooktest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+type output struct {
+	HookSpecificOutput struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	} `json:"hookSpecificOutput"`
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	p := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("golden %s: %v (run with -update)", p, err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from golden:\n got: %s\nwant: %s", name, got, want)
+	}
+}
+
+// sources is the test vault: the default notes plus the PowerShell notes
+// the example payloads ask about (Get-ChildItem, remoting) and the CRT
+// security notes (strcpy_s).
+var sources = append(append([]hooktest.Source(nil), hooktest.DefaultSources...),
+	hooktest.Source{From: "corpora/large/PowerShell-Docs/reference/7.4/Microsoft.PowerShell.Management/Get-ChildItem.md", To: "ps/Get-ChildItem.md"},
+	hooktest.Source{From: "corpora/large/PowerShell-Docs/reference/docs-conceptual/security/remoting", To: "ps/remoting"},
+	hooktest.Source{From: "corpora/large/cpp-docs/docs/c-runtime-library/security-features-in-the-crt.md", To: "crt/security-features-in-the-crt.md"},
+	hooktest.Source{From: "corpora/large/cpp-docs/docs/c-runtime-library/secure-template-overloads.md", To: "crt/secure-template-overloads.md"},
+)
+
+// session is the session_id of the shared example payloads.
+const session = "3f1c2a7e-1b2d-4c55-9a10-0c8d2e6b7f01"
+
+// withSession returns payload with its session_id replaced by id.
+func withSession(payload []byte, id string) []byte {
+	return bytes.Replace(payload, []byte(`"session_id":"`+session+`"`), []byte(`"session_id":"`+id+`"`), 1)
+}
+
+// parse checks that r is a valid PreToolUse context output (or nothing)
+// and returns the context block.
+func parse(t *testing.T, event string, r hooktest.Result) string {
+	t.Helper()
+	if r.Code != 0 {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Stderr)
+	}
+	if len(r.Stdout) == 0 {
+		return ""
+	}
+	var out output
+	if err := json.Unmarshal(r.Stdout, &out); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, r.Stdout)
+	}
+	if out.HookSpecificOutput.HookEventName != event || !strings.HasPrefix(out.HookSpecificOutput.AdditionalContext, "## Relevant Memory Context\n") {
+		t.Fatalf("unexpected output: %s", r.Stdout)
+	}
+	for _, bad := range []string{`"decision"`, `"permissionDecision"`, `"updatedInput"`} {
+		if bytes.Contains(r.Stdout, []byte(bad)) {
+			t.Errorf("output sets %s: %s", bad, r.Stdout)
+		}
+	}
+	return out.HookSpecificOutput.AdditionalContext
+}
+
+var entryRE = regexp.MustCompile(`(?m)^### (.*)\n(.*)\n`)
+
+// entries returns the "heading | path" of each hit in a context block.
+func entries(block string) []string {
+	var out []string
+	for _, m := range entryRE.FindAllStringSubmatch(block, -1) {
+		out = append(out, m[1]+" | "+m[2])
+	}
+	return out
+}
+
+func TestPreToolGoldenAndDeterministic(t *testing.T) {
+	env := hooktest.NewEnvWith(t, true, sources...)
+	bin := hooktest.Build(t)
+	for _, tc := range []struct {
+		payload string
+		want    string // a path the context must show; "" for no output
+	}{
+		{"pretooluse-grep.json", "ps/Get-ChildItem.md"},
+		// The hybrid ranking puts a cpp-text note on international text
+		// handling first for this long Task prompt, and it fills the 300
+		// tokens; the CRT security notes rank below it.
+		{"pretooluse-task.json", "cpp-text/"},
+		{"pretooluse-websearch.json", "ps/remoting/SSH-Remoting-in-PowerShell.md"},
+		{"pretooluse-bash.json", ""},
+	} {
+		t.Run(tc.payload, func(t *testing.T) {
+			// No session: de-duplication is tested separately.
+			payload := withSession(hooktest.Payload(t, tc.payload), "")
+			first := hooktest.Run(t, bin, payload, env.Vars)
+			second := hooktest.Run(t, bin, payload, env.Vars)
+			if !bytes.Equal(first.Stdout, second.Stdout) {
+				t.Errorf("two runs differ:\n%s\n%s", first.Stdout, second.Stdout)
+			}
+			block := parse(t, "PreToolUse", first)
+			if tc.want == "" {
+				if len(first.Stdout) != 0 {
+					t.Errorf("want no output, got %s", first.Stdout)
+				}
+				return
+			}
+			if !strings.Contains(block, "\n"+tc.want) {
+				t.Errorf("context does not show %s:\n%s", tc.want, block)
+			}
+			if n := len([]rune(block)); n > 300*4 {
+				t.Errorf("context is %d characters, over the 300-token default budget", n)
+			}
+			golden(t, strings.TrimSuffix(tc.payload, ".json")+".golden.json", first.Stdout)
+		})
+	}
+}
+
+func TestPreToolBudget(t *testing.T) {
+	env := hooktest.NewEnvWith(t, true, sources...)
+	bin := hooktest.Build(t)
+	payload := withSession(hooktest.Payload(t, "pretooluse-websearch.json"), "")
+	for _, tokens := range []int{60, 300, 1000} {
+		cfg := filepath.Join(t.TempDir(), "config.toml")
+		if err := os.WriteFile(cfg, []byte("[hooks]\npretool_budget_tokens = "+itoa(tokens)+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		block := parse(t, "PreToolUse", hooktest.Run(t, bin, payload, env.Vars, "VAULTCTX_CONFIG="+cfg))
+		if block == "" || len([]rune(block)) > tokens*4 {
+			t.Errorf("budget %d tokens: context of %d characters:\n%s", tokens, len([]rune(block)), block)
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestPreToolSilentAndFailOpen(t *testing.T) {
+	env := hooktest.NewEnvWith(t, true, sources...)
+	bin := hooktest.Build(t)
+	payload := withSession(hooktest.Payload(t, "pretooluse-websearch.json"), "")
+	corrupt := filepath.Join(t.TempDir(), "corrupt.db")
+	if err := os.WriteFile(corrupt, bytes.Repeat([]byte("not a database "), 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		stdin []byte
+		extra []string
+	}{
+		{"empty stdin", nil, nil},
+		{"garbage stdin", []byte("\x00\xffnot json{{{"), nil},
+		{"wrong shape", []byte(`{"tool_name": 42, "tool_input": "x"}`), nil},
+		{"huge stdin", bytes.Repeat([]byte("a"), 20<<20), nil},
+		{"huge valid payload", []byte(`{"hook_event_name":"PreToolUse","tool_name":"WebSearch","tool_input":{"query":"` + strings.Repeat("remoting ", 3<<20) + `"}}`), nil},
+		{"other event", bytes.Replace(payload, []byte(`"PreToolUse"`), []byte(`"PostToolUse"`), 1), nil},
+		{"glob without topic", []byte(`{"hook_event_name":"PreToolUse","tool_name":"Glob","tool_input":{"pattern":"**/*.md"}}`), nil},
+		{"nothing relevant", []byte(`{"hook_event_name":"PreToolUse","tool_name":"WebSearch","tool_input":{"query":"bake sourdough bread with rye flour overnight"}}`), nil},
+		{"missing database", payload, []string{"VAULTCTX_DB=" + filepath.Join(t.TempDir(), "none.db")}},
+		{"corrupt database", payload, []string{"VAULTCTX_DB=" + corrupt}},
+		{"deadline", payload, []string{"VAULTCTX_HOOK_DEADLINE=1ns"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := hooktest.Run(t, bin, tc.stdin, env.Vars, tc.extra...)
+			if r.Code != 0 || len(r.Stdout) != 0 {
+				t.Errorf("exit %d, stdout %q (stderr %q); want exit 0 and empty stdout", r.Code, r.Stdout, r.Stderr)
+			}
+			if bytes.Count(bytes.TrimSpace(r.Stderr), []byte("\n")) > 0 {
+				t.Errorf("more than one stderr line: %q", r.Stderr)
+			}
+		})
+	}
+}
+
+// stateFiles returns the session state files under env's XDG_STATE_HOME.
+func stateFiles(t *testing.T, env *hooktest.Env) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(env.Dir, "state", "vaultctx", "sessions", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func overlap(a, b []string) []string {
+	in := map[string]bool{}
+	for _, x := range a {
+		in[x] = true
+	}
+	var out []string
+	for _, x := range b {
+		if in[x] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func TestPreToolSessionDeduplication(t *testing.T) {
+	env := hooktest.NewEnvWith(t, true, sources...)
+	bin := hooktest.Build(t)
+	prompt := hooktest.BuildDir(t, "../userprompt")
+	ws := hooktest.Payload(t, "pretooluse-websearch.json")
+
+	t.Run("same tool call twice", func(t *testing.T) {
+		p := withSession(ws, "dedup-1")
+		first := entries(parse(t, "PreToolUse", hooktest.Run(t, bin, p, env.Vars)))
+		second := entries(parse(t, "PreToolUse", hooktest.Run(t, bin, p, env.Vars)))
+		if len(first) == 0 {
+			t.Fatal("the first call injected nothing")
+		}
+		if o := overlap(first, second); len(o) > 0 {
+			t.Errorf("second call repeats %q", o)
+		}
+		// Another session is not affected.
+		other := entries(parse(t, "PreToolUse", hooktest.Run(t, bin, withSession(ws, "dedup-other"), env.Vars)))
+		if strings.Join(other, "\n") != strings.Join(first, "\n") {
+			t.Errorf("a fresh session got %q, want %q", other, first)
+		}
+	})
+
+	t.Run("prompt hook then tool call", func(t *testing.T) {
+		up := []byte(`{"session_id":"SID","hook_event_name":"UserPromptSubmit","prompt":"how do I configure PowerShell remoting over SSH?"}`)
+		// Without a session the two hooks overlap, so the check below can fail.
+		shown := entries(parse(t, "UserPromptSubmit", hooktest.Run(t, prompt, bytes.Replace(up, []byte("SID"), nil, 1), env.Vars)))
+		tool := entries(parse(t, "PreToolUse", hooktest.Run(t, bin, withSession(ws, ""), env.Vars)))
+		if len(overlap(shown, tool)) == 0 {
+			t.Fatalf("test premise: prompt context %q and tool context %q share no chunk", shown, tool)
+		}
+		shown = entries(parse(t, "UserPromptSubmit", hooktest.Run(t, prompt, bytes.Replace(up, []byte("SID"), []byte("dedup-2"), 1), env.Vars)))
+		tool = entries(parse(t, "PreToolUse", hooktest.Run(t, bin, withSession(ws, "dedup-2"), env.Vars)))
+		if o := overlap(shown, tool); len(o) > 0 {
+			t.Errorf("the tool call repeats %q from the prompt hook", o)
+		}
+	})
+
+	t.Run("state expires after 24 h", func(t *testing.T) {
+		p := withSession(ws, "dedup-3")
+		first := hooktest.Run(t, bin, p, env.Vars)
+		var state string
+		for _, f := range stateFiles(t, env) {
+			if strings.HasPrefix(filepath.Base(f), "dedup-3") {
+				state = f
+			}
+		}
+		if state == "" {
+			t.Fatalf("no state file for the session among %q", stateFiles(t, env))
+		}
+		if info, err := os.Stat(state); err != nil || info.Mode().Perm() != 0o600 {
+			t.Errorf("state file %s: %v, mode %v; want 0600", state, err, info.Mode().Perm())
+		}
+		old := time.Now().Add(-25 * time.Hour)
+		if err := os.Chtimes(state, old, old); err != nil {
+			t.Fatal(err)
+		}
+		again := hooktest.Run(t, bin, p, env.Vars)
+		if len(first.Stdout) == 0 || !bytes.Equal(first.Stdout, again.Stdout) {
+			t.Errorf("after expiry the session should start afresh:\nfirst: %s\nagain: %s", first.Stdout, again.Stdout)
+		}
+	})
+}
