@@ -13,8 +13,9 @@ type Signals struct {
 	// vector and any returned hit found by the vector leg; 0 when no hit
 	// came from the vector leg (no model, or no vectors in the index).
 	Cosine float64
-	// Coverage is the highest share, in [0, 1], of the query's searchable
-	// terms (hookio.SearchableTerms) found in one hit found by the BM25 leg,
+	// Coverage is the highest share, in [0, 1], of the query's topical
+	// terms (TopicalTerms of hookio.SearchableTerms) found in one hit found
+	// by the BM25 leg,
 	// matching each term by prefix after cutting a common English suffix
 	// (see stem), in the hit's title, section heading and text.
 	Coverage float64
@@ -64,11 +65,11 @@ func Measure(hits []retrieve.Hit, terms []string) Signals {
 // when its Signals reach either threshold. Zero fields take the defaults
 // DefaultMinCosine, DefaultMinCoverage and DefaultMinMatched. A MinCosine
 // above 1 turns the cosine leg off; a MinCoverage above 1 together with a
-// MinMatched above the number of query terms turns the coverage leg off.
+// MinMatched above the number of query terms turns the term leg off.
 type Floor struct {
 	MinCosine   float64 // least Signals.Cosine, a cosine similarity
 	MinCoverage float64 // least Signals.Coverage, a share of query terms
-	// MinMatched caps the terms the coverage leg asks for: a hit that
+	// MinMatched caps the terms the term leg asks for: a hit that
 	// contains MinMatched query terms passes even below MinCoverage, so
 	// long queries (Task prompts) are not held to 70% of many terms.
 	MinMatched int

@@ -26,8 +26,8 @@ const (
 // large corpus with the GloVe test model; see FLOOR.md.
 const DefaultMinCosine = 0.94
 
-// DefaultMinCoverage is the share of a query's searchable terms that one
-// BM25 hit must contain to pass the relevance floor. See FLOOR.md.
+// DefaultMinCoverage is the share of a query's topical terms (TopicalTerms)
+// that one BM25 hit must contain to pass the relevance floor. See FLOOR.md.
 const DefaultMinCoverage = 0.7
 
 // DefaultMinMatched is the number of query terms one BM25 hit may contain
