@@ -281,3 +281,64 @@ func TestPreToolSessionDeduplication(t *testing.T) {
 		}
 	})
 }
+
+// TestNoSecretsOut indexes a note full of labelled fake credentials and
+// checks that neither context hook prints any of them, even with budgets
+// large enough to show the whole note.
+func TestNoSecretsOut(t *testing.T) {
+	note := filepath.Join(hooktest.Shared(), "secrets", "notes_mixed.md")
+	text, err := os.ReadFile(note)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spans []struct {
+		Start, End int
+		ID         string
+	}
+	raw, err := os.ReadFile(filepath.Join(hooktest.Shared(), "secrets", "notes_mixed.expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &spans); err != nil {
+		t.Fatal(err)
+	}
+	if len(spans) == 0 {
+		t.Fatal("no expected secrets")
+	}
+	env := hooktest.NewEnvWith(t, true, append(append([]hooktest.Source(nil), hooktest.DefaultSources...),
+		hooktest.Source{From: "secrets/notes_mixed.md", To: "ops/notes_mixed.md"})...)
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(cfg, []byte("[hooks]\nprompt_budget_tokens = 20000\npretool_budget_tokens = 20000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prompt := hooktest.BuildDir(t, "../userprompt")
+	tool := hooktest.Build(t)
+	for _, tc := range []struct {
+		name, event, bin string
+		stdin            string
+	}{
+		{"prompt", "UserPromptSubmit", prompt, `{"hook_event_name":"UserPromptSubmit","prompt":"ops scratchpad: which aws access key, github token and slack bot token did I note down?"}`},
+		{"grep", "PreToolUse", tool, `{"hook_event_name":"PreToolUse","tool_name":"Grep","tool_input":{"pattern":"ANTHROPIC_API_KEY|SLACK_BOT_TOKEN|aws_access_key_id|client_secret"}}`},
+		{"websearch", "PreToolUse", tool, `{"hook_event_name":"PreToolUse","tool_name":"WebSearch","tool_input":{"query":"ops scratchpad password token api key connection string"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := hooktest.Run(t, tc.bin, []byte(tc.stdin), env.Vars, "VAULTCTX_CONFIG="+cfg)
+			block := parse(t, tc.event, r)
+			if !strings.Contains(block, "\nops/notes_mixed.md\n") {
+				t.Fatalf("the secrets note is not in the context, so the check below proves nothing:\n%s", block)
+			}
+			// Both chunks of the note shown: every secret must be there as a
+			// redaction marker.
+			if strings.Count(block, "\nops/notes_mixed.md\n") == 2 {
+				if n := strings.Count(block, "[REDACTED:"); n != len(spans) {
+					t.Errorf("%d redaction markers, want %d:\n%s", n, len(spans), block)
+				}
+			}
+			for _, s := range spans {
+				if secret := string(text[s.Start:s.End]); bytes.Contains(r.Stdout, []byte(secret)) || strings.Contains(block, secret) {
+					t.Errorf("output contains secret %s %q", s.ID, secret)
+				}
+			}
+		})
+	}
+}
