@@ -255,7 +255,7 @@ func (c *benchCmd) searchLatency(ctx context.Context, cfg config.Config, db stri
 			return err
 		}
 	}
-	rep.Search = append(rep.Search, processLatency(ctx, db, queries))
+	rep.Search = append(rep.Search, processLatency(ctx, c.findHook("vaultctx"), db, queries))
 	return nil
 }
 
@@ -306,11 +306,12 @@ func vectorLeg(ctx context.Context, e *engine.Engine, queries []string, rep *ben
 
 // processLatency times `vaultctx search --mode hybrid` from process spawn
 // to exit.
-func processLatency(ctx context.Context, db string, queries []string) benchLatency {
+// exe is the vaultctx binary (found like the hooks: next to this
+// executable, then on $PATH); "" skips the row.
+func processLatency(ctx context.Context, exe, db string, queries []string) benchLatency {
 	name := "vaultctx search --mode hybrid (process)"
-	exe, err := os.Executable()
-	if err != nil {
-		return benchLatency{Name: name, Note: err.Error()}
+	if exe == "" {
+		return benchLatency{Name: name, Note: "vaultctx binary not found next to this one or on $PATH"}
 	}
 	ms := make([]float64, 0, len(queries))
 	for _, q := range queries {
