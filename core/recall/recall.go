@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode"
 
 	"github.com/tidwall/gjson"
 
@@ -196,7 +197,7 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, quer
 	}
 	if seen != nil {
 		for _, h := range show {
-			if strings.Contains(block, "\n"+h.Path+"\n") {
+			if shown(block, h) {
 				seen.Add(h.ChunkID)
 			}
 		}
@@ -205,4 +206,43 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, quer
 		}
 	}
 	return hookio.ContextOutput(event, block), nil
+}
+
+// shownPrefix is how many runes of a hit's text identify it in a context
+// block, after its path line. FormatContext shows at least a few dozen
+// characters of every hit it includes.
+const shownPrefix = 24
+
+// shown reports whether FormatContext included h in block: its path line
+// followed by the start of its text. Matching the path alone would also
+// mark a chunk that was left out for lack of room when another chunk of
+// the same note was shown.
+func shown(block string, h hookio.Hit) bool {
+	text := []rune(strings.TrimSpace(h.Text))
+	if len(text) > shownPrefix {
+		text = text[:shownPrefix]
+	}
+	// FormatContext may cut inside the prefix (at a space, adding "…").
+	want := "\n" + strings.Join(strings.Fields(h.Path), " ") + "\n"
+	for i := strings.Index(block, want); i >= 0; {
+		rest := block[i+len(want):]
+		p := string(text)
+		for len(p) > 0 && !strings.HasPrefix(rest, p) {
+			j := strings.LastIndexFunc(p, unicode.IsSpace)
+			if j < 0 {
+				p = ""
+				break
+			}
+			p = strings.TrimRightFunc(p[:j], unicode.IsSpace)
+		}
+		if len(p) > 0 {
+			return true
+		}
+		next := strings.Index(rest, want)
+		if next < 0 {
+			break
+		}
+		i += len(want) + next
+	}
+	return false
 }

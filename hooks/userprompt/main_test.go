@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -159,5 +160,45 @@ func TestPromptDuringFullIndex(t *testing.T) {
 	}
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPromptSessionDeduplication runs the same prompt twice in one session:
+// the second run must not repeat a chunk the first injected, while another
+// session gets the first answer again.
+func TestPromptSessionDeduplication(t *testing.T) {
+	env := hooktest.NewEnv(t, true)
+	bin := hooktest.Build(t)
+	payload := hooktest.Payload(t, "userprompt.json")
+	heads := regexp.MustCompile(`(?m)^### .*\n.*\n`)
+	context := func(r hooktest.Result) []string {
+		t.Helper()
+		if r.Code != 0 {
+			t.Fatalf("exit %d, stderr %q", r.Code, r.Stderr)
+		}
+		if len(r.Stdout) == 0 {
+			return nil
+		}
+		var out output
+		if err := json.Unmarshal(r.Stdout, &out); err != nil {
+			t.Fatalf("stdout is not JSON: %v", err)
+		}
+		return heads.FindAllString(out.HookSpecificOutput.AdditionalContext, -1)
+	}
+	first := context(hooktest.Run(t, bin, payload, env.Vars))
+	second := context(hooktest.Run(t, bin, payload, env.Vars))
+	if len(first) == 0 {
+		t.Fatal("the first run injected nothing")
+	}
+	for _, a := range first {
+		for _, b := range second {
+			if a == b {
+				t.Errorf("second run repeats %q", a)
+			}
+		}
+	}
+	other := bytes.Replace(payload, []byte(`"session_id":"3f1c2a7e-1b2d-4c55-9a10-0c8d2e6b7f01"`), []byte(`"session_id":"another"`), 1)
+	if got := context(hooktest.Run(t, bin, other, env.Vars)); strings.Join(got, "") != strings.Join(first, "") {
+		t.Errorf("another session got %q, want %q", got, first)
 	}
 }
