@@ -5,7 +5,11 @@
 // {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"..."}}
 // with a "## Relevant Memory Context" block of at most hooks.prompt_budget_tokens
 // tokens (500 by default). It prints nothing for slash commands, prompts
-// with fewer than two searchable terms, or prompts without a relevant hit.
+// with fewer than two searchable terms, or prompts whose results fall below
+// the relevance floor (a cosine of hooks.min_score, 0.94 by default, or
+// enough of the prompt's terms in one BM25 hit; see core/recall/FLOOR.md).
+// Chunks it shows are remembered per session_id so that no vaultctx hook
+// repeats them in the same session (24 h).
 //
 // It finds its config and index as `vaultctx` does (VAULTCTX_CONFIG,
 // VAULTCTX_DB, XDG dirs). It always exits 0: on any error, timeout
