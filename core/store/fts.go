@@ -30,6 +30,12 @@ const MaxQueryTerms = 48
 //
 // It returns "" when the text has no searchable term.
 func FTSQuery(text string) string {
+	return strings.Join(ftsTerms(text), " OR ")
+}
+
+// ftsTerms returns the OR-ed terms of FTSQuery, each a complete FTS5
+// expression.
+func ftsTerms(text string) []string {
 	text = norm.NFC.String(text)
 	var terms, stopTerms []string
 	seen := map[string]bool{}
@@ -69,7 +75,7 @@ func FTSQuery(text string) string {
 	if len(terms) > MaxQueryTerms {
 		terms = terms[:MaxQueryTerms]
 	}
-	return strings.Join(terms, " OR ")
+	return terms
 }
 
 func quote(s string) string {

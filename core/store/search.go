@@ -15,15 +15,26 @@ type Scored = retrieve.Scored
 // ids, best first, with Score = -bm25 (higher is better). The query is user
 // text, never FTS5 syntax: see FTSQuery for how it becomes one. A query
 // with no searchable term returns no hits and no error.
+//
+// Scoring every chunk that contains a very common term is what makes an OR
+// query slow (60,000 matches cost about 150 ms of bm25() at 160,000
+// chunks), while such a term adds little to BM25 (its IDF is small). So a
+// term found in more than CommonTermShare of the chunks (at least
+// MinCommonDocs) is left out of the query when rarer terms remain; see
+// pruneCommon.
 func (s *Store) KeywordHits(ctx context.Context, query string, k int) ([]Scored, error) {
-	fq := FTSQuery(query)
-	if fq == "" || k <= 0 {
+	terms := ftsTerms(query)
+	if len(terms) == 0 || k <= 0 {
 		return nil, nil
+	}
+	terms, err := s.pruneCommon(ctx, terms)
+	if err != nil {
+		return nil, err
 	}
 	w := s.opt.Columns
 	rows, err := s.db.QueryContext(ctx,
 		"SELECT rowid, bm25(chunks_fts, ?, ?, ?, ?) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?",
-		w[0], w[1], w[2], w[0], fq, k)
+		w[0], w[1], w[2], w[0], strings.Join(terms, " OR "), k)
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
@@ -42,6 +53,48 @@ func (s *Store) KeywordHits(ctx context.Context, query string, k int) ([]Scored,
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	return out, nil
+}
+
+// CommonTermShare and MinCommonDocs define a common term for KeywordHits:
+// one that occurs in more than max(MinCommonDocs, CommonTermShare × chunks)
+// chunks. Measured on the vault reference set over the whole large corpus
+// (163k chunks), BM25 nDCG@10 is 0.6269 without pruning and at 0.3, but
+// 0.6175 at 0.25, 0.5928 at 0.15 and 0.5730 at 0.05: common words still
+// carry signal in technical notes, so only the most common are dropped.
+const (
+	CommonTermShare = 0.3
+	MinCommonDocs   = 2000
+)
+
+// pruneCommon drops common terms from terms when at least one term is not
+// common. Document counts are capped (COUNT over a LIMIT), so finding out
+// that a term is common costs at most MinCommonDocs-ish row visits.
+func (s *Store) pruneCommon(ctx context.Context, terms []string) ([]string, error) {
+	if len(terms) < 2 {
+		return terms, nil
+	}
+	var n int64
+	if err := s.db.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM chunks").Scan(&n); err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	limit := max(int64(MinCommonDocs), int64(CommonTermShare*float64(n)))
+	if n <= limit {
+		return terms, nil
+	}
+	var rare []string
+	for _, t := range terms {
+		var c int64
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)", t, limit+1).Scan(&c); err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		if c <= limit {
+			rare = append(rare, t)
+		}
+	}
+	if len(rare) == 0 {
+		return terms, nil
+	}
+	return rare, nil
 }
 
 // Chunks loads the chunks with the given ids, in the order of ids; ids that

@@ -304,3 +304,42 @@ func hamming(tb testing.TB, s *Store, code []byte, id int64) int {
 	}
 	return int(d)
 }
+
+func TestPruneCommonTerms(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	// "common" is in every chunk, "rare" in one: with more chunks than
+	// MinCommonDocs the common term leaves the query, and the rare one
+	// still decides the ranking.
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := MinCommonDocs + 500
+	for i := 0; i < n; i++ {
+		text := "common filler words"
+		if i == n/2 {
+			text = "common rare words"
+		}
+		if err := tx.ReplaceFile(ctx, File{Path: fmt.Sprint(i, ".md")}, []Chunk{{Text: text}}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	terms, err := s.pruneCommon(ctx, ftsTerms("common rare"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(terms) != `["rare"]` {
+		t.Errorf("pruned terms = %v, want only \"rare\"", terms)
+	}
+	only, err := s.pruneCommon(ctx, ftsTerms("common filler"))
+	if err != nil || len(only) != 2 {
+		t.Errorf("all terms common: kept %v (%v), want both", only, err)
+	}
+	if got := topPath(t, s, "common rare"); got != fmt.Sprint(n/2, ".md") {
+		t.Errorf("top hit %s", got)
+	}
+}
