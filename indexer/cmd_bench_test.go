@@ -65,10 +65,15 @@ func TestBenchCommand(t *testing.T) {
 	if rep.FullSeconds <= 0 || rep.NoChangeSeconds <= 0 || rep.EditedSeconds <= 0 {
 		t.Errorf("index times: %+v", rep)
 	}
-	if len(rep.Search) != 3 || rep.Search[0].Name != "bm25" || rep.Search[0].N != rep.Queries || rep.Queries != min(50, notes) {
-		t.Errorf("search rows %+v for %d queries", rep.Search, rep.Queries)
+	// bm25, vector, hybrid, then the process-level row (which needs an
+	// installed vaultctx binary, absent under go test).
+	if len(rep.Search) != 4 || rep.Search[0].Name != "bm25" || rep.Search[0].N != rep.Queries || rep.Queries != min(50, notes) {
+		t.Fatalf("search rows %+v for %d queries", rep.Search, rep.Queries)
 	}
-	for _, row := range rep.Search[1:] {
+	if p := rep.Search[3]; !strings.Contains(p.Name, "(process)") || (p.N == 0 && p.Note == "") {
+		t.Errorf("process row: %+v", p)
+	}
+	for _, row := range rep.Search[1:3] {
 		if row.N != 0 || !strings.Contains(row.Note, "no vectors") {
 			t.Errorf("without a model, %s must be reported unavailable: %+v", row.Name, row)
 		}
