@@ -9,7 +9,7 @@
 // A hook prints context only when its result list clears the relevance
 // floor (Floor, Measure): either some hit found by the vector leg has a
 // cosine similarity to the query of at least hooks.min_score
-// (DefaultMinCosine, 0.94, when unset), or some hit found by the BM25 leg
+// (DefaultMinCosine, 0.77, when unset), or some hit found by the BM25 leg
 // contains at least DefaultMinCoverage (70%) of the query's searchable
 // terms, or at least DefaultMinMatched (7) of them. The numbers were chosen
 // by measuring 55 prompts that have a relevant note and 48 that do not

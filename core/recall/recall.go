@@ -25,7 +25,7 @@ const (
 // DefaultMinCosine is the cosine similarity the best vector hit needs to
 // pass the relevance floor when hooks.min_score is 0. Measured on the
 // large corpus with the GloVe test model; see FLOOR.md.
-const DefaultMinCosine = 0.94
+const DefaultMinCosine = 0.77
 
 // DefaultMinCoverage is the share of a query's topical terms (TopicalTerms)
 // that one BM25 hit must contain to pass the relevance floor. See FLOOR.md.

@@ -30,7 +30,7 @@ type Env struct {
 	Dir   string   // temp root
 	DB    string   // index file
 	Vault string   // vault root
-	Vars  []string // KEY=VALUE pairs for the child process
+	Vars  []string // KEY=VALUE pairs for the child process (VAULTCTX_HOOK_DEADLINE is 60s)
 }
 
 // Source is a file or directory under ../shared (From, relative to Shared)
@@ -76,6 +76,11 @@ func NewEnvWith(tb testing.TB, withModel bool, srcs ...Source) *Env {
 		"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
 		"XDG_STATE_HOME=" + filepath.Join(dir, "state"),
 		"VAULTCTX_DB=" + e.DB,
+		// A generous deadline: on a loaded machine the default 1.5 s would
+		// make output-checking tests flaky. Tests of the deadline pass their
+		// own VAULTCTX_HOOK_DEADLINE to Run, which wins (the last value of a
+		// duplicated variable is used).
+		"VAULTCTX_HOOK_DEADLINE=60s",
 	}
 	return e
 }
