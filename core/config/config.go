@@ -69,7 +69,7 @@ type Hooks struct {
 	PreToolBudgetTokens  int     `toml:"pretool_budget_tokens"`  // PreToolUse context budget, default 300 tokens
 	OutputThresholdBytes int     `toml:"output_threshold_bytes"` // PostToolUse acts on outputs above this, default 4096 bytes
 	OutputBudgetTokens   int     `toml:"output_budget_tokens"`   // PostToolUse extract budget, default 2000 tokens
-	MinScore             float64 `toml:"min_score"`              // relevance floor: cosine in [0, 1] a vector-only best hit needs (0 = the hooks' built-in default)
+	MinScore             float64 `toml:"min_score"`              // relevance floor of the context hooks: the cosine a vector hit needs (0 = recall.DefaultMinCosine, 0.77; see core/recall/FLOOR.md)
 }
 
 // DefaultMaxFileBytes is the default size cap: 5 MiB, the same as
@@ -114,7 +114,7 @@ func Defaults() Config {
 			PreToolBudgetTokens:  300,
 			OutputThresholdBytes: 4096,
 			OutputBudgetTokens:   2000,
-			MinScore:             0, // TODO(hooks owner): pick a calibrated floor; 0 defers to core/recall's default.
+			MinScore:             0, // 0 = recall.DefaultMinCosine, measured in core/recall/FLOOR.md
 		},
 	}
 }

@@ -146,10 +146,7 @@ func Search(ctx context.Context, e *engine.Engine, cfg config.Config, query stri
 	if len(terms) < MinTerms {
 		return nil, Signals{}, nil
 	}
-	hits, err := e.Search(ctx, query, retrieve.Options{
-		Mode: retrieve.ModeHybrid, K: cfg.Search.K, Candidates: cfg.Search.Candidates, RRFK: cfg.Search.RRFK,
-		BM25Weight: cfg.Search.BM25Weight, VectorWeight: cfg.Search.VectorWeight,
-	})
+	hits, err := e.Search(ctx, query, cfg.Search.Options(retrieve.ModeHybrid, 0))
 	if err != nil {
 		return nil, Signals{}, fmt.Errorf("recall search: %w", err)
 	}

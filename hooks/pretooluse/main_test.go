@@ -106,10 +106,9 @@ func TestPreToolGoldenAndDeterministic(t *testing.T) {
 		want    string // a path the context must show; "" for no output
 	}{
 		{"pretooluse-grep.json", "ps/Get-ChildItem.md"},
-		// The hybrid ranking puts a cpp-text note on international text
-		// handling first for this long Task prompt, and it fills the 300
-		// tokens; the CRT security notes rank below it.
-		{"pretooluse-task.json", "cpp-text/"},
+		// A survey of unsafe C string functions and their _s variants:
+		// the CRT's secure template overloads note answers it.
+		{"pretooluse-task.json", "crt/secure-template-overloads.md"},
 		{"pretooluse-websearch.json", "ps/remoting/SSH-Remoting-in-PowerShell.md"},
 		{"pretooluse-bash.json", ""},
 	} {
