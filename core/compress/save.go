@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/vaultctx/vaultctx/core/scrub"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,6 +47,11 @@ func SaveOutput(ctx context.Context, path, stdout, stderr string, keep int) erro
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("save output: %w", err)
 	}
+	// The saved file is read back by the agent: it gets the same credential
+	// scrubbing as the extract.
+	sc := scrub.Default()
+	stdout, _ = sc.Scrub(stdout)
+	stderr, _ = sc.Scrub(stderr)
 	parts := []string{stdout}
 	if stderr != "" {
 		parts = append(parts, stderrSeparator, stderr)

@@ -74,3 +74,18 @@ func TestSaveOutputAndPrune(t *testing.T) {
 		t.Error("cancelled context must fail")
 	}
 }
+
+func TestSaveOutputScrubsSecrets(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.txt")
+	token := "ghp_" + "R2a8XkQ9zT4mB7wL1pV6sN3cY0dF5hJ8gK2e"
+	if err := SaveOutput(context.Background(), path, "export GITHUB_TOKEN="+token+"\n", "", 0); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), token) || !strings.Contains(string(b), "[REDACTED:") {
+		t.Errorf("saved output keeps the secret: %q", b)
+	}
+}

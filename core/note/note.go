@@ -100,11 +100,27 @@ func dedupe(in []string) []string {
 // parts and their separators ("Title | tag1" without a type, "" for an
 // empty note). It is stored with every chunk of the note.
 func (n Note) HeadingContext() string {
+	tags := n.Tags
+	if len(tags) > MaxContextTags {
+		tags = tags[:MaxContextTags]
+	}
 	parts := make([]string, 0, 3)
-	for _, p := range []string{strings.TrimSpace(n.Title), strings.TrimSpace(n.Type), strings.Join(n.Tags, ", ")} {
+	for _, p := range []string{strings.TrimSpace(n.Title), strings.TrimSpace(n.Type), strings.Join(tags, ", ")} {
 		if p != "" {
 			parts = append(parts, p)
 		}
 	}
-	return strings.Join(parts, " | ")
+	hc := strings.Join(parts, " | ")
+	if r := []rune(hc); len(r) > MaxContextRunes {
+		hc = string(r[:MaxContextRunes-1]) + "…"
+	}
+	return hc
 }
+
+// MaxContextTags and MaxContextRunes bound the heading context, which is
+// stored and indexed once per chunk: a note with thousands of inline tags
+// must not multiply into every one of its chunks.
+const (
+	MaxContextTags  = 32
+	MaxContextRunes = 400
+)

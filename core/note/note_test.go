@@ -1,6 +1,7 @@
 package note
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -350,5 +351,21 @@ func checkNote(t testing.TB, n Note) {
 			t.Errorf("duplicate tag %q in %q", tag, n.Tags)
 		}
 		seen[k] = true
+	}
+}
+
+func TestHeadingContextIsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Many tags\n\n")
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&b, "#tag%d ", i)
+	}
+	n := Parse("many.md", []byte(b.String()))
+	hc := n.HeadingContext()
+	if r := []rune(hc); len(r) > MaxContextRunes {
+		t.Errorf("heading context is %d runes, want at most %d", len(r), MaxContextRunes)
+	}
+	if !strings.HasPrefix(hc, "Many tags | tag0, tag1") {
+		t.Errorf("heading context = %.60q", hc)
 	}
 }
