@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
 // Seal finishes a Bulk store: it merges the FTS5 index segments, switches
@@ -50,6 +52,10 @@ func Replace(ctx context.Context, dst, src string) error {
 	defer db.Close()
 	db.SetMaxOpenConns(1)
 	conn, err := db.Conn(ctx)
+	if isNotADB(err) {
+		db.Close()
+		return replaceGarbage(dst, src)
+	}
 	if err != nil {
 		return fmt.Errorf("install index: %w", err)
 	}
@@ -60,6 +66,11 @@ func Replace(ctx context.Context, dst, src string) error {
 		err = conn.QueryRowContext(ctx, "PRAGMA journal_mode=DELETE").Scan(&mode)
 		if err == nil && mode == "delete" {
 			break
+		}
+		if isNotADB(err) {
+			conn.Close()
+			db.Close()
+			return replaceGarbage(dst, src)
 		}
 		if time.Now().After(deadline) {
 			if err == nil {
@@ -78,6 +89,24 @@ func Replace(ctx context.Context, dst, src string) error {
 		return fmt.Errorf("install index: %w", err)
 	}
 	return nil
+}
+
+// replaceGarbage installs src over a dst that is not a database at all
+// (overwritten or truncated): nothing can be reading it, so its journal
+// files are dropped and it is replaced.
+func replaceGarbage(dst, src string) error {
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+		os.Remove(dst + suffix)
+	}
+	if err := os.Rename(src, dst); err != nil {
+		return fmt.Errorf("install index: %w", err)
+	}
+	return nil
+}
+
+func isNotADB(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrNotADB || se.Code == sqlite3.ErrCorrupt)
 }
 
 // Redactions sums the credentials scrubbed per rule over all files.

@@ -119,6 +119,34 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	s := &Store{db: db, path: path, opt: opt}
 	if err := s.init(ctx); err != nil {
 		db.Close()
+		if opt.ReadOnly && isReadOnlyDir(err) {
+			// A WAL database in a directory we cannot write (a shared or
+			// packaged index) cannot create its -shm file; read it as an
+			// immutable file instead.
+			return openImmutable(ctx, path, opt)
+		}
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func isReadOnlyDir(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrCantOpen
+	}
+	return strings.Contains(err.Error(), "readonly database") || strings.Contains(err.Error(), "unable to open")
+}
+
+func openImmutable(ctx context.Context, path string, opt Options) (*Store, error) {
+	db, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?mode=ro&immutable=1")
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	s := &Store{db: db, path: path, opt: opt}
+	if err := s.init(ctx); err != nil {
+		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return s, nil

@@ -376,3 +376,49 @@ func TestPruneCommonTerms(t *testing.T) {
 		t.Errorf("top hit %s", got)
 	}
 }
+
+func TestReplaceOverGarbage(t *testing.T) {
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "index.db")
+	os.WriteFile(dst, []byte(strings.Repeat("garbage!", 20000)), 0o644)
+	src := filepath.Join(dir, "new.db")
+	s, err := Open(context.Background(), src, Options{Bulk: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Seal(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := Replace(context.Background(), dst, src); err != nil {
+		t.Fatalf("Replace over a garbage file: %v", err)
+	}
+	r, err := Open(context.Background(), dst, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+}
+
+func TestReadOnlyDirectory(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes anywhere; the read-only directory case needs an ordinary user")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "index.db")
+	s, err := Open(context.Background(), db, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, "a.md", "alpha bravo charlie")
+	s.Close()
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	r, err := Open(context.Background(), db, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("read-only open in a read-only directory: %v", err)
+	}
+	defer r.Close()
+	if hits, err := r.KeywordHits(context.Background(), "bravo", 5); err != nil || len(hits) != 1 {
+		t.Errorf("search: %v %v", hits, err)
+	}
+}
