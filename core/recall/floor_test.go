@@ -293,8 +293,13 @@ func TestFloor(t *testing.T) {
 	if c := decide(Floor{MinCosine: 1.01, MinCoverage: 1.01, MinMatched: 1 << 30}, ss); c.tp+c.fp != 0 {
 		t.Errorf("a floor above 1 still passed %d prompts", c.tp+c.fp)
 	}
+	// With the fusion's vector floor (search.min_cosine) off, every prompt
+	// has vector hits, and a cosine floor just above 0 passes them all.
+	cfg.Search.MinCosine = 0
 	cfg.Hooks.MinScore = 0.01
-	if c := decide(FloorOf(cfg), ss); c.fn+c.tn != 0 {
+	all := append(measure(t, e, cfg, loadPrompts(t, "relevant.jsonl"), true),
+		measure(t, e, cfg, loadPrompts(t, "irrelevant.jsonl"), false)...)
+	if c := decide(FloorOf(cfg), all); c.fn+c.tn != 0 {
 		t.Errorf("hooks.min_score = 0.01 still silenced %d prompts", c.fn+c.tn)
 	}
 }

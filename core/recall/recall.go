@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"strings"
 	"unicode"
@@ -182,11 +183,12 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, quer
 	sc := scrub.Default()
 	var show []hookio.Hit
 	for _, h := range hits {
-		if seen != nil && seen.Has(h.ChunkID) {
+		key := SeenKey(h)
+		if seen != nil && seen.Has(key) {
 			continue
 		}
 		clean := func(s string) string { out, _ := sc.Scrub(s); return out }
-		show = append(show, hookio.Hit{Path: clean(h.Path), Section: clean(h.Section), Title: clean(h.Title), Text: clean(h.Text), ChunkID: h.ChunkID})
+		show = append(show, hookio.Hit{Path: clean(h.Path), Section: clean(h.Section), Title: clean(h.Title), Text: clean(h.Text), ChunkID: key})
 	}
 	block := hookio.FormatContext(show, budget)
 	if block == "" {
@@ -242,4 +244,18 @@ func shown(block string, h hookio.Hit) bool {
 		i += len(want) + next
 	}
 	return false
+}
+
+// SeenKey identifies a chunk for session de-duplication by its content
+// (FNV-1a 64 of path, section and text), not its row id: row ids are reused
+// after deletes and restart after a full rebuild, and a reused id must not
+// hide a different, new chunk for the rest of a session.
+func SeenKey(h retrieve.Hit) int64 {
+	f := fnv.New64a()
+	f.Write([]byte(h.Path))
+	f.Write([]byte{0})
+	f.Write([]byte(h.Section))
+	f.Write([]byte{0})
+	f.Write([]byte(h.Text))
+	return int64(f.Sum64())
 }

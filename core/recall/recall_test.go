@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"github.com/vaultctx/vaultctx/core/retrieve"
 	"strings"
 	"testing"
 
@@ -114,5 +115,20 @@ func TestShown(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A row id reused for a different chunk (after a delete, or a full
+// rebuild) must not count as already shown.
+func TestSeenKeyIsContentNotRowID(t *testing.T) {
+	zebra := retrieve.Hit{ChunkID: 2, Path: "z.md", Section: "Zebra", Text: "zebras are striped"}
+	narwhal := retrieve.Hit{ChunkID: 2, Path: "n.md", Section: "Narwhal", Text: "narwhals have a tusk"}
+	if SeenKey(zebra) == SeenKey(narwhal) {
+		t.Error("two chunks with the same row id share a de-duplication key")
+	}
+	moved := zebra
+	moved.ChunkID = 99
+	if SeenKey(zebra) != SeenKey(moved) {
+		t.Error("the same chunk under a new row id gets a new key")
 	}
 }
