@@ -161,7 +161,7 @@ func (c *benchCmd) Run(g *globals) error {
 	if err := c.searchLatency(ctx, cfg, db, queries, rep, log); err != nil {
 		return err
 	}
-	c.hookLatency(ctx, db, vault, queries, rep)
+	c.hookLatency(ctx, db, vault, tmp, queries, rep)
 	rep.Grep = grepLatency(ctx, vault, queries)
 	if h := findLatency(rep.Search, retrieve.ModeHybrid); h != nil && h.P50Ms > 0 {
 		rep.GrepVsHybrid = rep.Grep.P50Ms / h.P50Ms
@@ -336,7 +336,9 @@ func peakRSS() int64 {
 
 // hookLatency times each hook binary from process spawn to exit, with a
 // payload built from each query, against the bench index.
-func (c *benchCmd) hookLatency(ctx context.Context, db, vault string, queries []string, rep *benchReport) {
+// The hooks run with their cache and state directories under tmp, so the
+// bench leaves no saved outputs or session files in the user's own.
+func (c *benchCmd) hookLatency(ctx context.Context, db, vault, tmp string, queries []string, rep *benchReport) {
 	big := bigOutput(vault)
 	for _, name := range benchHookNames {
 		bin := c.findHook(name)
@@ -351,7 +353,8 @@ func (c *benchCmd) hookLatency(ctx context.Context, db, vault string, queries []
 			payload := hookPayload(name, q, vault, big, i)
 			cmd := exec.CommandContext(ctx, bin)
 			cmd.Stdin = bytes.NewReader(payload)
-			cmd.Env = append(os.Environ(), "VAULTCTX_DB="+db)
+			cmd.Env = append(os.Environ(), "VAULTCTX_DB="+db,
+				"XDG_CACHE_HOME="+filepath.Join(tmp, "cache"), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			start := time.Now()

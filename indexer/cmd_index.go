@@ -68,7 +68,9 @@ func (c *indexCmd) Run(g *globals) error {
 		if sum.Vectors {
 			vec = "BM25 + vectors"
 		}
-		fmt.Printf("index %s holds %d chunks (%s) after %.2f s\n", opt.DB, sum.Chunks, vec, sum.Seconds)
+		if !(c.Full && sum.Interrupted) {
+			fmt.Printf("index %s holds %d chunks (%s) after %.2f s\n", opt.DB, sum.Chunks, vec, sum.Seconds)
+		}
 		if sum.ModelChanged {
 			fmt.Printf("the embedding model changed: re-embedded %d chunks\n", sum.Reembedded)
 		}
@@ -80,7 +82,11 @@ func (c *indexCmd) Run(g *globals) error {
 		}
 	}
 	if errors.Is(err, index.ErrInterrupted) {
-		fmt.Fprintln(os.Stderr, "vaultctx: interrupted; the work done so far is saved, run `vaultctx index` again to finish")
+		if c.Full {
+			fmt.Fprintln(os.Stderr, "vaultctx: full rebuild interrupted; the partial rebuild was discarded and the previous index is unchanged")
+		} else {
+			fmt.Fprintln(os.Stderr, "vaultctx: interrupted; the work done so far is saved, run `vaultctx index` again to finish")
+		}
 		return errInterrupted
 	}
 	return nil

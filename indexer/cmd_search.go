@@ -45,6 +45,9 @@ func (c *searchCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
+	if c.K < 0 || c.MaxTokens < 0 {
+		return usageError{"-k and --max-tokens take a positive number (0 means the default)"}
+	}
 	query := strings.Join(c.Query, " ")
 	db := orDefault(c.DB, cfg.DB)
 	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true, Columns: cfg.Search.Columns})
