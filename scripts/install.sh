@@ -219,6 +219,9 @@ if [ -n "$model" ]; then
 elif [ "$no_model" = 1 ]; then
   mode="BM25 keyword search only (--no-model)"
   say "skipped (--no-model): search will use BM25 only"
+elif configured="$(sed -n 's/^model *= *"\(.*\)" *$/\1/p' "$config" | head -n 1)" &&
+  [ -n "$configured" ] && { [ -e "$configured/config.json" ] || [ -e "$configured/0_StaticEmbedding" ]; }; then
+  say "using the model your config names: $configured"
 elif pulled="$("$vaultctx" model pull)" && [ -n "$pulled" ]; then
   say "model ready in $pulled"
   use_model "$pulled"
@@ -234,6 +237,12 @@ index_flags=""
 if [ "$no_model" = 1 ]; then index_flags="--no-model"; fi
 # shellcheck disable=SC2086 # index_flags is empty or one word
 "$vaultctx" index $index_flags || die "indexing failed (see above). Fix the cause and re-run scripts/install.sh; it is safe to re-run."
+# Report what the index really holds, whatever the steps above assumed.
+if "$vaultctx" status --json 2>/dev/null | grep -q '"vec_available": true'; then
+  mode="hybrid (BM25 + vectors)"
+elif [ "$mode" = "hybrid (BM25 + vectors)" ]; then
+  mode="BM25 keyword search only (the index has no usable vectors)"
+fi
 
 # ---------------------------------------------------------------- 6. hooks
 step 6 "Claude Code hooks"

@@ -60,7 +60,7 @@ func TestSampleFile(t *testing.T) {
 	want := Defaults()
 	want.Vault = "/home/u/Notes"
 	want.DB = filepath.Join(dir, "index.db")
-	want.Model = "/home/u/.local/share/vaultctx/models/potion-base-8M"
+	want.Model = "/home/u/.local/share/vaultctx/models/minishlab/potion-base-8M"
 	want.Include = []string{"Projects", "Areas/Health"}
 	want.Exclude = []string{"Projects/Old", "**/_templates"}
 	want.File = filepath.Join(dir, "full.toml")
