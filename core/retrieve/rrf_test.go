@@ -180,3 +180,15 @@ func TestSnippet(t *testing.T) {
 		t.Errorf("window around the match: %q", got)
 	}
 }
+
+type zeroEmbedder struct{}
+
+func (zeroEmbedder) Encode(string) ([]float32, error) { return []float32{0, 0}, nil }
+
+func TestUnknownWordsGiveNoVectorHits(t *testing.T) {
+	src := fakeSource{vec: []Scored{{4, 0.1}}, texts: map[int64]string{4: "dddd"}}
+	hits, err := Search(context.Background(), src, zeroEmbedder{}, "zzqxw", Options{Mode: ModeVector})
+	if err != nil || len(hits) != 0 {
+		t.Errorf("a query the model cannot embed returned %v (%v), want nothing", hits, err)
+	}
+}

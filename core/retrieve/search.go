@@ -101,8 +101,12 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 			if err != nil {
 				return nil, fmt.Errorf("embed query: %w", err)
 			}
-			if vec, err = src.VectorHits(ctx, v, opt.Candidates); err != nil {
-				return nil, err
+			// A query of words the model does not know embeds to the zero
+			// vector, whose "nearest" chunks would be arbitrary.
+			if !isZero(v) {
+				if vec, err = src.VectorHits(ctx, v, opt.Candidates); err != nil {
+					return nil, err
+				}
 			}
 			if opt.MinCosine > 0 && opt.Mode == ModeHybrid {
 				kept := vec[:0]
@@ -218,4 +222,13 @@ func scores(s []Scored) map[int64]float64 {
 		m[x.ID] = x.Score
 	}
 	return m
+}
+
+func isZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }
