@@ -86,38 +86,32 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 	var err error
 	needKW := opt.Mode == ModeBM25 || opt.Mode == ModeHybrid
 	needVec := opt.Mode == ModeVector || opt.Mode == ModeHybrid
-	if needKW {
-		if kw, err = src.KeywordHits(ctx, query, opt.Candidates); err != nil {
-			return nil, err
+	// The legs are independent: run them side by side (the store allows
+	// two readers), so hybrid costs about the slower leg, not the sum.
+	var kwErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if needKW {
+			kw, kwErr = src.KeywordHits(ctx, query, opt.Candidates)
 		}
-	}
+	}()
 	if needVec {
 		if emb == nil {
 			if opt.Mode == ModeVector {
+				<-done
 				return nil, ErrNoVectors
 			}
 		} else if strings.TrimSpace(query) != "" {
-			v, err := emb.Encode(query)
-			if err != nil {
-				return nil, fmt.Errorf("embed query: %w", err)
-			}
-			// A query of words the model does not know embeds to the zero
-			// vector, whose "nearest" chunks would be arbitrary.
-			if !isZero(v) {
-				if vec, err = src.VectorHits(ctx, v, opt.Candidates); err != nil {
-					return nil, err
-				}
-			}
-			if opt.MinCosine > 0 && opt.Mode == ModeHybrid {
-				kept := vec[:0]
-				for _, h := range vec {
-					if h.Score >= opt.MinCosine {
-						kept = append(kept, h)
-					}
-				}
-				vec = kept
-			}
+			vec, err = vectorLeg(ctx, src, emb, query, opt)
 		}
+	}
+	<-done
+	if kwErr != nil {
+		return nil, kwErr
+	}
+	if err != nil {
+		return nil, err
 	}
 	lists := []Ranked{{IDs: ids(kw), Weight: opt.BM25Weight}, {IDs: ids(vec), Weight: opt.VectorWeight}}
 	var fused []Fused
@@ -222,6 +216,34 @@ func scores(s []Scored) map[int64]float64 {
 		m[x.ID] = x.Score
 	}
 	return m
+}
+
+// vectorLeg embeds the query and returns its nearest chunks, leaving out
+// hits under opt.MinCosine in hybrid mode.
+func vectorLeg(ctx context.Context, src Source, emb Embedder, query string, opt Options) ([]Scored, error) {
+	v, err := emb.Encode(query)
+	if err != nil {
+		return nil, fmt.Errorf("embed query: %w", err)
+	}
+	// A query of words the model does not know embeds to the zero vector,
+	// whose "nearest" chunks would be arbitrary.
+	if isZero(v) {
+		return nil, nil
+	}
+	vec, err := src.VectorHits(ctx, v, opt.Candidates)
+	if err != nil {
+		return nil, err
+	}
+	if opt.MinCosine > 0 && opt.Mode == ModeHybrid {
+		kept := vec[:0]
+		for _, h := range vec {
+			if h.Score >= opt.MinCosine {
+				kept = append(kept, h)
+			}
+		}
+		vec = kept
+	}
+	return vec, nil
 }
 
 func isZero(v []float32) bool {

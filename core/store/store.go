@@ -73,6 +73,24 @@ type Store struct {
 
 var autoVec sync.Once
 
+// driverName is go-sqlite3 registered with a connect hook that applies the
+// per-connection pragmas (page cache, temp store, mmap) to every pooled
+// connection, so read-only stores can run queries side by side.
+const driverName = "sqlite3_vaultctx"
+
+var registerDriver sync.Once
+
+func register() {
+	registerDriver.Do(func() {
+		sql.Register(driverName, &sqlite3.SQLiteDriver{
+			ConnectHook: func(c *sqlite3.SQLiteConn) error {
+				_, err := c.Exec("PRAGMA cache_size=-32000; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=268435456", nil)
+				return err
+			},
+		})
+	})
+}
+
 // Open opens (and, unless ReadOnly, creates and migrates) the index at path.
 //
 // Errors: ErrNotIndexed for a missing file in ReadOnly mode, ErrNoFTS5 for a
@@ -108,14 +126,20 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		q.Set("_synchronous", "NORMAL")
 	}
 	dsn := "file:" + escapePath(path) + "?" + q.Encode()
-	db, err := sql.Open("sqlite3", dsn)
+	register()
+	db, err := sql.Open(driverName, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	// One connection: SQLite allows one writer, the per-connection pragmas
-	// (mmap, cache) then apply to every statement, and a search is a short
-	// sequence of queries anyway.
-	db.SetMaxOpenConns(1)
+	// Writers use one connection (SQLite allows one writer, and the bulk
+	// pragmas stay in one place); readers use two, so the BM25 and vector
+	// legs of a hybrid search run in parallel.
+	if opt.ReadOnly {
+		db.SetMaxOpenConns(2)
+		db.SetMaxIdleConns(2)
+	} else {
+		db.SetMaxOpenConns(1)
+	}
 	s := &Store{db: db, path: path, opt: opt}
 	if err := s.init(ctx); err != nil {
 		db.Close()
@@ -139,11 +163,11 @@ func isReadOnlyDir(err error) bool {
 }
 
 func openImmutable(ctx context.Context, path string, opt Options) (*Store, error) {
-	db, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?mode=ro&immutable=1")
+	db, err := sql.Open(driverName, "file:"+escapePath(path)+"?mode=ro&immutable=1")
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db.SetMaxOpenConns(1)
+	db.SetMaxOpenConns(2)
 	s := &Store{db: db, path: path, opt: opt}
 	if err := s.init(ctx); err != nil {
 		db.Close()
@@ -164,9 +188,6 @@ func (s *Store) init(ctx context.Context) error {
 		if _, err := s.db.ExecContext(ctx, "PRAGMA page_size=8192"); err != nil {
 			return err
 		}
-	}
-	if _, err := s.db.ExecContext(ctx, "PRAGMA cache_size=-32000; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=268435456"); err != nil {
-		return err
 	}
 	if !s.opt.ReadOnly {
 		if _, err := s.db.ExecContext(ctx, schemaSQL); err != nil {
