@@ -82,15 +82,21 @@ if [ "$uninstall" = 1 ]; then
     fi
     "$tool" hooks uninstall || die "could not remove the hooks from settings.json (see above); nothing else was removed"
   fi
+  removed=0
   for b in "${binaries[@]}"; do
-    if [ -e "$bindir/$b" ]; then rm -f "$bindir/$b" && say "removed $bindir/$b"; fi
+    if [ -e "$bindir/$b" ]; then rm -f "$bindir/$b" && say "removed $bindir/$b" && removed=$((removed + 1)); fi
   done
+  if [ "$removed" = 0 ]; then
+    others="$(command -v vaultctx 2>/dev/null || true)"
+    warn "no vaultctx binaries in $bindir${others:+; one is still at $others: pass the --prefix you installed with}"
+  fi
   if [ "$purge" = 1 ]; then
     db="${VAULTCTX_DB:-$datadir/index.db}"
     for f in "$config" "$db" "$db-wal" "$db-shm"; do
       if [ -e "$f" ]; then rm -f "$f" && say "removed $f"; fi
     done
-    for d in "$datadir" "$cachedir"; do
+    statedir="${XDG_STATE_HOME:-$HOME/.local/state}/vaultctx"
+    for d in "$datadir" "$cachedir" "$statedir"; do
       if [ -d "$d" ]; then rm -rf "$d" && say "removed $d"; fi
     done
     rmdir "$(dirname "$config")" 2>/dev/null || true
