@@ -314,6 +314,12 @@ func (s *Store) VectorHits(ctx context.Context, q []float32, k int) ([]Scored, e
 // vec0's shadow tables directly: <table>_chunks (validity bitmap, rowids
 // as int64) and <table>_vector_chunks00 (the codes, back to back).
 func (s *Store) hammingScan(ctx context.Context, code []byte, n int) ([]int64, error) {
+	// Count first: a second query while rows is open would wait forever
+	// for the writer's single connection.
+	var chunks int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunk_vecs_chunks").Scan(&chunks); err != nil {
+		return nil, fmt.Errorf("vector scan: %w", err)
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT c.size, c.validity, c.rowids, v.vectors
 		FROM chunk_vecs_chunks c JOIN chunk_vecs_vector_chunks00 v ON v.rowid = c.chunk_id`)
 	if err != nil {
@@ -325,9 +331,10 @@ func (s *Store) hammingScan(ctx context.Context, code []byte, n int) ([]int64, e
 	for i := range qw {
 		qw[i] = binary.LittleEndian.Uint64(code[8*i:])
 	}
-	// Distances are small integers, so selection is a histogram.
-	var ids []int64
-	var dist []uint16
+	// Distances are small integers, so selection is a histogram. Room for
+	// every code is reserved up front: vec0 chunks hold 1,024 codes each.
+	ids := make([]int64, 0, chunks*1024)
+	dist := make([]uint16, 0, chunks*1024)
 	var validity, rowids, vectors sql.RawBytes
 	for rows.Next() {
 		var size int
@@ -335,18 +342,22 @@ func (s *Store) hammingScan(ctx context.Context, code []byte, n int) ([]int64, e
 			return nil, fmt.Errorf("vector scan: %w", err)
 		}
 		stride := len(code)
-		if cap(ids)-len(ids) < size {
-			ids = append(make([]int64, 0, 2*cap(ids)+size), ids...)
-			dist = append(make([]uint16, 0, 2*cap(dist)+size), dist...)
-		}
-		for i := 0; i < size && (i+1)*stride <= len(vectors) && (i+1)*8 <= len(rowids); i++ {
-			if validity[i/8]>>(i%8)&1 == 0 {
+		size = min(size, len(vectors)/stride, len(rowids)/8, len(validity)*8)
+		for i := 0; i < size; i++ {
+			if validity[i>>3]>>(i&7)&1 == 0 {
 				continue
 			}
-			v := vectors[i*stride:]
-			d := 0
-			for w := 0; w < words; w++ {
-				d += bits.OnesCount64(qw[w] ^ binary.LittleEndian.Uint64(v[8*w:]))
+			v := vectors[i*stride : (i+1)*stride]
+			var d int
+			if words == 4 { // 256-bit codes (100- to 128-dimensional models)
+				d = bits.OnesCount64(qw[0]^binary.LittleEndian.Uint64(v[0:])) +
+					bits.OnesCount64(qw[1]^binary.LittleEndian.Uint64(v[8:])) +
+					bits.OnesCount64(qw[2]^binary.LittleEndian.Uint64(v[16:])) +
+					bits.OnesCount64(qw[3]^binary.LittleEndian.Uint64(v[24:]))
+			} else {
+				for w := 0; w < words; w++ {
+					d += bits.OnesCount64(qw[w] ^ binary.LittleEndian.Uint64(v[8*w:]))
+				}
 			}
 			ids = append(ids, int64(binary.LittleEndian.Uint64(rowids[8*i:])))
 			dist = append(dist, uint16(d))
