@@ -19,27 +19,11 @@
 package main
 
 import (
-	"context"
 	"os"
-	"runtime/debug"
-	"time"
 
-	"github.com/vaultctx/vaultctx/core/config"
-	"github.com/vaultctx/vaultctx/core/hookio"
 	"github.com/vaultctx/vaultctx/core/recall"
 )
 
 func main() {
-	// A hook lives for tens of milliseconds: collect garbage only if the
-	// heap passes 512 MiB.
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(512 << 20)
-	cfg, cfgErr := config.Load("", os.Getenv)
-	deadline := time.Duration(cfg.Hooks.DeadlineMS) * time.Millisecond
-	os.Exit(hookio.Run(recall.EventPrompt, deadline, func(ctx context.Context, in hookio.Input) ([]byte, error) {
-		if cfgErr != nil {
-			return nil, cfgErr
-		}
-		return recall.Prompt(ctx, cfg, in)
-	}))
+	os.Exit(recall.Main(recall.EventPrompt, recall.Prompt))
 }

@@ -1,0 +1,33 @@
+package recall
+
+import (
+	"context"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/hookio"
+)
+
+// Answer is Prompt or PreTool: it answers one decoded payload with the
+// loaded config.
+type Answer func(ctx context.Context, cfg config.Config, in hookio.Input) ([]byte, error)
+
+// Main is the whole life of a context hook process: it turns the garbage
+// collector off (the process lives for tens of milliseconds; the heap may
+// grow to 512 MiB before a collection), loads the config as vaultctx does,
+// and runs answer under hookio.Run with the configured deadline. A config
+// error fails open like any other. It returns the exit status, always 0.
+func Main(event string, answer Answer) int {
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(512 << 20)
+	cfg, cfgErr := config.Load("", os.Getenv)
+	deadline := time.Duration(cfg.Hooks.DeadlineMS) * time.Millisecond
+	return hookio.Run(event, deadline, func(ctx context.Context, in hookio.Input) ([]byte, error) {
+		if cfgErr != nil {
+			return nil, cfgErr
+		}
+		return answer(ctx, cfg, in)
+	})
+}
