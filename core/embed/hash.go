@@ -57,18 +57,19 @@ func (m *Model) fileDigest(path string) (string, error) {
 			}
 		}
 	}
-	d, err := sha256File(path)
+	d, err := SHA256File(path)
 	if err != nil {
 		return "", err
 	}
 	if cachePath != "" {
 		data, _ := json.Marshal(digestEntry{Path: path, Size: st.Size(), MTime: st.ModTime().UnixNano(), SHA256: d})
-		_ = writeFileAtomic(cachePath, data) // best effort
+		_ = WriteFileAtomic(cachePath, data) // best effort
 	}
 	return d, nil
 }
 
-func sha256File(path string) (string, error) {
+// SHA256File returns the hex sha256 digest of the file at path.
+func SHA256File(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -81,8 +82,9 @@ func sha256File(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// writeFileAtomic writes data to a temporary file beside path, then renames.
-func writeFileAtomic(path string, data []byte) error {
+// WriteFileAtomic writes data to a temporary file beside path (creating the
+// directory), then renames it over path, so readers never see a partial file.
+func WriteFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

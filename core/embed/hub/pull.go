@@ -2,8 +2,6 @@ package hub
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -144,7 +142,7 @@ func Pull(ctx context.Context, opt PullOptions) (string, error) {
 		}
 	}
 	meta, _ := json.MarshalIndent(pullMeta{Name: opt.Name, Revision: opt.Revision, Source: opt.BaseURL, SHA256: sums, Pulled: time.Now().UTC()}, "", "  ")
-	if err := writeFileAtomic(filepath.Join(dir, embed.MetaFile), append(meta, '\n')); err != nil {
+	if err := embed.WriteFileAtomic(filepath.Join(dir, embed.MetaFile), append(meta, '\n')); err != nil {
 		return "", fmt.Errorf("pull: %w", err)
 	}
 	os.RemoveAll(staging)
@@ -180,7 +178,7 @@ func fetch(ctx context.Context, opt PullOptions, url, final, want string) (strin
 	part := final + ".part"
 	if exists(final) {
 		// Finished in an earlier run but not installed: check again.
-		sum, err := sha256File(final)
+		sum, err := embed.SHA256File(final)
 		if err == nil && (want == "" || strings.EqualFold(sum, want)) {
 			return sum, nil
 		}
@@ -209,7 +207,7 @@ func fetch(ctx context.Context, opt PullOptions, url, final, want string) (strin
 	if lastErr != nil && !exists(part) {
 		return "", lastErr
 	}
-	sum, err := sha256File(part)
+	sum, err := embed.SHA256File(part)
 	if err != nil {
 		return "", err
 	}
@@ -294,36 +292,4 @@ func fetchOnce(ctx context.Context, opt PullOptions, url, part string) (bool, er
 func exists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
-}
-
-func sha256File(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("hash %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path, then renames.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return errors.Join(werr, cerr)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }
