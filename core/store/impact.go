@@ -751,13 +751,15 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 		acc = make([]float64, ix.maxID+1)
 		for _, it := range fast {
 			idf := ftsIDF(nRow, it.df)
-			err := decodePostings(it.postings, func(doc uint32, tf *[4]uint32) {
-				if int64(doc) > ix.maxID || dead[doc] {
-					return
+			norm := bm25K1 * bm25B / avgdl
+			err := decodeBlocks(it.postings, func(n int, docs *[blockLen]uint32, tfs *[4][blockLen]uint32) {
+				for i, doc := range docs[:n] {
+					if int64(doc) > ix.maxID || (dead != nil && dead[doc]) {
+						continue
+					}
+					f := w[0]*float64(tfs[0][i]) + w[1]*float64(tfs[1][i]) + w[2]*float64(tfs[2][i]) + w[0]*float64(tfs[3][i])
+					acc[doc] += idf * (f * (bm25K1 + 1)) / (f + bm25K1*(1-bm25B) + norm*ix.docLen(doc))
 				}
-				f := w[0]*float64(tf[0]) + w[1]*float64(tf[1]) + w[2]*float64(tf[2]) + w[0]*float64(tf[3])
-				d := ix.docLen(doc)
-				acc[doc] += idf * (f * (bm25K1 + 1)) / (f + bm25K1*(1-bm25B+bm25B*d/avgdl))
 			})
 			if err != nil {
 				return nil, wrap(err)

@@ -184,6 +184,19 @@ var errPostings = errors.New("corrupt impact posting list")
 // decodePostings calls fn for each posting of blob, in doc order. It
 // returns errPostings for a blob that encodePostings did not produce.
 func decodePostings(blob []byte, fn func(doc uint32, tf *[4]uint32)) error {
+	var tf [4]uint32
+	return decodeBlocks(blob, func(n int, docs *[blockLen]uint32, tfs *[4][blockLen]uint32) {
+		for i := 0; i < n; i++ {
+			tf[0], tf[1], tf[2], tf[3] = tfs[0][i], tfs[1][i], tfs[2][i], tfs[3][i]
+			fn(docs[i], &tf)
+		}
+	})
+}
+
+// decodeBlocks calls fn once per block of blob with its n postings: the
+// chunk ids and, per column, the frequencies. It is decodePostings without
+// a call per posting, for scoring loops.
+func decodeBlocks(blob []byte, fn func(n int, docs *[blockLen]uint32, tfs *[4][blockLen]uint32)) error {
 	n, k := binary.Uvarint(blob)
 	if k <= 0 || n > uint64(len(blob))*8 {
 		return errPostings
@@ -191,7 +204,7 @@ func decodePostings(blob []byte, fn func(doc uint32, tf *[4]uint32)) error {
 	pos := k
 	prev := uint32(0)
 	var vals [5][blockLen]uint32
-	var tf [4]uint32
+	var tfs [4][blockLen]uint32
 	for left := int(n); left > 0; {
 		cnt := min(left, blockLen)
 		var modes, counts [5]uint8
@@ -262,9 +275,10 @@ func decodePostings(blob []byte, fn func(doc uint32, tf *[4]uint32)) error {
 		pos = end
 		for i := 0; i < cnt; i++ {
 			prev += vals[0][i]
-			tf[0], tf[1], tf[2], tf[3] = vals[1][i], vals[2][i], vals[3][i], vals[4][i]
-			fn(prev, &tf)
+			vals[0][i] = prev
 		}
+		copy(tfs[:], vals[1:])
+		fn(cnt, &vals[0], &tfs)
 		left -= cnt
 	}
 	return nil
