@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The impact index: BM25 for common terms without FTS5's per-row cost.
@@ -96,10 +98,10 @@ func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error)
 		}
 		// Group the candidates' lists by the FTS5 term they stem to.
 		byStem := map[string][]int32{}
-		for w, id := range cands.ids {
+		for w, ids := range cands.ids {
 			stem, ok := stemOf[w]
 			if _, common := common[stem]; ok && common {
-				byStem[stem] = append(byStem[stem], id)
+				byStem[stem] = append(byStem[stem], ids...)
 			}
 		}
 		forms = map[string]int32{}
@@ -324,22 +326,25 @@ func (s *Store) stemSurfaces(ctx context.Context, surfaces map[string]struct{}) 
 }
 
 // candidates are the surface tokens that may stem to a common term, each
-// with its postings (doc << 32 | packed frequencies, see packTF) in doc
-// order.
+// with one or more postings lists (doc << 32 | packed frequencies, see
+// packTF), each in doc order.
 type candidates struct {
-	ids      map[string]int32
-	words    []string
+	ids      map[string][]int32 // word -> its lists
+	words    []string           // by list
 	lists    [][]uint64
-	overflow []bool
+	overflow []bool // by list
 }
 
 // scanCandidates reads every chunk once and collects the postings of the
 // tokens that may stem to a common term. Porter stemming only rewrites a
 // word's ending, so a word can stem to t only if it starts with t less its
 // last letter (y→i, an added e) - or, for t of one or two letters, with
-// all of t and at most three more letters ("ties" → "ti"). Words this test lets through needlessly
-// cost memory, never correctness; a missed form would show as a count
-// mismatch and keep its term out of the index.
+// all of t and at most three more letters ("ties" → "ti"). Words this test
+// lets through needlessly cost memory, never correctness; a missed form
+// would show as a count mismatch and keep its term out of the index.
+//
+// One goroutine reads the rows (SQLite) while up to four tokenize them,
+// each taking every fourth batch, so each worker's lists stay in doc order.
 func (s *Store) scanCandidates(ctx context.Context, common map[string][2]int64) (*candidates, error) {
 	// prefix -> the longest candidate it admits
 	prefixes := map[string]int{}
@@ -352,56 +357,110 @@ func (s *Store) scanCandidates(ctx context.Context, common map[string][2]int64) 
 		prefixes[p] = max(prefixes[p], longest)
 		maxPrefix = max(maxPrefix, len(p))
 	}
-	c := &candidates{ids: map[string]int32{}}
-	class := map[string]int32{} // surface -> candidate id, or -1
-	classify := func(tok []byte) int32 {
-		if id, ok := class[string(tok)]; ok {
-			return id
-		}
-		id := int32(-1)
-		for l := 1; l <= min(len(tok), maxPrefix); l++ {
-			if longest, ok := prefixes[string(tok[:l])]; ok && len(tok) <= longest {
-				id = int32(len(c.words))
-				w := string(tok)
-				c.words = append(c.words, w)
-				c.lists = append(c.lists, nil)
-				c.overflow = append(c.overflow, false)
-				c.ids[w] = id
-				break
+	type row struct {
+		id   int64
+		cols [4]string
+	}
+	const batchLen = 256
+	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
+	chans := make([]chan []row, workers)
+	scanners := make([]*candScanner, workers)
+	var wg sync.WaitGroup
+	for i := range chans {
+		chans[i] = make(chan []row, 4)
+		scanners[i] = &candScanner{prefixes: prefixes, maxPrefix: maxPrefix, class: map[string]int32{}}
+		wg.Add(1)
+		go func(sc *candScanner, in chan []row) {
+			defer wg.Done()
+			for batch := range in {
+				for i := range batch {
+					sc.chunk(batch[i].id, &batch[i].cols)
+				}
 			}
+		}(scanners[i], chans[i])
+	}
+	batch, next := make([]row, 0, batchLen), 0
+	err := s.chunkColumns(ctx, func(id int64, cols *[4]string) {
+		batch = append(batch, row{id, *cols})
+		if len(batch) == batchLen {
+			chans[next] <- batch
+			batch, next = make([]row, 0, batchLen), (next+1)%workers
 		}
-		class[string(tok)] = id
+	})
+	if len(batch) > 0 {
+		chans[next] <- batch
+	}
+	for _, ch := range chans {
+		close(ch)
+	}
+	wg.Wait()
+	c := &candidates{ids: map[string][]int32{}}
+	for _, sc := range scanners {
+		for j, w := range sc.words {
+			id := int32(len(c.words))
+			c.words = append(c.words, w)
+			c.lists = append(c.lists, sc.lists[j])
+			c.overflow = append(c.overflow, sc.overflow[j])
+			c.ids[w] = append(c.ids[w], id)
+		}
+	}
+	return c, err
+}
+
+// candScanner is one scanCandidates worker.
+type candScanner struct {
+	prefixes  map[string]int
+	maxPrefix int
+	class     map[string]int32 // surface -> index in words, or -1
+	words     []string
+	lists     [][]uint64
+	overflow  []bool
+	tf        [][4]uint32
+	touched   []int32
+}
+
+func (sc *candScanner) classify(tok []byte) int32 {
+	if id, ok := sc.class[string(tok)]; ok {
 		return id
 	}
-	var tf [][4]uint32
-	var touched []int32
-	err := s.chunkColumns(ctx, func(doc int64, cols *[4]string) {
-		for col, text := range cols {
-			ftsTokens(text, func(tok []byte) {
-				id := classify(tok)
-				if id < 0 {
-					return
-				}
-				for int(id) >= len(tf) {
-					tf = append(tf, [4]uint32{})
-				}
-				if tf[id] == ([4]uint32{}) {
-					touched = append(touched, id)
-				}
-				tf[id][col]++
-			})
+	id := int32(-1)
+	for l := 1; l <= min(len(tok), sc.maxPrefix); l++ {
+		if longest, ok := sc.prefixes[string(tok[:l])]; ok && len(tok) <= longest {
+			id = int32(len(sc.words))
+			sc.words = append(sc.words, string(tok))
+			sc.lists = append(sc.lists, nil)
+			sc.overflow = append(sc.overflow, false)
+			sc.tf = append(sc.tf, [4]uint32{})
+			break
 		}
-		for _, id := range touched {
-			packed, ok := packTF(tf[id])
-			if !ok {
-				c.overflow[id] = true
+	}
+	sc.class[string(tok)] = id
+	return id
+}
+
+// chunk adds one chunk's postings.
+func (sc *candScanner) chunk(doc int64, cols *[4]string) {
+	for col, text := range cols {
+		ftsTokens(text, func(tok []byte) {
+			id := sc.classify(tok)
+			if id < 0 {
+				return
 			}
-			c.lists[id] = append(c.lists[id], uint64(doc)<<32|uint64(packed))
-			tf[id] = [4]uint32{}
+			if sc.tf[id] == ([4]uint32{}) {
+				sc.touched = append(sc.touched, id)
+			}
+			sc.tf[id][col]++
+		})
+	}
+	for _, id := range sc.touched {
+		packed, ok := packTF(sc.tf[id])
+		if !ok {
+			sc.overflow[id] = true
 		}
-		touched = touched[:0]
-	})
-	return c, err
+		sc.lists[id] = append(sc.lists[id], uint64(doc)<<32|uint64(packed))
+		sc.tf[id] = [4]uint32{}
+	}
+	sc.touched = sc.touched[:0]
 }
 
 // packTF packs four column frequencies into 32 bits (16, 6, 6 and 4 bits);
