@@ -588,35 +588,36 @@ func (ix *impactIndex) docLen(id uint32) float64 {
 }
 
 // loadImpact returns the impact index, or nil when the file has none (an
-// older file, or a corpus without common terms).
+// older file, or a corpus without common terms). The chunk lengths are kept
+// between calls; meta('impact_max_id') is read every time, so a reader that
+// stays open across a rebuild picks up the new index.
 func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
-	if ix := s.imp.Load(); ix != nil {
-		if ix.maxID == 0 {
-			return nil, nil
-		}
-		return ix, nil
-	}
-	ix := &impactIndex{}
 	built, err := s.Meta(ctx, "impact_max_id")
 	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return nil, nil
+		}
 		return nil, err
 	}
-	if built != "" {
-		var lens []byte
-		err := s.db.QueryRowContext(ctx, "SELECT lens FROM impact_doclen WHERE id = 1").Scan(&lens)
-		switch {
-		case errors.Is(err, sql.ErrNoRows), err != nil && strings.Contains(err.Error(), "no such table"):
-		case err != nil:
-			return nil, fmt.Errorf("load impact index: %w", err)
-		case len(lens) > 0 && (lens[0] == 2 || lens[0] == 4):
-			ix.maxID, _ = strconv.ParseInt(built, 10, 64)
-			ix.lens, ix.width = lens, int(lens[0])
-		}
-	}
-	s.imp.Store(ix)
-	if ix.maxID == 0 {
+	maxID, _ := strconv.ParseInt(built, 10, 64)
+	if maxID <= 0 {
 		return nil, nil
 	}
+	if ix := s.imp.Load(); ix != nil && ix.maxID == maxID {
+		return ix, nil
+	}
+	var lens []byte
+	err = s.db.QueryRowContext(ctx, "SELECT lens FROM impact_doclen WHERE id = 1").Scan(&lens)
+	switch {
+	case errors.Is(err, sql.ErrNoRows), err != nil && strings.Contains(err.Error(), "no such table"):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("load impact index: %w", err)
+	case len(lens) == 0 || (lens[0] != 2 && lens[0] != 4):
+		return nil, nil
+	}
+	ix := &impactIndex{maxID: maxID, lens: lens, width: int(lens[0])}
+	s.imp.Store(ix)
 	return ix, nil
 }
 

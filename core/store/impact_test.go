@@ -205,6 +205,14 @@ func TestImpactMatchesFTS5(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A reader that stays open across the rebuild must follow it.
+	reader, err := Open(ctx, s.Path(), Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	compareWithFTS5(t, reader, queries[:20])
+
 	// A rebuild absorbs the changes.
 	rebuilt, _, err := s.MaintainImpact(ctx)
 	if err != nil || !rebuilt {
@@ -215,6 +223,7 @@ func TestImpactMatchesFTS5(t *testing.T) {
 		t.Errorf("impact_dead holds %d ids after a rebuild", dead)
 	}
 	compareWithFTS5(t, s, queries)
+	compareWithFTS5(t, reader, queries)
 }
 
 func TestPostingsRoundTrip(t *testing.T) {
