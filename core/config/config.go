@@ -92,6 +92,15 @@ const (
 	DefaultBM25Lead = 1
 )
 
+// Summary describes the ranking keys of the table by their TOML names, for
+// reports: "candidates 30, rrf_k 60, bm25_weight 1, vector_weight 0.2,
+// min_cosine 0.7, bm25_lead 1, bm25_columns [1 0.5 0.3]". k is left out
+// (callers such as eval choose their own result count).
+func (s Search) Summary() string {
+	return fmt.Sprintf("candidates %d, rrf_k %g, bm25_weight %g, vector_weight %g, min_cosine %g, bm25_lead %d, bm25_columns %g",
+		s.Candidates, s.RRFK, s.BM25Weight, s.VectorWeight, s.MinCosine, s.BM25Lead, s.Columns)
+}
+
 // Options returns the retrieval options of this [search] table for a mode
 // ("" = hybrid) and a result count (0 = K).
 func (s Search) Options(mode string, k int) retrieve.Options {

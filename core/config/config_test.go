@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -463,4 +464,19 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestSearchSummary(t *testing.T) {
+	s := Defaults().Search
+	want := fmt.Sprintf("candidates %d, rrf_k %g, bm25_weight %g, vector_weight %g, min_cosine %g, bm25_lead %d, bm25_columns [%g %g %g]",
+		s.Candidates, s.RRFK, s.BM25Weight, s.VectorWeight, s.MinCosine, s.BM25Lead, s.Columns[0], s.Columns[1], s.Columns[2])
+	if got := s.Summary(); got != want {
+		t.Errorf("Summary() = %q, want %q", got, want)
+	}
+	// Every fusion key's TOML name appears, so a report names what to set.
+	for _, key := range []string{"candidates", "rrf_k", "bm25_weight", "vector_weight", "min_cosine", "bm25_lead", "bm25_columns"} {
+		if !slices.Contains(knownKeys(), "search."+key) || !strings.Contains(s.Summary(), key+" ") {
+			t.Errorf("Summary() or the config lacks search.%s: %q", key, s.Summary())
+		}
+	}
 }
