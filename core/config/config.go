@@ -57,15 +57,15 @@ type Search struct {
 // 30 candidates per leg, where the vector leg's weight is below BM25's, as
 // in weighted rank fusion that weights each input by its measured quality
 // (Aslam and Montague, "Models for metasearch", SIGIR 2001): the GloVe
-// vector leg alone scores nDCG@10 0.279 (SciFact) and 0.116 (vault)
-// against BM25's 0.695 and 0.627, ratios 0.40 and 0.19.
+// vector leg alone scores nDCG@10 0.279 (SciFact) and 0.114 (vault)
+// against BM25's 0.695 and 0.627, ratios 0.40 and 0.18.
 //
 // nDCG@10 on the full train sets, hybrid against BM25 (0.6948, 0.6269):
 //
-//	vector_weight 1.0, min_cosine 0.7, bm25_lead 0 (the old default): 0.6621, 0.5124
-//	vector_weight 0.2, min_cosine 0.7, bm25_lead 0:                   0.6772, 0.6161
-//	vector_weight 0.2, min_cosine 0,   bm25_lead 1:                   0.6943, 0.6208
-//	vector_weight 0.2, min_cosine 0.7, bm25_lead 1 (the defaults):    0.6948, 0.6300
+//	vector_weight 1.0, min_cosine 0.7, bm25_lead 0 (the old default): 0.6621, 0.5118
+//	vector_weight 0.2, min_cosine 0.7, bm25_lead 0:                   0.6772, 0.6162
+//	vector_weight 0.2, min_cosine 0,   bm25_lead 1:                   0.6943, 0.6209
+//	vector_weight 0.2, min_cosine 0.7, bm25_lead 1 (the defaults):    0.6948, 0.6301
 //
 // and the concept query "how to handle authentication failures" still
 // brings up the section BM25 alone ranks 15th (SSH remoting,
@@ -76,13 +76,13 @@ const (
 	// DefaultVectorWeight is the default search.vector_weight: the largest
 	// weight measured (0.1 to 1.0) at which hybrid search, with the other
 	// defaults, is at least as good as BM25 on both train sets; it is about
-	// the vault set's quality ratio of the two legs (0.19).
+	// the vault set's quality ratio of the two legs (0.18).
 	DefaultVectorWeight = 0.2
 	// DefaultMinCosine is the default search.min_cosine. With GloVe most
 	// nearest neighbours are noise (of the vector hits BM25 did not find,
-	// 0.1% on SciFact and 0.6% on the vault set belong to a judged
+	// 0.1% on SciFact and 0.7% on the vault set belong to a judged
 	// document), and the floor keeps the weakest out of the fusion:
-	// without it the defaults score 0.6943 and 0.6208 (table above). The
+	// without it the defaults score 0.6943 and 0.6209 (table above). The
 	// value is the cosine of a GloVe model; another model has another
 	// scale.
 	DefaultMinCosine = 0.7
