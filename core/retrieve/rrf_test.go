@@ -251,6 +251,21 @@ func ExampleFuse() {
 	// 40 0.01613 [0 2]
 }
 
+func ExampleKeepLead() {
+	bm25 := Ranked{IDs: []int64{10, 20, 30}, Weight: 1}
+	knn := Ranked{IDs: []int64{30, 20}, Weight: 0.2}
+	// RRF alone puts 20 and 30, which the vector leg also found, above
+	// BM25's best hit; KeepLead with n = 1 keeps 10 first and leaves the
+	// rest in RRF order.
+	for _, f := range KeepLead(Fuse(60, bm25, knn), bm25.IDs, 1) {
+		fmt.Printf("%d %.5f %v\n", f.ID, f.Score, f.Ranks)
+	}
+	// Output:
+	// 10 0.01639 [1 0]
+	// 20 0.01935 [2 2]
+	// 30 0.01915 [3 1]
+}
+
 func TestSnippet(t *testing.T) {
 	mark := func(s string) string { return "[" + s + "]" }
 	got := Snippet("The Châtelier principle and equilibria shift.", "chatelier equilibrium", 200, mark)
