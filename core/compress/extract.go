@@ -521,7 +521,7 @@ func shapeKey(s string, data bool) string {
 
 // isNameLike reports whether a word names a file or a qualified identifier.
 func isNameLike(w string) bool {
-	if strings.ContainsAny(w, "/\\") || strings.Contains(w, "::") {
+	if strings.IndexByte(w, '/') >= 0 || strings.IndexByte(w, '\\') >= 0 || strings.Contains(w, "::") {
 		return true
 	}
 	d := strings.IndexByte(w, '.')
