@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"cmp"
 	"context"
 	"runtime"
 	"sort"
@@ -483,7 +484,11 @@ func indent(s string) int {
 // lines such as "test tests::adds ... ok" (cargo) or "x.py::test_a PASSED"
 // (pytest -v) are similar; in a listing every path is its own line.
 func shapeKey(s string, data bool) string {
-	b := make([]byte, 0, 48)
+	return string(appendShapeKey(make([]byte, 0, 48), s, data))
+}
+
+// appendShapeKey appends shapeKey(s, data) to b.
+func appendShapeKey(b []byte, s string, data bool) []byte {
 	i := 0
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 		b = append(b, s[i])
@@ -516,7 +521,7 @@ func shapeKey(s string, data bool) string {
 			i++
 		}
 	}
-	return string(b)
+	return b
 }
 
 // isNameLike reports whether a word names a file or a qualified identifier.
@@ -533,38 +538,96 @@ func isNameLike(w string) bool {
 // query terms ("Setting up python3-pytest" for "apt-get install
 // python3-pytest"), ties broken by the smallest text. Both criteria ignore
 // the order of the groups. It returns the group's lines joined by '\n'.
-func runRepresentative(run []line, p int, query []string) string {
-	idx := make(map[string]int, len(query))
-	for i, t := range query {
-		idx[t] = i
-	}
-	seen := make([]bool, len(query))
-	best, bestScore := "", -1
+func runRepresentative(run []line, p int, query *termSet) string {
+	seen := make([]bool, query.len())
+	best, bestScore := 0, -1
 	for g := 0; g+p <= len(run); g += p {
-		clear(seen)
 		score := 0
-		var text strings.Builder
-		for _, l := range run[g : g+p] {
-			if text.Len() > 0 {
-				text.WriteByte('\n')
+		if query.len() > 0 {
+			clear(seen)
+			for _, l := range run[g : g+p] {
+				eachToken(l.text, func(t string, lowered []byte) {
+					if i, ok := query.find(t, lowered); ok && !seen[i] {
+						seen[i] = true
+						score++
+					}
+				})
 			}
-			text.WriteString(l.text)
-			eachToken(l.text, func(t string, lowered []byte) {
-				i, ok := idx[t]
-				if lowered != nil {
-					i, ok = idx[string(lowered)]
-				}
-				if ok && !seen[i] {
-					seen[i] = true
-					score++
-				}
-			})
 		}
-		if t := text.String(); score > bestScore || score == bestScore && t < best {
-			best, bestScore = t, score
+		if score > bestScore || score == bestScore && compareJoined(run[g:g+p], run[best:best+p]) < 0 {
+			best, bestScore = g, score
 		}
 	}
-	return best
+	var text strings.Builder
+	for i, l := range run[best : best+p] {
+		if i > 0 {
+			text.WriteByte('\n')
+		}
+		text.WriteString(l.text)
+	}
+	return text.String()
+}
+
+// compareJoined compares the texts of a and b, each joined by '\n', as
+// strings.Compare would, without joining them; a and b have the same
+// length.
+func compareJoined(a, b []line) int {
+	for i := range a {
+		x, y := a[i].text, b[i].text
+		if x == y {
+			continue
+		}
+		n := min(len(x), len(y))
+		if c := strings.Compare(x[:n], y[:n]); c != 0 {
+			return c
+		}
+		// One is a prefix of the other: compare the bytes that follow it in
+		// the joined texts ('\n', or the end after the last line).
+		next := func(s string) int {
+			switch {
+			case len(s) > n:
+				return int(s[n])
+			case i == len(a)-1:
+				return -1
+			}
+			return '\n'
+		}
+		return cmp.Compare(next(x), next(y))
+	}
+	return 0
+}
+
+// termSet looks tokens up in a list of query terms.
+type termSet struct {
+	idx    map[string]int
+	filter [filterSize]bool // filterSlot of every term
+}
+
+func newTermSet(terms []string) *termSet {
+	s := &termSet{idx: make(map[string]int, len(terms))}
+	for i, t := range terms {
+		s.idx[t] = i
+		s.filter[filterSlotString(t)] = true
+	}
+	return s
+}
+
+func (s *termSet) len() int { return len(s.idx) }
+
+// find returns the index of a token given as eachToken passes it.
+func (s *termSet) find(t string, lowered []byte) (int, bool) {
+	if lowered != nil {
+		if !s.filter[filterSlot(lowered)] {
+			return 0, false
+		}
+		i, ok := s.idx[string(lowered)]
+		return i, ok
+	}
+	if !s.filter[filterSlotString(t)] {
+		return 0, false
+	}
+	i, ok := s.idx[t]
+	return i, ok
 }
 
 // buildUnits groups lines into units (see unit); query holds the terms runs
@@ -572,6 +635,24 @@ func runRepresentative(run []line, p int, query []string) string {
 // lines a run may repeat (see periodAt).
 func buildUnits(lines []line, query []string, maxP int) []unit {
 	var units []unit
+	terms := newTermSet(query)
+	// The shape keys of all ranked lines, in one allocation.
+	var keys []byte
+	var ends []int
+	for i := range lines {
+		if lines[i].tier == tierRank && lines[i].kind != kindBlank {
+			keys = appendShapeKey(keys, lines[i].text, lines[i].data)
+			ends = append(ends, len(keys))
+		}
+	}
+	allKeys, k, start := string(keys), 0, 0
+	for i := range lines {
+		if lines[i].tier == tierRank && lines[i].kind != kindBlank {
+			lines[i].key = allKeys[start:ends[k]]
+			start = ends[k]
+			k++
+		}
+	}
 	add := func(u unit) {
 		u.stream = lines[u.first].stream
 		for i := u.first; i <= u.last; i++ {
@@ -606,12 +687,9 @@ func buildUnits(lines []line, query []string, maxP int) []unit {
 		for j < len(lines) && lines[j].stream == l.stream && lines[j].tier == tierRank && lines[j].kind != kindBlank {
 			j++
 		}
-		for k := i; k < j; k++ {
-			lines[k].key = shapeKey(lines[k].text, lines[k].data)
-		}
 		for k := i; k < j; {
 			if p, span := periodAt(lines, k, j, maxP); span > 0 {
-				rep := runRepresentative(lines[k:k+span], p, query)
+				rep := runRepresentative(lines[k:k+span], p, terms)
 				add(unit{first: k, last: k + span - 1, tier: tierRank, run: true, rep: rep, period: p,
 					cost: len(rep) + 1 + len(runMarker(span-p)) + 1 + blankReserve + markerReserve})
 				k += span

@@ -111,41 +111,41 @@ func queryTerms(req Request) []string {
 // eachToken calls fn with each token of text, as tokens would return them,
 // without allocating for ASCII text (the hot path over a whole output).
 // Bytes >= 0x80 count as letters here; tokens holding them go through
-// tokens for exact Unicode handling. The token is passed as a string, or,
+// tokens for exact Unicode handling, unless they hold no letter or digit at
+// all (marks such as "✓" or "━━━"). The token is passed as a string, or,
 // when it had to be lowercased, as a byte slice valid only during the call
 // (the other argument is then empty).
 func eachToken(text string, fn func(tok string, lowered []byte)) {
 	var buf [64]byte
-	start, upper, ascii := -1, false, true
-	for i := 0; i <= len(text); i++ {
-		var c byte
-		if i < len(text) {
-			c = text[i]
+	for i := 0; i < len(text); {
+		for i < len(text) && tokenClass[text[i]] == 0 {
+			i++
 		}
-		word := i < len(text) && (c >= 'a' && c <= 'z' || isDigit(c) || c >= 'A' && c <= 'Z' || c >= 0x80)
-		if word {
-			if start < 0 {
-				start, upper, ascii = i, false, true
+		start := i
+		var cls uint8 // union of the classes of the token's bytes
+		for ; i < len(text); i++ {
+			c := tokenClass[text[i]]
+			if c == 0 {
+				break
 			}
-			if c >= 'A' && c <= 'Z' {
-				upper = true
-			} else if c >= 0x80 {
-				ascii = false
-			}
-			continue
-		}
-		if start < 0 {
-			continue
+			cls |= c
 		}
 		w := text[start:i]
-		start = -1
 		switch {
-		case !ascii || upper && len(w) > len(buf):
+		case w == "":
+		case cls&tokHigh != 0:
+			if cls == tokHigh && !hasLetterOrDigit(w) {
+				continue
+			}
 			for _, t := range tokens(w) {
 				fn(t, nil)
 			}
-		case len(w) < 2 || isNumber(w):
-		case upper:
+		case cls&tokUpper != 0 && len(w) > len(buf):
+			for _, t := range tokens(w) {
+				fn(t, nil)
+			}
+		case len(w) < 2 || cls == tokDigit:
+		case cls&tokUpper != 0:
 			b := buf[:len(w)]
 			for k := 0; k < len(w); k++ {
 				c := w[k]
@@ -154,13 +154,47 @@ func eachToken(text string, fn func(tok string, lowered []byte)) {
 				}
 				b[k] = c
 			}
-			if !placeholderWords[string(b)] {
+			if !isPlaceholderWord(string(b)) {
 				fn("", b)
 			}
-		case !placeholderWords[w]:
+		case !isPlaceholderWord(w):
 			fn(w, nil)
 		}
 	}
+}
+
+// Token byte classes (see tokenClass); 0 separates tokens.
+const (
+	tokLower uint8 = 1 << iota // 'a'–'z'
+	tokUpper                   // 'A'–'Z'
+	tokDigit                   // '0'–'9'
+	tokHigh                    // a byte of a multi-byte UTF-8 sequence
+)
+
+var tokenClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= 'a' && c <= 'z':
+			t[c] = tokLower
+		case c >= 'A' && c <= 'Z':
+			t[c] = tokUpper
+		case c >= '0' && c <= '9':
+			t[c] = tokDigit
+		case c >= 0x80:
+			t[c] = tokHigh
+		}
+	}
+	return t
+}()
+
+// hasLetterOrDigit reports whether s holds a Unicode letter or digit.
+func hasLetterOrDigit(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // tokens splits text into lowercased runs of letters and digits of two or
@@ -170,7 +204,7 @@ func tokens(text string) []string {
 	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
-		if len(f) < 2 || isNumber(f) || placeholderWords[f] {
+		if len(f) < 2 || isNumber(f) || isPlaceholderWord(f) {
 			continue
 		}
 		out = append(out, f)
@@ -178,7 +212,16 @@ func tokens(text string) []string {
 	return out
 }
 
-var placeholderWords = map[string]bool{"time": true, "dur": true, "rate": true, "addr": true, "pid": true, "port": true, "tmp": true, "uuid": true, "progress": true}
+// isPlaceholderWord reports whether w is a word of one of the
+// normaliser's placeholders ("<time>" gives "time"), which says nothing
+// about a line.
+func isPlaceholderWord(w string) bool {
+	switch w {
+	case "time", "dur", "rate", "addr", "pid", "port", "tmp", "uuid", "progress":
+		return true
+	}
+	return false
+}
 
 func isNumber(s string) bool {
 	for _, c := range s {

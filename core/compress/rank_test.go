@@ -28,6 +28,24 @@ func TestEachTokenMatchesTokens(t *testing.T) {
 	}
 }
 
+func FuzzEachToken(f *testing.F) {
+	for _, s := range []string{"Ünïcode MIXED ✓case x_y <dur> A1 0x<addr>", "━━━ 12 ab", "ÀB cD"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var got []string
+		eachToken(s, func(tok string, lowered []byte) {
+			if lowered != nil {
+				tok = string(lowered)
+			}
+			got = append(got, tok)
+		})
+		if want := tokens(s); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Fatalf("eachToken(%q) = %q, tokens = %q", s, got, want)
+		}
+	})
+}
+
 // TestBM25 checks scores computed from the formula on a tiny corpus: the
 // unit with the query term twice (and the same length) ranks first, units
 // without it are absent.
