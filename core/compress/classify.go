@@ -49,8 +49,6 @@ var (
 	// Lines that only quote source under a diagnostic: "   12 |  code",
 	// "      |  ^~~", jest's "  > 4 |  code".
 	excerptRe = regexp.MustCompile(`^\s*(?:>\s*)?(?:\d*\s+\|(?:\s|$)|[~^]+[~^\s|]*$)`)
-	// Library frames: the language runtime and installed dependencies.
-	libraryFrameRe = regexp.MustCompile(`/usr/(?:local/)?(?:lib/)?go/src/|/go/pkg/mod/|\bnode:internal\b|node_modules/|<frozen |/site-packages/|/dist-packages/|/lib/python\d|/rustc/|/\.cargo/registry/|\b_testmain\.go:|/\.rustup/|^\s*at (?:java|javax|jdk|sun|kotlin|scala)\.|^(?:runtime|testing|reflect|internal/\w+)\.`)
 )
 
 // Vocabulary of errors, warnings and summaries, matched on the lowercased
@@ -590,10 +588,37 @@ func diagStart(line string) int {
 	return k + 1
 }
 
+// Library frames: the language runtime and installed dependencies, as
+// literal path parts and, for the rest, regexps behind a literal hint.
+var (
+	libraryParts = []string{"/usr/go/src/", "/usr/local/go/src/", "/usr/lib/go/src/", "/usr/local/lib/go/src/",
+		"/go/pkg/mod/", "node_modules/", "<frozen ", "/site-packages/", "/dist-packages/", "/rustc/", "/.cargo/registry/", "/.rustup/"}
+	libraryPatterns = []struct {
+		hint string // a substring of every match
+		re   *regexp.Regexp
+	}{
+		{"node:internal", regexp.MustCompile(`\bnode:internal\b`)},
+		{"/lib/python", regexp.MustCompile(`/lib/python\d`)},
+		{"_testmain.go:", regexp.MustCompile(`\b_testmain\.go:`)},
+		{"at ", regexp.MustCompile(`^\s*at (?:java|javax|jdk|sun|kotlin|scala)\.`)},
+		{".", regexp.MustCompile(`^(?:runtime|testing|reflect|internal/\w+)\.`)},
+	}
+)
+
 // isLibraryFrame reports whether a frame line points into a language
 // runtime or an installed dependency rather than the user's code.
 func isLibraryFrame(line string) bool {
-	return libraryFrameRe.MatchString(line)
+	for _, p := range libraryParts {
+		if strings.Contains(line, p) {
+			return true
+		}
+	}
+	for _, p := range libraryPatterns {
+		if strings.Contains(line, p.hint) && p.re.MatchString(line) {
+			return true
+		}
+	}
+	return false
 }
 
 // dataCommands print data on stdout: what they print is content to rank,
