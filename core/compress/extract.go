@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"context"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -748,21 +748,23 @@ func selectionOrder(units []unit) []int {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool {
-		ua, ub := units[order[a]], units[order[b]]
+	slices.SortFunc(order, func(a, b int) int {
+		ua, ub := &units[a], &units[b]
 		if ua.tier != ub.tier {
-			return ua.tier < ub.tier
+			return cmp.Compare(ua.tier, ub.tier)
 		}
 		switch ua.tier {
 		case tierRank:
-			return ua.rank < ub.rank
+			if ua.rank != ub.rank {
+				return cmp.Compare(ua.rank, ub.rank)
+			}
 		case tierSummary:
 			// The final verdicts first: nearest the end of their stream.
 			if ua.fromEnd != ub.fromEnd {
-				return ua.fromEnd < ub.fromEnd
+				return cmp.Compare(ua.fromEnd, ub.fromEnd)
 			}
 		}
-		return order[a] < order[b]
+		return cmp.Compare(a, b)
 	})
 	return order
 }

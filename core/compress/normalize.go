@@ -29,7 +29,7 @@ const ephemeralPortMin = 32768
 type rule struct {
 	name string
 	// trigger is a necessary condition of re (see scanTriggers); the
-	// regexp runs only on lines that have it.
+	// regexp runs only on lines that have all its bits.
 	trigger trigger
 	re      *regexp.Regexp
 	repl    string                  // used when fn is nil; may reference groups
@@ -84,7 +84,7 @@ var normRules = []rule{
 		repl: phRate,
 	},
 	{ // Spelled-out durations: 12 ms, 1.234 s, 3 seconds.
-		name: "duration-words", trigger: trigDurWords,
+		name: "duration-words", trigger: trigDurWords | trigDurUnit,
 		re: regexp.MustCompile(`(^|[^\w.])\d+(?:\.\d+)?\s(?:ms|msecs?|milliseconds?|secs?|seconds?|minutes?|mins?)\b|(^|[^\w.])\d+\.\d+ s\b`),
 		fn: func(m []string) string {
 			return m[1] + m[2] + phDur
@@ -258,7 +258,7 @@ func normalizeTokens(line string) string {
 	}
 	for i := range normRules {
 		r := &normRules[i]
-		if !digits && r.trigger != trigTmp || trig&r.trigger == 0 {
+		if !digits && r.trigger != trigTmp || trig&r.trigger != r.trigger {
 			continue
 		}
 		var n string
@@ -344,6 +344,7 @@ const (
 	trigTmp                            // a '/' after "tmp", "temp", "Temp", "TEMP" or "/T", or "/dev/shm/"
 	trigRate                           // "B/s", "b/s", "bps" or "Bps"
 	trigDurWords                       // a digit, a space, then 'm' or 's'
+	trigDurUnit                        // a digit, a blank, then "ms", "mil", "min", "sec" or a lone 's'
 	trigHex                            // "0x" and five hex digits
 	trigPID                            // "pid", "PID" or "Pid"
 	trigPIDBracket                     // "]:"
@@ -391,9 +392,13 @@ func scanTriggers(s string) trigger {
 				switch s[i+1] {
 				case 'n', 'u', 'm', 's', 'h', 0xc2:
 					t |= trigDigitUnit
-				case ' ':
-					if i+2 < len(s) && (s[i+2] == 'm' || s[i+2] == 's') {
+				case ' ', '\t', '\f', '\r', '\n':
+					if s[i+1] == ' ' && i+2 < len(s) && (s[i+2] == 'm' || s[i+2] == 's') {
 						t |= trigDurWords
+					}
+					if u := s[i+2:]; strings.HasPrefix(u, "ms") || strings.HasPrefix(u, "mil") || strings.HasPrefix(u, "min") ||
+						strings.HasPrefix(u, "sec") || u != "" && u[0] == 's' && (len(u) == 1 || !isWordByte(u[1])) {
+						t |= trigDurUnit
 					}
 				case 'x':
 					if c == '0' && hexAt(s, i+2, 5) {

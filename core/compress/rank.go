@@ -1,9 +1,10 @@
 package compress
 
 import (
+	"cmp"
 	"context"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -302,7 +303,7 @@ func bm25Rank(ids []int64, tokensOf func(k int, fn func(string, []byte)), query 
 		}
 		hits = append(hits, scored{ids[i], s})
 	}
-	sort.SliceStable(hits, func(a, b int) bool { return hits[a].score > hits[b].score })
+	slices.SortStableFunc(hits, func(a, b scored) int { return cmp.Compare(b.score, a.score) })
 	out := make([]int64, len(hits))
 	for i, h := range hits {
 		out[i] = h.id
@@ -330,7 +331,7 @@ func edgeRank(ids []int64, streams []int) []int64 {
 		}
 		lo = hi
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].dist < out[b].dist })
+	slices.SortStableFunc(out, func(a, b edge) int { return cmp.Compare(a.dist, b.dist) })
 	ranked := make([]int64, len(out))
 	for i, e := range out {
 		ranked[i] = e.id
@@ -354,7 +355,7 @@ func embedRank(ctx context.Context, emb Embedder, ids []int64, texts []string, q
 	for i := range ids {
 		s[i] = scored{ids[i], cosine(q, vecs[i+1])}
 	}
-	sort.SliceStable(s, func(a, b int) bool { return s[a].sim > s[b].sim })
+	slices.SortStableFunc(s, func(a, b scored) int { return cmp.Compare(b.sim, a.sim) })
 	out := make([]int64, len(s))
 	for i := range s {
 		out[i] = s[i].id
