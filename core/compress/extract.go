@@ -132,6 +132,10 @@ type line struct {
 	kind   kind
 	tier   int
 	unit   int // index into units; -1 for blank lines
+	// The tokens of text cut as a ranked line (see tokenStats), counted
+	// while the lines are prepared so that ranking reads no text again.
+	ntok int        // tokens
+	hits []queryHit // tokens that are query terms or stems, in order
 }
 
 // unit is what selection keeps or drops as a whole: one important line, a
@@ -143,6 +147,7 @@ type unit struct {
 	run         bool   // a collapsed run of similar lines (or groups of lines)
 	period      int    // a run's group size in lines
 	rep         string // a run's representative group, lines joined by '\n'
+	repAt       int    // index into lines of the representative group's first line
 	cost        int    // rendered bytes plus a marker reserve
 	rank        int    // order within tierRank (0 best)
 	fromEnd     int    // non-blank lines after the unit in its stream
@@ -189,7 +194,8 @@ type unit struct {
 // streams; only a budget smaller than the header itself is exceeded.
 func Condense(ctx context.Context, req Request, opts Options, savedPath string) Extract {
 	opts = opts.withDefaults()
-	lines, counts := splitStreams(req, isDataCommand(req.Command))
+	q := newQuery(req)
+	lines, counts := splitStreams(req, isDataCommand(req.Command), q)
 	total := counts[0] + counts[1]
 	header := headerLine(total, savedPath)
 	budget := opts.BudgetTokens*CharsPerToken - len(header) - 1
@@ -204,8 +210,8 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	if size > budget {
 		maxP = maxPeriod
 	}
-	units := buildUnits(lines, queryTerms(req), maxP)
-	rankUnits(ctx, units, lines, req, opts.Embedder)
+	units := buildUnits(lines, q, maxP)
+	rankUnits(ctx, units, lines, q, opts.Embedder)
 	order := selectionOrder(units)
 
 	chosen := choose(units, order, budget)
@@ -234,8 +240,9 @@ func headerLine(total int, savedPath string) string {
 	return "[vaultctx: Bash output condensed from " + itoa(total) + " lines; " + where + "]"
 }
 
-// splitStreams cleans, normalises and classifies the lines of both streams.
-func splitStreams(req Request, data bool) ([]line, [2]int) {
+// splitStreams cleans, normalises and classifies the lines of both
+// streams, and counts their tokens against q (see tokenStats).
+func splitStreams(req Request, data bool, q *query) ([]line, [2]int) {
 	lines := make([]line, 0, strings.Count(req.Stdout, "\n")+strings.Count(req.Stderr, "\n")+2)
 	var counts [2]int
 	for s, text := range []string{req.Stdout, req.Stderr} {
@@ -254,7 +261,7 @@ func splitStreams(req Request, data bool) ([]line, [2]int) {
 		for raw := range strings.SplitSeq(text, "\n") {
 			lines = append(lines, line{text: raw, stream: s, unit: -1, data: data && s == 0})
 		}
-		prepareLines(lines[start:], data && s == 0)
+		prepareLines(lines[start:], data && s == 0, q)
 		counts[s] = len(lines) - start
 		assignTiers(lines[start:], data && s == 0)
 	}
@@ -272,14 +279,22 @@ func splitStreams(req Request, data bool) ([]line, [2]int) {
 // work across CPUs.
 const parallelMinLines = 4096
 
-// prepareLines cleans, normalises and classifies raw lines in place. Each
-// line is processed on its own, so large outputs are split across up to
-// four goroutines; the result does not depend on the split.
-func prepareLines(ls []line, data bool) {
+// prepareLines cleans, normalises and classifies raw lines in place, and
+// counts their tokens against q. Each line is processed on its own, so
+// large outputs are split across up to four goroutines; the result does not
+// depend on the split.
+func prepareLines(ls []line, data bool, q *query) {
 	work := func(part []line) {
+		var arena []queryHit // the hits of this part's lines
 		for i := range part {
-			part[i].text = Normalize(cleanLine(part[i].text))
-			part[i].kind = classify(part[i].text, data)
+			l := &part[i]
+			l.text = Normalize(cleanLine(l.text))
+			l.kind = classify(l.text, data)
+			if l.kind != kindBlank {
+				n := len(arena)
+				l.ntok, arena = q.tokenStats(truncateLine(l.text, maxPlainLine), arena)
+				l.hits = arena[n:len(arena):len(arena)]
+			}
 		}
 	}
 	n := min(runtime.GOMAXPROCS(0), 4)
@@ -537,21 +552,21 @@ func isNameLike(w string) bool {
 // run of period p (groups of p lines): the one holding the most distinct
 // query terms ("Setting up python3-pytest" for "apt-get install
 // python3-pytest"), ties broken by the smallest text. Both criteria ignore
-// the order of the groups. It returns the group's lines joined by '\n'.
-func runRepresentative(run []line, p int, query *termSet) string {
-	seen := make([]bool, query.len())
+// the order of the groups. It returns the index in run of the group's first
+// line and the group's lines joined by '\n'. The terms come from the
+// lines' hits (see tokenStats).
+func runRepresentative(run []line, p int, q *query) (int, string) {
+	seen := make([]bool, len(q.terms))
 	best, bestScore := 0, -1
 	for g := 0; g+p <= len(run); g += p {
 		score := 0
-		if query.len() > 0 {
-			clear(seen)
-			for _, l := range run[g : g+p] {
-				eachToken(l.text, func(t string, lowered []byte) {
-					if i, ok := query.find(t, lowered); ok && !seen[i] {
-						seen[i] = true
-						score++
-					}
-				})
+		clear(seen)
+		for _, l := range run[g : g+p] {
+			for _, h := range l.hits {
+				if h.term >= 0 && !seen[h.term] {
+					seen[h.term] = true
+					score++
+				}
 			}
 		}
 		if score > bestScore || score == bestScore && compareJoined(run[g:g+p], run[best:best+p]) < 0 {
@@ -565,7 +580,7 @@ func runRepresentative(run []line, p int, query *termSet) string {
 		}
 		text.WriteString(l.text)
 	}
-	return text.String()
+	return best, text.String()
 }
 
 // compareJoined compares the texts of a and b, each joined by '\n', as
@@ -597,45 +612,11 @@ func compareJoined(a, b []line) int {
 	return 0
 }
 
-// termSet looks tokens up in a list of query terms.
-type termSet struct {
-	idx    map[string]int
-	filter [filterSize]bool // filterSlot of every term
-}
-
-func newTermSet(terms []string) *termSet {
-	s := &termSet{idx: make(map[string]int, len(terms))}
-	for i, t := range terms {
-		s.idx[t] = i
-		s.filter[filterSlotString(t)] = true
-	}
-	return s
-}
-
-func (s *termSet) len() int { return len(s.idx) }
-
-// find returns the index of a token given as eachToken passes it.
-func (s *termSet) find(t string, lowered []byte) (int, bool) {
-	if lowered != nil {
-		if !s.filter[filterSlot(lowered)] {
-			return 0, false
-		}
-		i, ok := s.idx[string(lowered)]
-		return i, ok
-	}
-	if !s.filter[filterSlotString(t)] {
-		return 0, false
-	}
-	i, ok := s.idx[t]
-	return i, ok
-}
-
-// buildUnits groups lines into units (see unit); query holds the terms runs
+// buildUnits groups lines into units (see unit); q holds the terms runs
 // are represented by (see runRepresentative), maxP the longest group of
 // lines a run may repeat (see periodAt).
-func buildUnits(lines []line, query []string, maxP int) []unit {
+func buildUnits(lines []line, q *query, maxP int) []unit {
 	var units []unit
-	terms := newTermSet(query)
 	// The shape keys of all ranked lines, in one allocation.
 	var keys []byte
 	var ends []int
@@ -689,8 +670,8 @@ func buildUnits(lines []line, query []string, maxP int) []unit {
 		}
 		for k := i; k < j; {
 			if p, span := periodAt(lines, k, j, maxP); span > 0 {
-				rep := runRepresentative(lines[k:k+span], p, terms)
-				add(unit{first: k, last: k + span - 1, tier: tierRank, run: true, rep: rep, period: p,
+				at, rep := runRepresentative(lines[k:k+span], p, q)
+				add(unit{first: k, last: k + span - 1, tier: tierRank, run: true, rep: rep, repAt: k + at, period: p,
 					cost: len(rep) + 1 + len(runMarker(span-p)) + 1 + blankReserve + markerReserve})
 				k += span
 				continue

@@ -34,7 +34,7 @@ const (
 //
 // Fuse breaks ties by best single rank, then by unit index (position), so
 // the order is deterministic.
-func rankUnits(ctx context.Context, units []unit, lines []line, req Request, emb Embedder) {
+func rankUnits(ctx context.Context, units []unit, lines []line, q *query, emb Embedder) {
 	var ids []int64
 	var streams []int
 	for i, u := range units {
@@ -46,29 +46,43 @@ func rankUnits(ctx context.Context, units []unit, lines []line, req Request, emb
 	if len(ids) == 0 {
 		return
 	}
-	query := queryTerms(req)
-	// The tokens of a unit, read from its lines without joining them.
-	unitTokens := func(k int, fn func(string, []byte)) {
-		u := units[ids[k]]
-		if u.run {
-			eachToken(u.rep, fn)
-			return
+	var bm25 []int64
+	if len(q.terms) > 0 {
+		// A unit's tokens are those of its lines, or of its representative
+		// group for a collapsed run, counted when the lines were prepared.
+		docs := make([]bm25Doc, len(ids))
+		for k, id := range ids {
+			u := &units[id]
+			first, last := u.first, u.last
+			if u.run {
+				first, last = u.repAt, u.repAt+u.period-1
+			}
+			d := &docs[k]
+			for i := first; i <= last; i++ {
+				d.len += lines[i].ntok
+				for _, h := range lines[i].hits {
+					if h.stem < 0 {
+						continue
+					}
+					if d.tf == nil {
+						d.tf = make([]int, len(q.stems))
+					}
+					d.tf[h.stem]++
+				}
+			}
 		}
-		for i := u.first; i <= u.last; i++ {
-			eachToken(lines[i].text, fn)
-		}
+		bm25 = bm25Order(ids, docs, len(q.stems))
 	}
-
 	lists := []retrieve.Ranked{
-		{IDs: bm25Rank(ids, unitTokens, query), Weight: 1},
+		{IDs: bm25, Weight: 1},
 		{IDs: edgeRank(ids, streams), Weight: 1},
 	}
-	if emb != nil && len(query) > 0 {
+	if emb != nil && len(q.terms) > 0 {
 		texts := make([]string, len(ids))
 		for k, id := range ids {
 			texts[k] = unitText(units[id], lines)
 		}
-		if ranked := embedRank(ctx, emb, ids, texts, strings.Join(query, " ")); ranked != nil {
+		if ranked := embedRank(ctx, emb, ids, texts, strings.Join(q.terms, " ")); ranked != nil {
 			lists = append(lists, retrieve.Ranked{IDs: ranked, Weight: 1})
 		}
 	}
@@ -233,50 +247,121 @@ func isNumber(s string) bool {
 	return true
 }
 
-// bm25Rank returns the ids whose tokens (tokensOf(k, fn) calls fn with each
-// token of ids[k]) match at least one query term, best BM25 score first
-// (ties: earlier id first).
-func bm25Rank(ids []int64, tokensOf func(k int, fn func(string, []byte)), query []string) []int64 {
-	if len(query) == 0 {
-		return nil
-	}
-	q := map[string]bool{}
-	var filter [filterSize]bool
-	var stems []string
-	for _, t := range query {
-		t = stem(t)
-		if !q[t] {
-			stems = append(stems, t)
+// query is what output lines are ranked against: the distinct terms of
+// the command, description and prompt (queryTerms), and their distinct
+// stems (see stem) in order of first appearance, each with a set to look
+// tokens up in.
+type query struct {
+	terms, stems         []string
+	termIndex, stemIndex termIndex
+}
+
+// queryHit is a token of a line that is a query term or whose stem is a
+// query stem: indices into query.terms and query.stems, -1 for none.
+type queryHit struct {
+	term, stem int32
+}
+
+func newQuery(req Request) *query {
+	q := &query{terms: queryTerms(req)}
+	seen := map[string]bool{}
+	for _, t := range q.terms {
+		if t = stem(t); !seen[t] {
+			seen[t] = true
+			q.stems = append(q.stems, t)
 		}
-		q[t] = true
-		filter[filterSlot([]byte(t))] = true
 	}
-	query = stems
-	tf := make([]map[string]int, len(ids))
-	lens := make([]int, len(ids))
-	df := map[string]int{}
+	q.termIndex = newTermIndex(q.terms)
+	q.stemIndex = newTermIndex(q.stems)
+	return q
+}
+
+// tokenStats counts the tokens of text (as eachToken reads them) and
+// appends to hits those that are query terms or have a query stem. It
+// returns the count and hits.
+func (q *query) tokenStats(text string, hits []queryHit) (int, []queryHit) {
+	if len(q.terms) == 0 {
+		n := 0
+		eachToken(text, func(string, []byte) { n++ })
+		return n, hits
+	}
+	n := 0
+	eachToken(text, func(t string, lowered []byte) {
+		n++
+		h := queryHit{term: -1, stem: -1}
+		if lowered != nil {
+			h.term = q.termIndex.find(lowered)
+			h.stem = q.stemIndex.find(stemBytes(lowered))
+		} else {
+			h.term = q.termIndex.findString(t)
+			h.stem = q.stemIndex.findString(stem(t))
+		}
+		if h.term >= 0 || h.stem >= 0 {
+			hits = append(hits, h)
+		}
+	})
+	return n, hits
+}
+
+// termIndex maps terms to their index in a list, with a filter (see
+// filterSlot) that rejects most other tokens without a map look-up.
+type termIndex struct {
+	idx    map[string]int32
+	filter *[filterSize]bool
+}
+
+func newTermIndex(terms []string) termIndex {
+	x := termIndex{idx: make(map[string]int32, len(terms)), filter: new([filterSize]bool)}
+	for i, t := range terms {
+		x.idx[t] = int32(i)
+		x.filter[filterSlotString(t)] = true
+	}
+	return x
+}
+
+// find returns the index of w, or -1.
+func (x termIndex) find(w []byte) int32 {
+	if !x.filter[filterSlot(w)] {
+		return -1
+	}
+	if i, ok := x.idx[string(w)]; ok {
+		return i
+	}
+	return -1
+}
+
+// findString is find for a string.
+func (x termIndex) findString(w string) int32 {
+	if !x.filter[filterSlotString(w)] {
+		return -1
+	}
+	if i, ok := x.idx[w]; ok {
+		return i
+	}
+	return -1
+}
+
+// bm25Doc is what BM25 reads of a unit: its length in tokens and, per
+// query stem, how often it occurs (nil when none does).
+type bm25Doc struct {
+	len int
+	tf  []int
+}
+
+// bm25Order returns the ids (ids[k] is docs[k]) that hold at least one of
+// nStems query stems, best BM25 score first (ties: earlier id first). The
+// scores sum over the stems in query order, so the floats are
+// deterministic.
+func bm25Order(ids []int64, docs []bm25Doc, nStems int) []int64 {
+	df := make([]int, nStems)
 	total := 0
-	for i := range ids {
-		tokensOf(i, func(t string, lowered []byte) {
-			lens[i]++
-			total++
-			if lowered != nil {
-				lowered = stemBytes(lowered)
-				if !filter[filterSlot(lowered)] || !q[string(lowered)] {
-					return
-				}
-				t = string(lowered) // a query term: rare enough to copy
-			} else if t = stem(t); !filter[filterSlotString(t)] || !q[t] {
-				return
-			}
-			if tf[i] == nil {
-				tf[i] = map[string]int{}
-			}
-			if tf[i][t] == 0 {
+	for _, d := range docs {
+		total += d.len
+		for t, f := range d.tf {
+			if f > 0 {
 				df[t]++
 			}
-			tf[i][t]++
-		})
+		}
 	}
 	n := float64(len(ids))
 	avg := float64(total) / n
@@ -288,20 +373,20 @@ func bm25Rank(ids []int64, tokensOf func(k int, fn func(string, []byte)), query 
 		score float64
 	}
 	var hits []scored
-	for i := range ids {
-		if tf[i] == nil {
+	for k, d := range docs {
+		if d.tf == nil {
 			continue
 		}
 		s := 0.0
-		for _, t := range query { // query order: deterministic float sums
-			f := float64(tf[i][t])
+		for t, tf := range d.tf {
+			f := float64(tf)
 			if f == 0 {
 				continue
 			}
 			idf := math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
-			s += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(lens[i])/avg))
+			s += idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(d.len)/avg))
 		}
-		hits = append(hits, scored{ids[i], s})
+		hits = append(hits, scored{ids[k], s})
 	}
 	slices.SortStableFunc(hits, func(a, b scored) int { return cmp.Compare(b.score, a.score) })
 	out := make([]int64, len(hits))
@@ -309,6 +394,41 @@ func bm25Rank(ids []int64, tokensOf func(k int, fn func(string, []byte)), query 
 		out[i] = h.id
 	}
 	return out
+}
+
+// bm25Rank is bm25Order over documents given as tokens (tokensOf(k, fn)
+// calls fn with each token of ids[k], as eachToken does) and raw query
+// terms: the plain reference of the counts rankUnits takes from lines.
+func bm25Rank(ids []int64, tokensOf func(k int, fn func(string, []byte)), terms []string) []int64 {
+	if len(terms) == 0 {
+		return nil
+	}
+	var stems []string
+	index := map[string]int{}
+	for _, t := range terms {
+		if t = stem(t); !slices.Contains(stems, t) {
+			index[t] = len(stems)
+			stems = append(stems, t)
+		}
+	}
+	docs := make([]bm25Doc, len(ids))
+	for k := range ids {
+		tokensOf(k, func(t string, lowered []byte) {
+			docs[k].len++
+			if lowered != nil {
+				t = string(stemBytes(lowered))
+			} else {
+				t = stem(t)
+			}
+			if i, ok := index[t]; ok {
+				if docs[k].tf == nil {
+					docs[k].tf = make([]int, len(stems))
+				}
+				docs[k].tf[i]++
+			}
+		})
+	}
+	return bm25Order(ids, docs, len(stems))
 }
 
 // edgeRank orders ids (given in output order) by distance to the nearer

@@ -17,7 +17,7 @@ func TestTightBudgetKeepsVerdictAndFirstError(t *testing.T) {
 		}
 		ex := Condense(context.Background(), c.Req, opts, testSavedPath)
 		text := ex.Stdout + ex.Stderr
-		lines, _ := splitStreams(c.Req, false)
+		lines, _ := splitStreams(c.Req, false, newQuery(c.Req))
 		want := map[string]string{}
 		for _, l := range lines {
 			if l.kind == kindError && want["first error"] == "" {
