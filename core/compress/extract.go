@@ -125,32 +125,31 @@ func ShouldCondense(req Request, opts Options) bool {
 
 // line is one cleaned, normalised output line.
 type line struct {
-	text   string
-	key    string // shapeKey(text, data), for ranked lines
-	data   bool   // from a data listing (see isDataCommand)
-	stream int    // 0 stdout, 1 stderr
-	kind   kind
-	tier   int
-	unit   int // index into units; -1 for blank lines
+	text string
+	key  string // shapeKey(text, data), for ranked lines
 	// The tokens of text cut as a ranked line (see tokenStats), counted
 	// while the lines are prepared so that ranking reads no text again.
-	ntok int        // tokens
-	hits []queryHit // tokens that are query terms or stems, in order
+	hits   []queryHit // tokens that are query terms or stems, in order
+	ntok   int        // tokens
+	stream int        // 0 stdout, 1 stderr
+	tier   int
+	unit   int  // index into units; -1 for blank lines
+	data   bool // from a data listing (see isDataCommand)
+	kind   kind
 }
 
 // unit is what selection keeps or drops as a whole: one important line, a
 // block of up to maxBlockLines ranked lines, or a run of similar lines.
 type unit struct {
-	first, last int // indices into lines (inclusive), all in one stream
-	stream      int
-	tier        int
-	run         bool   // a collapsed run of similar lines (or groups of lines)
-	period      int    // a run's group size in lines
-	rep         string // a run's representative group, lines joined by '\n'
-	repAt       int    // index into lines of the representative group's first line
-	cost        int    // rendered bytes plus a marker reserve
-	rank        int    // order within tierRank (0 best)
-	fromEnd     int    // non-blank lines after the unit in its stream
+	first, last int  // indices into lines (inclusive), all in one stream
+	stream      int  // 0 stdout, 1 stderr
+	tier        int  // the tier of its lines
+	run         bool // a collapsed run of similar lines (or groups of lines)
+	period      int  // a run's group size in lines
+	repAt       int  // a run's representative group (see repText): index into lines of its first line
+	cost        int  // rendered bytes plus a marker reserve
+	rank        int  // order within tierRank (0 best)
+	fromEnd     int  // non-blank lines after the unit in its stream
 }
 
 // Condense builds the extract of req under opts, with header naming
@@ -286,13 +285,14 @@ const parallelMinLines = 4096
 func prepareLines(ls []line, data bool, q *query) {
 	work := func(part []line) {
 		var arena []queryHit // the hits of this part's lines
+		z := new(tokenizer)
 		for i := range part {
 			l := &part[i]
 			l.text = Normalize(cleanLine(l.text))
 			l.kind = classify(l.text, data)
 			if l.kind != kindBlank {
 				n := len(arena)
-				l.ntok, arena = q.tokenStats(truncateLine(l.text, maxPlainLine), arena)
+				l.ntok, arena = q.tokenStats(z, truncateLine(l.text, maxPlainLine), arena)
 				l.hits = arena[n:len(arena):len(arena)]
 			}
 		}
@@ -553,9 +553,8 @@ func isNameLike(w string) bool {
 // query terms ("Setting up python3-pytest" for "apt-get install
 // python3-pytest"), ties broken by the smallest text. Both criteria ignore
 // the order of the groups. It returns the index in run of the group's first
-// line and the group's lines joined by '\n'. The terms come from the
-// lines' hits (see tokenStats).
-func runRepresentative(run []line, p int, q *query) (int, string) {
+// line. The terms come from the lines' hits (see tokenStats).
+func runRepresentative(run []line, p int, q *query) int {
 	seen := make([]bool, len(q.terms))
 	best, bestScore := 0, -1
 	for g := 0; g+p <= len(run); g += p {
@@ -573,14 +572,29 @@ func runRepresentative(run []line, p int, q *query) (int, string) {
 			best, bestScore = g, score
 		}
 	}
-	var text strings.Builder
-	for i, l := range run[best : best+p] {
+	return best
+}
+
+// repText is a run's representative group, its lines joined by '\n'.
+func (u *unit) repText(lines []line) string {
+	var b strings.Builder
+	b.Grow(u.repLen(lines))
+	for i, l := range lines[u.repAt : u.repAt+u.period] {
 		if i > 0 {
-			text.WriteByte('\n')
+			b.WriteByte('\n')
 		}
-		text.WriteString(l.text)
+		b.WriteString(l.text)
 	}
-	return best, text.String()
+	return b.String()
+}
+
+// repLen is len(u.repText(lines)).
+func (u *unit) repLen(lines []line) int {
+	n := u.period - 1
+	for _, l := range lines[u.repAt : u.repAt+u.period] {
+		n += len(l.text)
+	}
+	return n
 }
 
 // compareJoined compares the texts of a and b, each joined by '\n', as
@@ -616,10 +630,10 @@ func compareJoined(a, b []line) int {
 // are represented by (see runRepresentative), maxP the longest group of
 // lines a run may repeat (see periodAt).
 func buildUnits(lines []line, q *query, maxP int) []unit {
-	var units []unit
+	units := make([]unit, 0, len(lines)/4+1)
 	// The shape keys of all ranked lines, in one allocation.
-	var keys []byte
-	var ends []int
+	keys := make([]byte, 0, 16*len(lines))
+	ends := make([]int, 0, len(lines))
 	for i := range lines {
 		if lines[i].tier == tierRank && lines[i].kind != kindBlank {
 			keys = appendShapeKey(keys, lines[i].text, lines[i].data)
@@ -670,9 +684,9 @@ func buildUnits(lines []line, q *query, maxP int) []unit {
 		}
 		for k := i; k < j; {
 			if p, span := periodAt(lines, k, j, maxP); span > 0 {
-				at, rep := runRepresentative(lines[k:k+span], p, q)
-				add(unit{first: k, last: k + span - 1, tier: tierRank, run: true, rep: rep, repAt: k + at, period: p,
-					cost: len(rep) + 1 + len(runMarker(span-p)) + 1 + blankReserve + markerReserve})
+				u := unit{first: k, last: k + span - 1, tier: tierRank, run: true, repAt: k + runRepresentative(lines[k:k+span], p, q), period: p}
+				u.cost = u.repLen(lines) + 1 + len(runMarker(span-p)) + 1 + blankReserve + markerReserve
+				add(u)
 				k += span
 				continue
 			}
@@ -843,7 +857,7 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 		case units[l.unit].run:
 			flush(b)
 			u := units[l.unit]
-			b.WriteString(u.rep)
+			b.WriteString(u.repText(lines))
 			b.WriteByte('\n')
 			b.WriteString(runMarker(u.last - u.first + 1 - u.period))
 			b.WriteByte('\n')

@@ -93,7 +93,7 @@ func rankUnits(ctx context.Context, units []unit, lines []line, q *query, emb Em
 
 func unitText(u unit, lines []line) string {
 	if u.run {
-		return u.rep
+		return u.repText(lines)
 	}
 	var b strings.Builder
 	for i := u.first; i <= u.last; i++ {
@@ -124,14 +124,23 @@ func queryTerms(req Request) []string {
 }
 
 // eachToken calls fn with each token of text, as tokens would return them,
-// without allocating for ASCII text (the hot path over a whole output).
+// without allocating for ASCII text but for its buffer (the hot path over a
+// whole output uses a tokenizer's each, whose buffer is reused).
 // Bytes >= 0x80 count as letters here; tokens holding them go through
 // tokens for exact Unicode handling, unless they hold no letter or digit at
 // all (marks such as "✓" or "━━━"). The token is passed as a string, or,
 // when it had to be lowercased, as a byte slice valid only during the call
 // (the other argument is then empty).
 func eachToken(text string, fn func(tok string, lowered []byte)) {
-	var buf [64]byte
+	new(tokenizer).each(text, fn)
+}
+
+// tokenizer holds eachToken's buffer for lowercasing tokens, so reading
+// many lines allocates it once.
+type tokenizer struct{ buf [64]byte }
+
+// each is eachToken with t's buffer.
+func (z *tokenizer) each(text string, fn func(tok string, lowered []byte)) {
 	for i := 0; i < len(text); {
 		for i < len(text) && tokenClass[text[i]] == 0 {
 			i++
@@ -155,13 +164,13 @@ func eachToken(text string, fn func(tok string, lowered []byte)) {
 			for _, t := range tokens(w) {
 				fn(t, nil)
 			}
-		case cls&tokUpper != 0 && len(w) > len(buf):
+		case cls&tokUpper != 0 && len(w) > len(z.buf):
 			for _, t := range tokens(w) {
 				fn(t, nil)
 			}
 		case len(w) < 2 || cls == tokDigit:
 		case cls&tokUpper != 0:
-			b := buf[:len(w)]
+			b := z.buf[:len(w)]
 			for k := 0; k < len(w); k++ {
 				c := w[k]
 				if c >= 'A' && c <= 'Z' {
@@ -276,17 +285,17 @@ func newQuery(req Request) *query {
 	return q
 }
 
-// tokenStats counts the tokens of text (as eachToken reads them) and
-// appends to hits those that are query terms or have a query stem. It
+// tokenStats counts the tokens of text (as eachToken reads them, with z)
+// and appends to hits those that are query terms or have a query stem. It
 // returns the count and hits.
-func (q *query) tokenStats(text string, hits []queryHit) (int, []queryHit) {
+func (q *query) tokenStats(z *tokenizer, text string, hits []queryHit) (int, []queryHit) {
 	if len(q.terms) == 0 {
 		n := 0
-		eachToken(text, func(string, []byte) { n++ })
+		z.each(text, func(string, []byte) { n++ })
 		return n, hits
 	}
 	n := 0
-	eachToken(text, func(t string, lowered []byte) {
+	z.each(text, func(t string, lowered []byte) {
 		n++
 		h := queryHit{term: -1, stem: -1}
 		if lowered != nil {

@@ -100,7 +100,7 @@ func TestRankUnitsFusion(t *testing.T) {
 		u := units[ids[k]]
 		if u.run {
 			runs++
-			eachToken(u.rep, fn)
+			eachToken(u.repText(lines), fn)
 			return
 		}
 		for i := u.first; i <= u.last; i++ {
