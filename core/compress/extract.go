@@ -134,6 +134,7 @@ type line struct {
 	stream int        // 0 stdout, 1 stderr
 	tier   int
 	unit   int  // index into units; -1 for blank lines
+	skip   int  // lines it stands for that were not read (see MaxExaminedBytes); such a line is blank and never kept
 	data   bool // from a data listing (see isDataCommand)
 	kind   kind
 }
@@ -196,12 +197,13 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	q := newQuery(req)
 	lines, counts := splitStreams(req, isDataCommand(req.Command), q)
 	total := counts[0] + counts[1]
-	header := headerLine(total, savedPath)
-	budget := opts.BudgetTokens*CharsPerToken - len(header) - 1
-	size := 0
+	size, skipped := 0, 0
 	for _, l := range lines {
 		size += len(l.text) + 1
+		skipped += l.skip
 	}
+	header := headerLine(total, skipped, savedPath)
+	budget := opts.BudgetTokens*CharsPerToken - len(header) - 1
 	// Groups of lines collapse only when the output would not fit anyway;
 	// runs of single similar lines always do (it makes reordered concurrent
 	// output compare equal).
@@ -229,21 +231,49 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	}
 }
 
-// headerLine is the extract's first line. It depends only on the line count
-// and the path, so pairs of runs share it.
-func headerLine(total int, savedPath string) string {
+// headerLine is the extract's first line. It depends only on the line
+// counts (total, and skipped: not read, see MaxExaminedBytes) and the path,
+// so pairs of runs share it.
+func headerLine(total, skipped int, savedPath string) string {
 	where := "full output not saved"
 	if savedPath != "" {
 		where = "full output: " + savedPath
 	}
-	return "[vaultctx: Bash output condensed from " + itoa(total) + " lines; " + where + "]"
+	lines := itoa(total) + " lines"
+	if skipped > 0 {
+		lines += " (" + itoa(skipped) + " of them over " + itoa(MaxExaminedBytes>>20) + " MiB, not examined)"
+	}
+	return "[vaultctx: Bash output condensed from " + lines + "; " + where + "]"
 }
 
+// MaxExaminedBytes bounds the work on one output: of stdout and stderr
+// together at most 8 MiB are read line by line, so that condensing takes
+// the same time for any larger output. A stream over its share (its part of
+// the total, times this) is read from its head (a quarter of the share) and
+// its tail (the rest, where verdicts and final errors are); the lines
+// between count as omitted, and the header says how many were not read.
+const MaxExaminedBytes = 8 << 20
+
 // splitStreams cleans, normalises and classifies the lines of both
-// streams, and counts their tokens against q (see tokenStats).
-func splitStreams(req Request, data bool, q *query) ([]line, [2]int) {
-	lines := make([]line, 0, strings.Count(req.Stdout, "\n")+strings.Count(req.Stderr, "\n")+2)
-	var counts [2]int
+// streams, and counts their tokens against q (see tokenStats). counts are
+// the streams' line counts, lines skipped by MaxExaminedBytes included.
+func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int) {
+	size := len(req.Stdout) + len(req.Stderr)
+	var texts [2][2]string // per stream: head (or the whole text), tail
+	var skipped [2]int     // lines between head and tail
+	for s, text := range []string{req.Stdout, req.Stderr} {
+		text = strings.TrimSuffix(text, "\n")
+		texts[s][0] = text
+		if size > MaxExaminedBytes && text != "" {
+			share := int(int64(MaxExaminedBytes) * int64(len(text)) / int64(size))
+			texts[s][0], texts[s][1], skipped[s] = window(text, share)
+		}
+	}
+	n := 2
+	for s := range texts {
+		n += strings.Count(texts[s][0], "\n") + strings.Count(texts[s][1], "\n") + 2
+	}
+	lines = make([]line, 0, n)
 	for s, text := range []string{req.Stdout, req.Stderr} {
 		if text == "" {
 			continue
@@ -255,13 +285,31 @@ func splitStreams(req Request, data bool, q *query) ([]line, [2]int) {
 			counts[s] = strings.Count(text, "\n") + 1
 			continue
 		}
-		text = strings.TrimSuffix(text, "\n")
-		start := len(lines)
-		for raw := range strings.SplitSeq(text, "\n") {
-			lines = append(lines, line{text: raw, stream: s, unit: -1, data: data && s == 0})
+		start, gap := len(lines), -1
+		for k, part := range texts[s] {
+			if k == 1 {
+				if skipped[s] == 0 {
+					break
+				}
+				gap = len(lines)
+				lines = append(lines, line{stream: s, unit: -1})
+				if part == "" {
+					break
+				}
+			} else if part == "" && skipped[s] > 0 {
+				continue // no head: the stream opens with one line longer than its share
+			}
+			for raw := range strings.SplitSeq(part, "\n") {
+				lines = append(lines, line{text: raw, stream: s, unit: -1, data: data && s == 0})
+			}
 		}
 		prepareLines(lines[start:], data && s == 0, q)
 		counts[s] = len(lines) - start
+		if gap >= 0 {
+			// One blank line stands for the lines not read.
+			lines[gap] = line{stream: s, unit: -1, kind: kindBlank, skip: skipped[s]}
+			counts[s] += skipped[s] - 1
+		}
 		assignTiers(lines[start:], data && s == 0)
 	}
 	for i := range lines {
@@ -272,6 +320,36 @@ func splitStreams(req Request, data bool, q *query) ([]line, [2]int) {
 		lines[i].text = truncateLine(lines[i].text, max)
 	}
 	return lines, counts
+}
+
+// window splits text (without a final '\n') for MaxExaminedBytes: a head of
+// whole lines within share/4 bytes, a tail of whole lines within the rest
+// of share ("" for none), and the number of lines between them. It returns
+// text, "", 0 when there is nothing between them.
+func window(text string, share int) (head, tail string, skipped int) {
+	if len(text) <= share {
+		return text, "", 0
+	}
+	headLines, tailLines := 0, 0
+	// A head or tail is never "" (one empty line): "" means none.
+	h := strings.LastIndexByte(text[:share/4], '\n') // head is text[:h]
+	if h > 0 {
+		head = text[:h]
+		headLines = strings.Count(head, "\n") + 1
+	}
+	t := len(text) - (share - share/4) // tail is text[t:], from a line start
+	if i := strings.IndexByte(text[t:], '\n'); i >= 0 && t+i+1 < len(text) {
+		t += i + 1
+		tail = text[t:]
+		tailLines = strings.Count(tail, "\n") + 1
+	} else {
+		t = len(text)
+	}
+	skipped = strings.Count(text, "\n") + 1 - headLines - tailLines
+	if skipped <= 0 || h >= t {
+		return text, "", 0
+	}
+	return head, tail, skipped
 }
 
 // parallelMinLines is the line count from which prepareLines splits the
@@ -845,6 +923,9 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 			flush(&out[lines[i-1].stream])
 		}
 		switch {
+		case l.skip > 0:
+			gap += l.skip
+			gapText += l.skip
 		case l.kind == kindBlank:
 			if i > 0 && isKept(i-1) && gap == 0 && i+1 < len(lines) && lines[i+1].stream == l.stream && isKept(i+1) {
 				b.WriteByte('\n')
