@@ -17,6 +17,21 @@ import (
 // is treated as an error and the hook fails open.
 const DefaultMaxInput int64 = 8 << 20
 
+// MaxPostToolUseInput is the cap on a PostToolUse payload, which carries a
+// whole tool output: 32 MiB, so that a huge Bash output is still condensed
+// (core/compress reads at most 8 MiB of it line by line) rather than passed
+// through with an error.
+const MaxPostToolUseInput int64 = 32 << 20
+
+// MaxInput is the stdin cap Run applies to a hook of event:
+// MaxPostToolUseInput for "PostToolUse", DefaultMaxInput for the others.
+func MaxInput(event string) int64 {
+	if event == "PostToolUse" {
+		return MaxPostToolUseInput
+	}
+	return DefaultMaxInput
+}
+
 // ErrEmptyInput is returned by ReadInput when stdin holds nothing but
 // whitespace.
 var ErrEmptyInput = errors.New("empty hook input")
