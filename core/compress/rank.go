@@ -263,7 +263,14 @@ func isNumber(s string) bool {
 type query struct {
 	terms, stems         []string
 	termIndex, stemIndex termIndex
+	// heads has a bit for the first two bytes of every term and stem: a
+	// token matches a term, or its stem (a prefix of it, two bytes or more)
+	// a stem, only if its own first two bytes are there.
+	heads *[1 << 16 / 64]uint64
 }
+
+// head is the bit index of the first two bytes of w (len(w) >= 2).
+func head(w string) int { return int(w[0])<<8 | int(w[1]) }
 
 // queryHit is a token of a line that is a query term or whose stem is a
 // query stem: indices into query.terms and query.stems, -1 for none.
@@ -282,7 +289,20 @@ func newQuery(req Request) *query {
 	}
 	q.termIndex = newTermIndex(q.terms)
 	q.stemIndex = newTermIndex(q.stems)
+	q.heads = new([1 << 16 / 64]uint64)
+	for _, w := range append(q.terms[:len(q.terms):len(q.terms)], q.stems...) {
+		if len(w) >= 2 {
+			q.heads[head(w)/64] |= 1 << (head(w) % 64)
+		}
+	}
 	return q
+}
+
+// mayHit reports whether the token w (two bytes or more) may be a term or
+// have a query stem (see query.heads).
+func (q *query) mayHit(w0, w1 byte) bool {
+	h := int(w0)<<8 | int(w1)
+	return q.heads[h/64]&(1<<(h%64)) != 0
 }
 
 // tokenStats counts the tokens of text (as eachToken reads them, with z)
@@ -297,6 +317,9 @@ func (q *query) tokenStats(z *tokenizer, text string, hits []queryHit) (int, []q
 	n := 0
 	z.each(text, func(t string, lowered []byte) {
 		n++
+		if lowered != nil && !q.mayHit(lowered[0], lowered[1]) || lowered == nil && !q.mayHit(t[0], t[1]) {
+			return
+		}
 		h := queryHit{term: -1, stem: -1}
 		if lowered != nil {
 			h.term = q.termIndex.find(lowered)
