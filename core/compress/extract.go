@@ -247,12 +247,13 @@ func headerLine(total, skipped int, savedPath string) string {
 }
 
 // MaxExaminedBytes bounds the work on one output: of stdout and stderr
-// together at most 8 MiB are read line by line, so that condensing takes
-// the same time for any larger output. A stream over its share (its part of
+// together at most 4 MiB are read line by line, so that condensing takes
+// the same time for any larger output (about what 4 MB take, well within
+// the hook's deadline). A stream over its share (its part of
 // the total, times this) is read from its head (a quarter of the share) and
 // its tail (the rest, where verdicts and final errors are); the lines
 // between count as omitted, and the header says how many were not read.
-const MaxExaminedBytes = 8 << 20
+const MaxExaminedBytes = 4 << 20
 
 // splitStreams cleans, normalises and classifies the lines of both
 // streams, and counts their tokens against q (see tokenStats). counts are

@@ -19,7 +19,7 @@ const DefaultMaxInput int64 = 8 << 20
 
 // MaxPostToolUseInput is the cap on a PostToolUse payload, which carries a
 // whole tool output: 32 MiB, so that a huge Bash output is still condensed
-// (core/compress reads at most 8 MiB of it line by line) rather than passed
+// (core/compress reads at most a few MiB of it line by line) rather than passed
 // through with an error.
 const MaxPostToolUseInput int64 = 32 << 20
 
@@ -132,26 +132,6 @@ func ReadInput(r io.Reader, maxBytes int64) (Input, error) {
 		return true
 	})
 	return in, nil
-}
-
-// Fields returns the values of the named keys of a JSON object in one pass
-// (the first occurrence of each), as Result.Get would one by one; missing
-// keys give a zero Result. It is for large objects such as a Bash
-// tool_response.
-func Fields(obj gjson.Result, keys ...string) []gjson.Result {
-	out := make([]gjson.Result, len(keys))
-	found := make([]bool, len(keys))
-	left := len(keys)
-	obj.ForEach(func(key, value gjson.Result) bool {
-		for i, k := range keys {
-			if !found[i] && key.Str == k {
-				out[i], found[i] = value, true
-				left--
-			}
-		}
-		return left > 0
-	})
-	return out
 }
 
 // str returns a string field's value and "" for any other JSON type, so a

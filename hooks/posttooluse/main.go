@@ -25,6 +25,7 @@ package main
 import (
 	"context"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/compress"
@@ -33,6 +34,11 @@ import (
 )
 
 func main() {
+	// The process lives for tens of milliseconds and its input is capped
+	// (hookio.MaxPostToolUseInput): collect garbage only if the heap
+	// passes 1 GiB. Interleaved runs on 1 MB: CPU p50 96 ms against 103.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(1 << 30)
 	cfg, cfgErr := config.Load("", os.Getenv)
 	deadline := time.Duration(cfg.Hooks.DeadlineMS) * time.Millisecond
 	os.Exit(hookio.Run("PostToolUse", deadline, func(ctx context.Context, in hookio.Input) ([]byte, error) {
