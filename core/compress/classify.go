@@ -148,7 +148,10 @@ func filterSlot(w []byte) int {
 
 // hasErrorMark is errorMarkRe without a regexp (a test checks they agree).
 func hasErrorMark(line string) bool {
-	t := strings.TrimLeft(line, " \t\n\f\r")
+	t := line
+	for t != "" && (t[0] == ' ' || t[0] == '\t' || t[0] == '\n' || t[0] == '\f' || t[0] == '\r') {
+		t = t[1:]
+	}
 	if t == "" {
 		return false
 	}
@@ -503,6 +506,9 @@ func isFrame(line, t string) bool {
 // isFileLine is fileLineRe without a regexp (a test checks they agree):
 // "name.ext:12:" at the start of the line, followed by a space or the end.
 func isFileLine(line string) bool {
+	if strings.IndexByte(line, ':') < 0 {
+		return false
+	}
 	i := 0
 	for i < len(line) && line[i] != ':' && line[i] != ' ' && line[i] != '\t' && line[i] != '\n' && line[i] != '\f' && line[i] != '\r' {
 		i++
@@ -552,6 +558,9 @@ func severityText(line string) string {
 // diagnostic "path:line:col: message" (or "path:line:col message"), or -1
 // when line is not one.
 func diagStart(line string) int {
+	if strings.IndexByte(line, ':') < 0 {
+		return -1
+	}
 	i := 0
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -175,30 +174,32 @@ func unescapeJSON(s string) string {
 	if i < 0 {
 		return s
 	}
-	b := make([]byte, 0, len(s))
+	// A Builder: its String does not copy megabytes again.
+	var b strings.Builder
+	b.Grow(len(s))
 	for i >= 0 {
-		b = append(b, s[:i]...)
+		b.WriteString(s[:i])
 		s = s[i:] // s[0] == '\\'
 		if len(s) < 2 {
-			return string(b)
+			return b.String()
 		}
 		n := 2
 		switch s[1] {
 		case '\\', '/', '"':
-			b = append(b, s[1])
+			b.WriteByte(s[1])
 		case 'b':
-			b = append(b, '\b')
+			b.WriteByte('\b')
 		case 'f':
-			b = append(b, '\f')
+			b.WriteByte('\f')
 		case 'n':
-			b = append(b, '\n')
+			b.WriteByte('\n')
 		case 'r':
-			b = append(b, '\r')
+			b.WriteByte('\r')
 		case 't':
-			b = append(b, '\t')
+			b.WriteByte('\t')
 		case 'u':
 			if len(s) < 6 {
-				return string(b)
+				return b.String()
 			}
 			r := hex4(s[2:6])
 			n = 6
@@ -208,14 +209,15 @@ func unescapeJSON(s string) string {
 					n = 12
 				}
 			}
-			b = utf8.AppendRune(b, r)
+			b.WriteRune(r)
 		default:
-			return string(b)
+			return b.String()
 		}
 		s = s[n:]
 		i = strings.IndexByte(s, '\\')
 	}
-	return string(append(b, s...))
+	b.WriteString(s)
+	return b.String()
 }
 
 // hex4 parses four hex digits as gjson does (0 when they are not).
