@@ -160,8 +160,11 @@ type unit struct {
 // Normalize) or in the order of similar lines give the same bytes.
 //
 // The algorithm:
+//  0. of an output over MaxExaminedBytes only a head and a tail are read;
+//     the lines between count as omitted and the header says how many;
 //  1. each line is cleaned (cleanLine: '\r' redraws, ANSI escapes, control
 //     characters) and normalised (Normalize), and over-long lines are cut;
+//     its tokens are counted against the query once, for step 5;
 //  2. lines are classified: errors, warnings, summaries, stack frames,
 //     compiler excerpts (classify). stdout of data commands (grep, find,
 //     git log … see isDataCommand) holds no diagnostics;
@@ -192,6 +195,11 @@ type unit struct {
 //
 // The budget, BudgetTokens*CharsPerToken bytes, covers the header and both
 // streams; only a budget smaller than the header itself is exceeded.
+//
+// Cost: steps 1 and 2 read each byte a few times, in one pass per line
+// spread over up to four goroutines (regexps run only behind cheap
+// triggers); the rest works on units. Time grows linearly with the output
+// up to MaxExaminedBytes and stays flat beyond.
 func Condense(ctx context.Context, req Request, opts Options, savedPath string) Extract {
 	opts = opts.withDefaults()
 	q := newQuery(req)

@@ -10,9 +10,13 @@
 // results, PostToolUseFailure) it prints nothing and the original output
 // reaches Claude unchanged.
 //
-// It always exits 0. On any error, panic or when its deadline (1.5 s,
-// VAULTCTX_HOOK_DEADLINE) passes, it prints nothing on stdout and one line on
-// stderr.
+// Payloads of up to 32 MiB are read (hookio.MaxPostToolUseInput); of a
+// larger output only a head and a tail are condensed
+// (compress.MaxExaminedBytes), so the time stays bounded.
+//
+// It always exits 0. On any error (a payload over 32 MiB too), panic or
+// when its deadline (1.5 s, VAULTCTX_HOOK_DEADLINE) passes, it prints
+// nothing on stdout and one line on stderr.
 //
 // It reads the [hooks] table of the config file as vaultctx does
 // (output_threshold_bytes, output_budget_tokens, deadline_ms); environment
