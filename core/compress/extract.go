@@ -361,6 +361,14 @@ func window(text string, share int) (head, tail string, skipped int) {
 	return head, tail, skipped
 }
 
+// mayRank reports whether a line of kind k may end up in tierRank (see
+// assignTiers): plain lines, and frames and excerpts, which are ranked when
+// they point into libraries or quote no diagnostic. Errors, warnings,
+// summaries and test logs never are, so their tokens are not counted.
+func mayRank(k kind) bool {
+	return k == kindPlain || k == kindFrame || k == kindExcerpt
+}
+
 // parallelMinLines is the line count from which prepareLines splits the
 // work across CPUs.
 const parallelMinLines = 4096
@@ -377,7 +385,7 @@ func prepareLines(ls []line, data bool, q *query) {
 			l := &part[i]
 			l.text = Normalize(cleanLine(l.text))
 			l.kind = classify(l.text, data)
-			if l.kind != kindBlank {
+			if mayRank(l.kind) {
 				n := len(arena)
 				l.ntok, arena = q.tokenStats(z, truncateLine(l.text, maxPlainLine), arena)
 				l.hits = arena[n:len(arena):len(arena)]

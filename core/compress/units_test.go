@@ -25,3 +25,19 @@ func TestCompareJoined(t *testing.T) {
 		}
 	}
 }
+
+// TestRankedLinesHaveTokenCounts checks the assumption behind mayRank on
+// every case, as command output and as data: every line that ends up
+// ranked had its tokens counted.
+func TestRankedLinesHaveTokenCounts(t *testing.T) {
+	for _, c := range loadCases(t) {
+		for _, data := range []bool{false, true} {
+			lines, _ := splitStreams(c.Req, data, newQuery(c.Req))
+			for _, l := range lines {
+				if l.tier == tierRank && l.kind != kindBlank && !mayRank(l.kind) {
+					t.Errorf("%s: ranked line of kind %d: %q", c.Name, l.kind, l.text)
+				}
+			}
+		}
+	}
+}
