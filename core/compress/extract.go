@@ -136,6 +136,7 @@ type line struct {
 	unit   int  // index into units; -1 for blank lines
 	skip   int  // lines it stands for that were not read (see MaxExaminedBytes); such a line is blank and never kept
 	data   bool // from a data listing (see isDataCommand)
+	ready  bool // made, not read: not cleaned or classified (a binary stream's stand-in, a skip line)
 	kind   kind
 }
 
@@ -283,25 +284,26 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 		n += strings.Count(texts[s][0], "\n") + strings.Count(texts[s][1], "\n") + 2
 	}
 	lines = make([]line, 0, n)
+	var starts [3]int // stream s is lines[starts[s]:starts[s+1]]
 	for s, text := range []string{req.Stdout, req.Stderr} {
+		starts[s] = len(lines)
 		if text == "" {
 			continue
 		}
 		if looksBinary(text) {
 			// One line stands for the whole stream: its bytes are no use
 			// to the model and would only fill the budget with U+FFFD.
-			lines = append(lines, line{text: "[… binary output, " + itoa(len(text)) + " bytes, not shown …]", stream: s, unit: -1, kind: kindSummary, tier: tierSummary})
+			lines = append(lines, line{text: "[… binary output, " + itoa(len(text)) + " bytes, not shown …]", stream: s, unit: -1, kind: kindSummary, tier: tierSummary, ready: true})
 			counts[s] = strings.Count(text, "\n") + 1
 			continue
 		}
-		start, gap := len(lines), -1
 		for k, part := range texts[s] {
 			if k == 1 {
 				if skipped[s] == 0 {
 					break
 				}
-				gap = len(lines)
-				lines = append(lines, line{stream: s, unit: -1})
+				// One blank line stands for the lines not read.
+				lines = append(lines, line{stream: s, unit: -1, kind: kindBlank, skip: skipped[s], ready: true})
 				if part == "" {
 					break
 				}
@@ -312,14 +314,18 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 				lines = append(lines, line{text: raw, stream: s, unit: -1, data: data && s == 0})
 			}
 		}
-		prepareLines(lines[start:], data && s == 0, q)
-		counts[s] = len(lines) - start
-		if gap >= 0 {
-			// One blank line stands for the lines not read.
-			lines[gap] = line{stream: s, unit: -1, kind: kindBlank, skip: skipped[s]}
+		counts[s] = len(lines) - starts[s]
+		if skipped[s] > 0 {
 			counts[s] += skipped[s] - 1
 		}
-		assignTiers(lines[start:], data && s == 0)
+	}
+	starts[2] = len(lines)
+	// Both streams at once, so that a small stderr does not wait for stdout.
+	prepareLines(lines, q)
+	for s := range 2 {
+		if ls := lines[starts[s]:starts[s+1]]; len(ls) > 0 && !(len(ls) == 1 && ls[0].kind == kindSummary && ls[0].ready) {
+			assignTiers(ls, data && s == 0)
+		}
 	}
 	for i := range lines {
 		max := maxPlainLine
@@ -373,18 +379,21 @@ func mayRank(k kind) bool {
 // work across CPUs.
 const parallelMinLines = 4096
 
-// prepareLines cleans, normalises and classifies raw lines in place, and
-// counts their tokens against q. Each line is processed on its own, so
+// prepareLines cleans, normalises and classifies raw lines in place (all
+// but those made ready), and counts their tokens against q. Each line is processed on its own, so
 // large outputs are split across up to four goroutines; the result does not
 // depend on the split.
-func prepareLines(ls []line, data bool, q *query) {
+func prepareLines(ls []line, q *query) {
 	work := func(part []line) {
 		var arena []queryHit // the hits of this part's lines
 		z := new(tokenizer)
 		for i := range part {
 			l := &part[i]
+			if l.ready {
+				continue
+			}
 			l.text = Normalize(cleanLine(l.text))
-			l.kind = classify(l.text, data)
+			l.kind = classify(l.text, l.data)
 			if mayRank(l.kind) {
 				n := len(arena)
 				l.ntok, arena = q.tokenStats(z, truncateLine(l.text, maxPlainLine), arena)
