@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Placeholders that replace volatile tokens. They are plain ASCII so that an
@@ -34,6 +35,9 @@ type rule struct {
 	re      *regexp.Regexp
 	repl    string                  // used when fn is nil; may reference groups
 	fn      func(m []string) string // whole-match replacement from submatches
+	// fast, if set, does what re and repl do without a regexp, for rules
+	// that fire on many lines (a test checks they agree).
+	fast func(string) string
 }
 
 // normRules are applied in order; each rule documents the volatile token it
@@ -60,6 +64,7 @@ var normRules = []rule{
 		name: "clock", trigger: trigClock,
 		re:   regexp.MustCompile(`(^|[^\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`),
 		repl: "${1}" + phTime,
+		fast: normClocks,
 	},
 	{ // UUIDs (request and run ids).
 		name: "uuid", trigger: trigUUID,
@@ -193,6 +198,73 @@ func normDurations(s string) string {
 	return b.String()
 }
 
+// normClocks is the clock rule without its regexp: it replaces each clock
+// time h:mm:ss or hh:mm:ss (with an optional .fraction or ,fraction),
+// standing at the start of s or after a rune other than a word byte, ':'
+// or '.', and ending at a word boundary, with <time>. Matches are found
+// left to right as the regexp would (leftmost first, not overlapping).
+func normClocks(s string) string {
+	var b strings.Builder
+	last := 0
+	for p := 0; p < len(s); {
+		if p == 0 {
+			if e := clockAt(s, 0); e > 0 {
+				b.WriteString(phTime)
+				last, p = e, e
+				continue
+			}
+		}
+		r, w := utf8.DecodeRuneInString(s[p:])
+		if r >= utf8.RuneSelf || !isWordByte(byte(r)) && r != ':' && r != '.' {
+			if e := clockAt(s, p+w); e > 0 {
+				b.WriteString(s[last : p+w])
+				b.WriteString(phTime)
+				last, p = e, e
+				continue
+			}
+		}
+		p += w
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// clockAt returns the end of the clock time \d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b
+// starting at s[q], or -1.
+func clockAt(s string, q int) int {
+	h := 0 // hour digits
+	switch {
+	case digitsAt(s, q, 2) && q+2 < len(s) && s[q+2] == ':':
+		h = 2
+	case digitsAt(s, q, 1) && q+1 < len(s) && s[q+1] == ':':
+		h = 1
+	default:
+		return -1
+	}
+	i := q + h + 1
+	if !digitsAt(s, i, 2) || i+2 >= len(s) || s[i+2] != ':' || !digitsAt(s, i+3, 2) {
+		return -1
+	}
+	e := i + 5
+	if e+1 < len(s) && (s[e] == '.' || s[e] == ',') && isDigit(s[e+1]) {
+		f := e + 2
+		for f < len(s) && isDigit(s[f]) {
+			f++
+		}
+		if f == len(s) || !isWordByte(s[f]) {
+			return f
+		}
+		return e // without the fraction: '.' or ',' after the seconds is a boundary
+	}
+	if e == len(s) || !isWordByte(s[e]) {
+		return e
+	}
+	return -1
+}
+
 // unitLen is the byte length of the duration unit starting s, or 0.
 func unitLen(s string) int {
 	switch {
@@ -262,9 +334,12 @@ func normalizeTokens(line string) string {
 			continue
 		}
 		var n string
-		if r.fn != nil {
+		switch {
+		case r.fast != nil:
+			n = r.fast(line)
+		case r.fn != nil:
 			n = replaceFunc(r.re, line, r.fn)
-		} else {
+		default:
 			n = r.re.ReplaceAllString(line, r.repl)
 		}
 		if n != line {

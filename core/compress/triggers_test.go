@@ -171,3 +171,44 @@ func FuzzTriggers(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkTriggers(t, s) })
 }
+
+// clockEdges are lines where the clock rule's regexp backtracks or its
+// prefix is a multi-byte rune.
+var clockEdges = []string{"12:34:56", "1:23:45", "123:45:67", "x12:34:56", ":12:34:56", ".12:34:56", "é12:34:56", "\xff12:34:56",
+	"12:34:567", "12:34:56.7", "12:34:56.7x", "12:34:56,789 z", "12:34:56.x", "12:34:56.", "at 1:2:3", "12:34:56 12:34:56",
+	"12:34:5612:34:56", "(0:00:06)", "9:59:59_", "a 12:34", "12:3:45", " 2:34:56.12.3"}
+
+// TestFastRulesMatchRegexps checks every rule's fast replacement against
+// its regexp on every real line and the edge cases.
+func TestFastRulesMatchRegexps(t *testing.T) {
+	n := 0
+	for _, r := range normRules {
+		if r.fast == nil {
+			continue
+		}
+		n++
+		for _, l := range append(allCaseLines(t), clockEdges...) {
+			if got, want := r.fast(l), r.re.ReplaceAllString(l, r.repl); got != want {
+				t.Errorf("rule %s on %q: got %q, regexp gives %q", r.name, l, got, want)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no rule has a fast replacement")
+	}
+}
+
+func FuzzFastRules(f *testing.F) {
+	for _, s := range clockEdges {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, r := range normRules {
+			if r.fast != nil {
+				if got, want := r.fast(s), r.re.ReplaceAllString(s, r.repl); got != want {
+					t.Fatalf("rule %s on %q: got %q, regexp gives %q", r.name, s, got, want)
+				}
+			}
+		}
+	})
+}
