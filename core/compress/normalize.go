@@ -121,6 +121,7 @@ var normRules = []rule{
 		name: "timing-field", trigger: trigTiming,
 		re:   regexp.MustCompile(`(?i)\b((?:duration|elapsed|took|time)(?:_?(?:ms|ns|us|secs?|seconds))?["']?\s*[:= ]\s*)\d+(?:\.\d+)?\b`),
 		repl: "${1}" + phDur,
+		fast: normTimingFields,
 	},
 	{ // Goroutine numbers: "goroutine 65 [running]", "in goroutine 1",
 		// "Goroutine 9 (running) created at:" (race reports).
@@ -263,6 +264,145 @@ func clockAt(s string, q int) int {
 		return e
 	}
 	return -1
+}
+
+// normTimingFields is the timing-field rule without its regexp: a keyword
+// (duration, elapsed, took, time; any case) at a word boundary, an optional
+// unit suffix (_ms, secs …), an optional quote, a ':', '=' or space among
+// blanks, then a number ending at a word boundary: the number becomes
+// <dur>. Alternatives are tried in the regexp's order, so the matches are
+// the regexp's.
+func normTimingFields(s string) string {
+	var b strings.Builder
+	last := 0
+	for p := 0; p < len(s); p++ {
+		if p > 0 && isWordByte(s[p-1]) {
+			continue // no word boundary before a keyword here
+		}
+		if num, end := timingFieldAt(s, p); end > 0 {
+			b.WriteString(s[last:num])
+			b.WriteString(phDur)
+			last, p = end, end-1
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Keywords and unit suffixes of the timing-field rule, in the regexp's
+// order of alternatives ("secs?" tries "secs" before "sec").
+var (
+	timingKeywords = []string{"duration", "elapsed", "took", "time"}
+	timingSuffixes = []string{"ms", "ns", "us", "secs", "sec", "seconds"}
+)
+
+// timingFieldAt matches the timing-field rule at s[p] (a word boundary):
+// it returns where the number starts and where the match ends, or -1, -1.
+func timingFieldAt(s string, p int) (num, end int) {
+	k := -1
+	for _, kw := range timingKeywords {
+		if k = foldPrefix(s, p, kw); k >= 0 {
+			break
+		}
+	}
+	if k < 0 {
+		return -1, -1
+	}
+	// The optional suffix group is greedy: each way of taking it first,
+	// then leaving it out.
+	u := k
+	if u < len(s) && s[u] == '_' {
+		u++
+	}
+	for _, suf := range timingSuffixes {
+		if j := foldPrefix(s, u, suf); j >= 0 {
+			if num, end := timingValueAt(s, j); end > 0 {
+				return num, end
+			}
+		}
+	}
+	return timingValueAt(s, k)
+}
+
+// timingValueAt matches ["']?\s*[:= ]\s*\d+(?:\.\d+)?\b at s[j].
+func timingValueAt(s string, j int) (num, end int) {
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+		j++ // without the quote, [:= ] would have to match it
+	}
+	w := j
+	for w < len(s) && isSpaceRE(s[w]) {
+		w++
+	}
+	if w < len(s) && (s[w] == ':' || s[w] == '=') {
+		d := w + 1
+		for d < len(s) && isSpaceRE(s[d]) {
+			d++
+		}
+		if e := numberEnd(s, d); e > 0 {
+			return d, e
+		}
+		return -1, -1
+	}
+	// [:= ] is then a space among the blanks before the number.
+	if strings.IndexByte(s[j:w], ' ') >= 0 {
+		if e := numberEnd(s, w); e > 0 {
+			return w, e
+		}
+	}
+	return -1, -1
+}
+
+// numberEnd returns the end of \d+(?:\.\d+)?\b at s[d], or -1.
+func numberEnd(s string, d int) int {
+	if d >= len(s) || !isDigit(s[d]) {
+		return -1
+	}
+	e := d
+	for e < len(s) && isDigit(s[e]) {
+		e++
+	}
+	if e+1 < len(s) && s[e] == '.' && isDigit(s[e+1]) {
+		f := e + 2
+		for f < len(s) && isDigit(s[f]) {
+			f++
+		}
+		if f == len(s) || !isWordByte(s[f]) {
+			return f
+		}
+		return e // without the fraction: '.' is a boundary
+	}
+	if e == len(s) || !isWordByte(s[e]) {
+		return e
+	}
+	return -1
+}
+
+// isSpaceRE is RE2's \s: tab, newline, form feed, carriage return, space.
+func isSpaceRE(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// foldPrefix matches the lowercase ASCII word w at s[i] as (?i) does: any
+// case, and also 'ſ' for s and the Kelvin sign for k (their Unicode simple
+// case folds). It returns the index after the match, or -1.
+func foldPrefix(s string, i int, w string) int {
+	for k := 0; k < len(w); k++ {
+		c := w[k]
+		switch {
+		case i < len(s) && (s[i] == c || s[i] == c-'a'+'A'):
+			i++
+		case c == 's' && strings.HasPrefix(s[i:], "\u017f"):
+			i += len("\u017f")
+		case c == 'k' && strings.HasPrefix(s[i:], "\u212a"):
+			i += len("\u212a")
+		default:
+			return -1
+		}
+	}
+	return i
 }
 
 // unitLen is the byte length of the duration unit starting s, or 0.

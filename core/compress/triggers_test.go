@@ -176,7 +176,10 @@ func FuzzTriggers(f *testing.F) {
 // prefix is a multi-byte rune.
 var clockEdges = []string{"12:34:56", "1:23:45", "123:45:67", "x12:34:56", ":12:34:56", ".12:34:56", "é12:34:56", "\xff12:34:56",
 	"12:34:567", "12:34:56.7", "12:34:56.7x", "12:34:56,789 z", "12:34:56.x", "12:34:56.", "at 1:2:3", "12:34:56 12:34:56",
-	"12:34:5612:34:56", "(0:00:06)", "9:59:59_", "a 12:34", "12:3:45", " 2:34:56.12.3"}
+	"12:34:5612:34:56", "(0:00:06)", "9:59:59_", "a 12:34", "12:3:45", " 2:34:56.12.3",
+	"Time: 3", "TIME=4.5", "took 35", "xtook 35", "took  35x", "took 35.5x", "duration_ms: 38.44", "DurationSecs=5", "elapsed_seconds :  7",
+	"time\"=5", "time' 5", "time'5", "time\t=\t6", "time:\t\t", "time = x", "elapſed: 3", "tooK 9", "time_sec: 1", "time_secs 2",
+	"timeseconds 3", "time_ 4", "runtime: 5", "(took 12)", "time:5 took:6", "duration=1.2.3", "time=1.x"}
 
 // TestFastRulesMatchRegexps checks every rule's fast replacement against
 // its regexp on every real line and the edge cases.
