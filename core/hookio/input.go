@@ -18,10 +18,11 @@ import (
 const DefaultMaxInput int64 = 8 << 20
 
 // MaxPostToolUseInput is the cap on a PostToolUse payload, which carries a
-// whole tool output: 32 MiB, so that a huge Bash output is still condensed
-// (core/compress reads at most a few MiB of it line by line) rather than passed
-// through with an error.
-const MaxPostToolUseInput int64 = 32 << 20
+// whole tool output: 16 MiB. A huge Bash output is then still condensed
+// (core/compress reads at most a few MiB of it line by line) well within
+// the deadline on a busy machine, and a larger one is refused at once, so
+// it reaches Claude as is instead of waiting for the deadline.
+const MaxPostToolUseInput int64 = 16 << 20
 
 // MaxInput is the stdin cap Run applies to a hook of event:
 // MaxPostToolUseInput for "PostToolUse", DefaultMaxInput for the others.

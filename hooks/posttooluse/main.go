@@ -10,11 +10,11 @@
 // results, PostToolUseFailure) it prints nothing and the original output
 // reaches Claude unchanged.
 //
-// Payloads of up to 32 MiB are read (hookio.MaxPostToolUseInput); of a
+// Payloads of up to 16 MiB are read (hookio.MaxPostToolUseInput); of a
 // larger output only a head and a tail are condensed
 // (compress.MaxExaminedBytes), so the time stays bounded.
 //
-// It always exits 0. On any error (a payload over 32 MiB too), panic or
+// It always exits 0. On any error (a payload over 16 MiB too), panic or
 // when its deadline (1.5 s, VAULTCTX_HOOK_DEADLINE) passes, it prints
 // nothing on stdout and one line on stderr.
 //
