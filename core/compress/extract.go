@@ -250,7 +250,7 @@ func headerLine(total, skipped int, savedPath string) string {
 	}
 	lines := itoa(total) + " lines"
 	if skipped > 0 {
-		lines += " (" + itoa(skipped) + " of them over " + itoa(MaxExaminedBytes>>20) + " MiB, not examined)"
+		lines += " (" + itoa(skipped) + " of them not examined: output over " + itoa(MaxExaminedBytes>>20) + " MiB)"
 	}
 	return "[vaultctx: Bash output condensed from " + lines + "; " + where + "]"
 }

@@ -48,7 +48,7 @@ func TestHugeOutputWindow(t *testing.T) {
 	if !strings.HasPrefix(ex.Stdout, headerLine(total, skipped, testSavedPath)+"\n") {
 		t.Errorf("header does not count every line: %.200q", ex.Stdout)
 	}
-	for _, want := range []string{"error: the first error", "FAIL\texample.com/huge\t<dur>", " of them over " + itoa(MaxExaminedBytes>>20) + " MiB, not examined); "} {
+	for _, want := range []string{"error: the first error", "FAIL\texample.com/huge\t<dur>", " of them not examined: output over " + itoa(MaxExaminedBytes>>20) + " MiB); "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("extract lacks %q", want)
 		}
