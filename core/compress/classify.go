@@ -496,7 +496,7 @@ func isFrame(line, t string) bool {
 	case last == ')' && line[0] != ' ':
 		// goFuncRe needs a space-free prefix up to the first '('.
 		i := strings.IndexByte(t, '(')
-		return i > 0 && strings.IndexAny(t[:i], " \t") < 0 && goFuncRe.MatchString(line)
+		return i > 0 && strings.IndexByte(t[:i], ' ') < 0 && strings.IndexByte(t[:i], '\t') < 0 && goFuncRe.MatchString(line)
 	case isDigit(last) && strings.IndexByte(t, ' ') < 0:
 		return bareLocRe.MatchString(line)
 	}
@@ -535,23 +535,6 @@ func isFileLine(line string) bool {
 		return false
 	}
 	return k+1 == len(line) || line[k+1] == ' '
-}
-
-// severityText removes path-like tokens (anything with '/', '\' or a file
-// extension), as scanWords does.
-func severityText(line string) string {
-	if !strings.ContainsAny(line, "/\\.") {
-		return line
-	}
-	f := strings.Fields(line)
-	out := f[:0:0]
-	for _, w := range f {
-		if strings.ContainsAny(w, "/\\") || looksLikeFile(w) {
-			continue
-		}
-		out = append(out, w)
-	}
-	return strings.Join(out, " ")
 }
 
 // diagStart returns the index of the message in a compiler or linter
