@@ -449,8 +449,10 @@ func reporterTimings(line string) string {
 			}
 		}
 	}
-	if i := strings.Index(line, ", estimated "); i >= 0 && strings.HasPrefix(strings.TrimLeft(line, " "), "Time:") {
-		return line[:i]
+	if strings.HasPrefix(strings.TrimLeft(line, " "), "Time:") {
+		if i := strings.Index(line, ", estimated "); i >= 0 {
+			return line[:i]
+		}
 	}
 	return line
 }
