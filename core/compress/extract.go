@@ -129,12 +129,14 @@ type line struct {
 	key  string // shapeKey(text, data), for ranked lines
 	// The tokens of text cut as a ranked line (see tokenStats), counted
 	// while the lines are prepared so that ranking reads no text again.
-	hits   []queryHit // tokens that are query terms or stems, in order
-	ntok   int        // tokens
-	stream int        // 0 stdout, 1 stderr
-	tier   int
-	unit   int  // index into units; -1 for blank lines
-	skip   int  // lines it stands for that were not read (see MaxExaminedBytes); such a line is blank and never kept
+	hits []queryHit // tokens that are query terms or stems, in order
+	ntok int32      // tokens
+	unit int32      // index into units; -1 for blank lines
+	skip int32      // lines it stands for that were not read (see MaxExaminedBytes); such a line is blank and never kept
+	// Small fields last: a line is 80 bytes, and a megabyte of output
+	// holds some 20,000 of them.
+	stream int8 // 0 stdout, 1 stderr
+	tier   int8
 	data   bool // from a data listing (see isDataCommand)
 	ready  bool // made, not read: not cleaned or classified (a binary stream's stand-in, a skip line)
 	kind   kind
@@ -209,7 +211,7 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	size, skipped := 0, 0
 	for _, l := range lines {
 		size += len(l.text) + 1
-		skipped += l.skip
+		skipped += int(l.skip)
 	}
 	header := headerLine(total, skipped, savedPath)
 	budget := opts.BudgetTokens*CharsPerToken - len(header) - 1
@@ -293,7 +295,7 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 		if looksBinary(text) {
 			// One line stands for the whole stream: its bytes are no use
 			// to the model and would only fill the budget with U+FFFD.
-			lines = append(lines, line{text: "[… binary output, " + itoa(len(text)) + " bytes, not shown …]", stream: s, unit: -1, kind: kindSummary, tier: tierSummary, ready: true})
+			lines = append(lines, line{text: "[… binary output, " + itoa(len(text)) + " bytes, not shown …]", stream: int8(s), unit: -1, kind: kindSummary, tier: tierSummary, ready: true})
 			counts[s] = strings.Count(text, "\n") + 1
 			continue
 		}
@@ -303,7 +305,7 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 					break
 				}
 				// One blank line stands for the lines not read.
-				lines = append(lines, line{stream: s, unit: -1, kind: kindBlank, skip: skipped[s], ready: true})
+				lines = append(lines, line{stream: int8(s), unit: -1, kind: kindBlank, skip: int32(skipped[s]), ready: true})
 				if part == "" {
 					break
 				}
@@ -311,7 +313,7 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 				continue // no head: the stream opens with one line longer than its share
 			}
 			for raw := range strings.SplitSeq(part, "\n") {
-				lines = append(lines, line{text: raw, stream: s, unit: -1, data: data && s == 0})
+				lines = append(lines, line{text: raw, stream: int8(s), unit: -1, data: data && s == 0})
 			}
 		}
 		counts[s] = len(lines) - starts[s]
@@ -396,7 +398,9 @@ func prepareLines(ls []line, q *query) {
 			l.kind = classify(l.text, l.data)
 			if mayRank(l.kind) {
 				n := len(arena)
-				l.ntok, arena = q.tokenStats(z, truncateLine(l.text, maxPlainLine), arena)
+				var ntok int
+				ntok, arena = q.tokenStats(z, truncateLine(l.text, maxPlainLine), arena)
+				l.ntok = int32(ntok)
 				l.hits = arena[n:len(arena):len(arena)]
 			}
 		}
@@ -574,7 +578,7 @@ func markContinuation(ls []line, i int) {
 	}
 }
 
-func promote(l *line, tier int) {
+func promote(l *line, tier int8) {
 	if l.kind != kindBlank && tier < l.tier {
 		l.tier = tier
 	}
@@ -753,9 +757,9 @@ func buildUnits(lines []line, q *query, maxP int) []unit {
 		}
 	}
 	add := func(u unit) {
-		u.stream = lines[u.first].stream
+		u.stream = int(lines[u.first].stream)
 		for i := u.first; i <= u.last; i++ {
-			lines[i].unit = len(units)
+			lines[i].unit = int32(len(units))
 		}
 		units = append(units, u)
 	}
@@ -777,7 +781,7 @@ func buildUnits(lines []line, q *query, maxP int) []unit {
 			continue
 		}
 		if l.tier < tierRank {
-			add(unit{first: i, last: i, tier: l.tier, cost: len(l.text) + 1 + blankReserve + markerReserve})
+			add(unit{first: i, last: i, tier: int(l.tier), cost: len(l.text) + 1 + blankReserve + markerReserve})
 			i++
 			continue
 		}
@@ -950,8 +954,8 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 		}
 		switch {
 		case l.skip > 0:
-			gap += l.skip
-			gapText += l.skip
+			gap += int(l.skip)
+			gapText += int(l.skip)
 		case l.kind == kindBlank:
 			if i > 0 && isKept(i-1) && gap == 0 && i+1 < len(lines) && lines[i+1].stream == l.stream && isKept(i+1) {
 				b.WriteByte('\n')

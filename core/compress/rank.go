@@ -59,7 +59,7 @@ func rankUnits(ctx context.Context, units []unit, lines []line, q *query, emb Em
 			}
 			d := &docs[k]
 			for i := first; i <= last; i++ {
-				d.len += lines[i].ntok
+				d.len += int(lines[i].ntok)
 				for _, h := range lines[i].hits {
 					if h.stem < 0 {
 						continue

@@ -29,7 +29,7 @@ func TestTightBudgetKeepsVerdictAndFirstError(t *testing.T) {
 		for s, name := range []string{"last stdout line", "last stderr line"} {
 			var prev string
 			for _, l := range lines {
-				if l.stream == s && l.kind != kindBlank {
+				if int(l.stream) == s && l.kind != kindBlank {
 					prev, want[name] = want[name], l.text
 				}
 			}

@@ -40,7 +40,7 @@ func TestHugeOutputWindow(t *testing.T) {
 	lines, counts := splitStreams(req, false, newQuery(req))
 	skipped := 0
 	for _, l := range lines {
-		skipped += l.skip
+		skipped += int(l.skip)
 	}
 	if skipped == 0 {
 		t.Fatal("no line skipped")
