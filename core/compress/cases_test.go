@@ -127,8 +127,6 @@ const testSavedPath = "/home/dev/.cache/vaultctx/outputs/toolu_TEST.txt"
 // all of them.
 var forced = Options{ThresholdBytes: 1}
 
-func noScrub(s string) string { return s }
-
 func condenseCase(c toolCase, opts Options) Extract {
 	return Condense(context.Background(), c.Req, opts, testSavedPath)
 }

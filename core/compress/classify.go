@@ -49,8 +49,6 @@ var (
 	// Lines that only quote source under a diagnostic: "   12 |  code",
 	// "      |  ^~~", jest's "  > 4 |  code".
 	excerptRe = regexp.MustCompile(`^\s*(?:>\s*)?(?:\d*\s+\|(?:\s|$)|[~^]+[~^\s|]*$)`)
-	// Library frames: the language runtime and installed dependencies.
-	libraryFrameRe = regexp.MustCompile(`/usr/(?:local/)?(?:lib/)?go/src/|/go/pkg/mod/|\bnode:internal\b|node_modules/|<frozen |/site-packages/|/dist-packages/|/lib/python\d|/rustc/|/\.cargo/registry/|\b_testmain\.go:|/\.rustup/|^\s*at (?:java|javax|jdk|sun|kotlin|scala)\.|^(?:runtime|testing|reflect|internal/\w+)\.`)
 )
 
 // Vocabulary of errors, warnings and summaries, matched on the lowercased
@@ -91,14 +89,51 @@ var vocab = func() map[string]uint16 {
 	return m
 }()
 
-// vocabFilter has a slot set for every vocabulary word (see filterSlot), so
-// most words of a line skip the map lookup.
-var vocabFilter = func() (f [filterSize]bool) {
-	for w := range vocab {
-		f[filterSlot([]byte(w))] = true
+// vocabTable is vocab as an open-addressing hash table keyed by
+// vocabHash, so looking up a word costs one hash (computed while the word
+// is lowercased) and usually one probe.
+var vocabTable = func() (t [vocabSlots]vocabEntry) {
+	for w, f := range vocab {
+		h := uint32(vocabHashInit)
+		for i := 0; i < len(w); i++ {
+			h = vocabHash(h, w[i])
+		}
+		i := h & (vocabSlots - 1)
+		for t[i].word != "" {
+			i = (i + 1) & (vocabSlots - 1)
+		}
+		t[i] = vocabEntry{word: w, flags: f}
 	}
-	return f
+	return t
 }()
+
+// vocabSlots is the size of vocabTable, a power of two at least four times
+// the vocabulary.
+const vocabSlots = 512
+
+type vocabEntry struct {
+	word  string
+	flags uint16
+}
+
+// vocabHash is one step of 32-bit FNV-1a.
+func vocabHash(h uint32, c byte) uint32 { return (h ^ uint32(c)) * 16777619 }
+
+const vocabHashInit = 2166136261
+
+// vocabFlags returns the vocabulary flags of w (lowercased; h is its
+// vocabHash), 0 for a word not in vocab.
+func vocabFlags(w []byte, h uint32) uint16 {
+	for i := h & (vocabSlots - 1); ; i = (i + 1) & (vocabSlots - 1) {
+		e := &vocabTable[i]
+		if e.word == string(w) {
+			return e.flags
+		}
+		if e.word == "" {
+			return 0
+		}
+	}
+}
 
 const filterSize = 4096
 
@@ -113,13 +148,18 @@ func filterSlot(w []byte) int {
 
 // hasErrorMark is errorMarkRe without a regexp (a test checks they agree).
 func hasErrorMark(line string) bool {
-	t := strings.TrimLeft(line, " \t\n\f\r")
+	t := line
+	for t != "" && (t[0] == ' ' || t[0] == '\t' || t[0] == '\n' || t[0] == '\f' || t[0] == '\r') {
+		t = t[1:]
+	}
 	if t == "" {
 		return false
 	}
-	for _, m := range []string{"✗", "✕", "✖", "✘", "×", "❌", "●", "💥", "***"} {
-		if strings.HasPrefix(t, m) {
-			return true
+	if t[0] >= 0x80 || t[0] == '*' { // the lead byte of a mark
+		for _, m := range []string{"✗", "✕", "✖", "✘", "×", "❌", "●", "💥", "***"} {
+			if strings.HasPrefix(t, m) {
+				return true
+			}
 		}
 	}
 	wordAt := func(w string) bool {
@@ -174,13 +214,16 @@ const maxScanWords = 48
 // summary when it opens with a verdict word, with "up to date", "fetched"
 // or "summary", with a count lead word and a number, when a number is
 // followed by a counted word or phrase, or when it is a banner such as
-// pytest's "=== 1 failed, 2 passed in <dur> ===". It does not allocate.
+// pytest's "=== 1 failed, 2 passed in <dur> ===". It does not allocate and
+// reads each byte of line once (the words of a token are looked up as they
+// are read, and dropped again when the token turns out to be a path).
 func scanWords(line string) lineWords {
 	var lw lineWords
 	var arena [512]byte
 	type word struct {
-		s, e  int
+		s, e  uint16 // arena[s:e]
 		flags uint16
+		num   bool // all digits
 	}
 	var refs [maxScanWords]word
 	n, used := 0, 0
@@ -190,43 +233,46 @@ func scanWords(line string) lineWords {
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 			i++
 		}
-		start := i
-		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
-			i++
-		}
-		tok := line[start:i]
-		if tok == "" {
+		if i == len(line) {
 			break
 		}
-		if strings.ContainsAny(tok, "/\\") || looksLikeFile(tok) {
-			if n > 0 && refs[n-1].e > refs[n-1].s {
-				refs[n] = word{} // a path breaks phrases
+		start, n0, used0 := i, n, used
+		path, dot := false, false
+		for i < len(line) && line[i] != ' ' && line[i] != '\t' {
+			c := line[i]
+			if lowerAlnum[c] == 0 {
+				switch c {
+				case '/', '\\':
+					path = true
+				case '.':
+					dot = true
+				}
+				i++
+				continue
+			}
+			ws, h, num := used, uint32(vocabHashInit), true
+			for ; i < len(line); i++ {
+				c := lowerAlnum[line[i]]
+				if c == 0 {
+					break
+				}
+				if used == len(arena) {
+					continue
+				}
+				num = num && c <= '9'
+				h = vocabHash(h, c)
+				arena[used] = c
+				used++
+			}
+			if used > ws && n < maxScanWords {
+				refs[n] = word{s: uint16(ws), e: uint16(used), flags: vocabFlags(arena[ws:used], h), num: num}
 				n++
 			}
-			continue
 		}
-		for j := 0; j < len(tok) && n < maxScanWords; {
-			for j < len(tok) && !isAlnum(tok[j]) {
-				j++
-			}
-			ws := used
-			for j < len(tok) && isAlnum(tok[j]) {
-				if used < len(arena) {
-					c := tok[j]
-					if c >= 'A' && c <= 'Z' {
-						c += 'a' - 'A'
-					}
-					arena[used] = c
-					used++
-				}
-				j++
-			}
-			if used > ws {
-				var f uint16
-				if w := arena[ws:used]; vocabFilter[filterSlot(w)] {
-					f = vocab[string(w)]
-				}
-				refs[n] = word{s: ws, e: used, flags: f}
+		if path || dot && looksLikeFile(line[start:i]) {
+			n, used = n0, used0
+			if n > 0 && refs[n-1].e > refs[n-1].s {
+				refs[n] = word{} // a path breaks phrases
 				n++
 			}
 		}
@@ -248,18 +294,14 @@ func scanWords(line string) lineWords {
 		if f&vWarn != 0 {
 			lw.warn = true
 		}
-		if w := get(k); len(w) > 7 && string(w[len(w)-7:]) == "warning" {
+		w := get(k)
+		if len(w) > 7 && w[len(w)-1] == 'g' && string(w[len(w)-7:]) == "warning" {
 			lw.warn = true // DeprecationWarning, UserWarning
 		}
-		if w := get(k); !lw.exception && len(w) > 4 {
-			for _, suf := range exceptionSuffixes {
-				if len(w) >= len(suf) && string(w[len(w)-len(suf):]) == suf {
-					lw.exception = true
-					break
-				}
-			}
+		if !lw.exception && len(w) > 4 && hasExceptionSuffix(w) {
+			lw.exception = true
 		}
-		if !lw.summary && isNumberBytes(get(k)) && k+1 < n &&
+		if !lw.summary && refs[k].num && k+1 < n &&
 			(refs[k+1].flags&vCount != 0 || k+2 < n && phrase(k+1, k+2)&vCount != 0) {
 			lw.summary = true
 		}
@@ -268,10 +310,10 @@ func scanWords(line string) lineWords {
 		first := string(get(0))
 		f := refs[0].flags
 		switch {
-		case f&vVerdict != 0 && firstTokenIs(line, first) && !(first == "ok" && n > 1 && isNumberBytes(get(1))), // not TAP's "ok 3 - name"
+		case f&vVerdict != 0 && firstTokenIs(line, first) && !(first == "ok" && n > 1 && refs[1].num), // not TAP's "ok 3 - name"
 			first == "fetched" || first == "summary",
 			first == "up" && n > 2 && string(get(1)) == "to" && string(get(2)) == "date",
-			f&vCountLead != 0 && n > 1 && isNumberBytes(get(1)):
+			f&vCountLead != 0 && n > 1 && refs[1].num:
 			lw.summary = true
 		}
 	}
@@ -285,6 +327,34 @@ func scanWords(line string) lineWords {
 	}
 	return lw
 }
+
+// hasExceptionSuffix reports whether a lowercased word ends in one of
+// exceptionSuffixes ("keyerror", "illegalstateexception").
+func hasExceptionSuffix(w []byte) bool {
+	switch w[len(w)-1] {
+	case 'r', 'n', 't', 'e':
+		for _, suf := range exceptionSuffixes {
+			if len(w) >= len(suf) && string(w[len(w)-len(suf):]) == suf {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lowerAlnum maps ASCII letters and digits to themselves lowercased, and
+// every other byte to 0.
+var lowerAlnum = func() (t [256]byte) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			t[c] = byte(c) + 'a' - 'A'
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			t[c] = byte(c)
+		}
+	}
+	return t
+}()
 
 func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) }
 
@@ -318,7 +388,8 @@ func isBanner(line string) bool {
 		return false
 	}
 	c := t[0]
-	return (c == '=' || c == '_' || c == '-') && strings.HasPrefix(t, strings.Repeat(string(c), 3)) && strings.HasSuffix(t, strings.Repeat(string(c), 3))
+	n := len(t)
+	return (c == '=' || c == '_' || c == '-') && t[1] == c && t[2] == c && t[n-1] == c && t[n-2] == c && t[n-3] == c
 }
 
 func looksLikeFile(w string) bool {
@@ -373,7 +444,7 @@ func classify(line string, data bool) kind {
 		}
 		return kindError
 	}
-	if strings.ContainsAny(t, "|^~") && excerptRe.MatchString(line) {
+	if (strings.IndexByte(t, '|') >= 0 || strings.IndexByte(t, '^') >= 0 || strings.IndexByte(t, '~') >= 0) && excerptRe.MatchString(line) {
 		return kindExcerpt
 	}
 	if isFrame(line, t) {
@@ -425,7 +496,7 @@ func isFrame(line, t string) bool {
 	case last == ')' && line[0] != ' ':
 		// goFuncRe needs a space-free prefix up to the first '('.
 		i := strings.IndexByte(t, '(')
-		return i > 0 && strings.IndexAny(t[:i], " \t") < 0 && goFuncRe.MatchString(line)
+		return i > 0 && strings.IndexByte(t[:i], ' ') < 0 && strings.IndexByte(t[:i], '\t') < 0 && goFuncRe.MatchString(line)
 	case isDigit(last) && strings.IndexByte(t, ' ') < 0:
 		return bareLocRe.MatchString(line)
 	}
@@ -435,6 +506,9 @@ func isFrame(line, t string) bool {
 // isFileLine is fileLineRe without a regexp (a test checks they agree):
 // "name.ext:12:" at the start of the line, followed by a space or the end.
 func isFileLine(line string) bool {
+	if strings.IndexByte(line, ':') < 0 {
+		return false
+	}
 	i := 0
 	for i < len(line) && line[i] != ':' && line[i] != ' ' && line[i] != '\t' && line[i] != '\n' && line[i] != '\f' && line[i] != '\r' {
 		i++
@@ -463,27 +537,13 @@ func isFileLine(line string) bool {
 	return k+1 == len(line) || line[k+1] == ' '
 }
 
-// severityText removes path-like tokens (anything with '/', '\' or a file
-// extension), as scanWords does.
-func severityText(line string) string {
-	if !strings.ContainsAny(line, "/\\.") {
-		return line
-	}
-	f := strings.Fields(line)
-	out := f[:0:0]
-	for _, w := range f {
-		if strings.ContainsAny(w, "/\\") || looksLikeFile(w) {
-			continue
-		}
-		out = append(out, w)
-	}
-	return strings.Join(out, " ")
-}
-
 // diagStart returns the index of the message in a compiler or linter
 // diagnostic "path:line:col: message" (or "path:line:col message"), or -1
 // when line is not one.
 func diagStart(line string) int {
+	if strings.IndexByte(line, ':') < 0 {
+		return -1
+	}
 	i := 0
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
@@ -520,10 +580,37 @@ func diagStart(line string) int {
 	return k + 1
 }
 
+// Library frames: the language runtime and installed dependencies, as
+// literal path parts and, for the rest, regexps behind a literal hint.
+var (
+	libraryParts = []string{"/usr/go/src/", "/usr/local/go/src/", "/usr/lib/go/src/", "/usr/local/lib/go/src/",
+		"/go/pkg/mod/", "node_modules/", "<frozen ", "/site-packages/", "/dist-packages/", "/rustc/", "/.cargo/registry/", "/.rustup/"}
+	libraryPatterns = []struct {
+		hint string // a substring of every match
+		re   *regexp.Regexp
+	}{
+		{"node:internal", regexp.MustCompile(`\bnode:internal\b`)},
+		{"/lib/python", regexp.MustCompile(`/lib/python\d`)},
+		{"_testmain.go:", regexp.MustCompile(`\b_testmain\.go:`)},
+		{"at ", regexp.MustCompile(`^\s*at (?:java|javax|jdk|sun|kotlin|scala)\.`)},
+		{".", regexp.MustCompile(`^(?:runtime|testing|reflect|internal/\w+)\.`)},
+	}
+)
+
 // isLibraryFrame reports whether a frame line points into a language
 // runtime or an installed dependency rather than the user's code.
 func isLibraryFrame(line string) bool {
-	return libraryFrameRe.MatchString(line)
+	for _, p := range libraryParts {
+		if strings.Contains(line, p) {
+			return true
+		}
+	}
+	for _, p := range libraryPatterns {
+		if strings.Contains(line, p.hint) && p.re.MatchString(line) {
+			return true
+		}
+	}
+	return false
 }
 
 // dataCommands print data on stdout: what they print is content to rank,

@@ -1,6 +1,9 @@
 package compress
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 func TestClassify(t *testing.T) {
 	for _, c := range []struct {
@@ -102,4 +105,30 @@ func TestFileLineMatchesReference(t *testing.T) {
 			t.Errorf("isFileLine(%q) = %v, fileLineRe says %v", l, got, want)
 		}
 	}
+}
+
+// libraryFrameRe is the reference definition of isLibraryFrame.
+var libraryFrameRe = regexp.MustCompile(`/usr/(?:local/)?(?:lib/)?go/src/|/go/pkg/mod/|\bnode:internal\b|node_modules/|<frozen |/site-packages/|/dist-packages/|/lib/python\d|/rustc/|/\.cargo/registry/|\b_testmain\.go:|/\.rustup/|^\s*at (?:java|javax|jdk|sun|kotlin|scala)\.|^(?:runtime|testing|reflect|internal/\w+)\.`)
+
+var libraryFrameEdges = []string{"/usr/local/lib/go/src/x.go:1", "/home/go/src/x.go", "at node:internal/x", "xnode:internal", "node:internalx",
+	"/usr/lib/python3/x.py", "/usr/lib/pythonx", "a_testmain.go:1", " _testmain.go:1", "\tat java.lang.X", "  at javax.y", "at jdk", "runtime.gopanic(...)",
+	"internal/poll.F()", "internal/.x", "testing.tRunner", " runtime.x", "x/node_modules/y", "<frozen importlib>", "/root/.cargo/registry/x", "/x/.rustup/y"}
+
+func TestLibraryFrameMatchesReference(t *testing.T) {
+	for _, l := range append(allCaseLines(t), libraryFrameEdges...) {
+		if got, want := isLibraryFrame(l), libraryFrameRe.MatchString(l); got != want {
+			t.Errorf("isLibraryFrame(%q) = %v, libraryFrameRe says %v", l, got, want)
+		}
+	}
+}
+
+func FuzzLibraryFrame(f *testing.F) {
+	for _, s := range libraryFrameEdges {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := isLibraryFrame(s), libraryFrameRe.MatchString(s); got != want {
+			t.Fatalf("isLibraryFrame(%q) = %v, libraryFrameRe says %v", s, got, want)
+		}
+	})
 }

@@ -11,7 +11,8 @@
 // with "[… N lines omitted …]" markers, under a one-line header that says
 // where the full output was saved. Two runs of a command that differ only in
 // volatile tokens give byte-identical extracts, which keeps Claude's prompt
-// cache warm.
+// cache warm. Work is linear in the output and bounded: at most
+// MaxExaminedBytes of it are read line by line.
 //
 // Hook wires it to a decoded hook payload; the vaultctx-posttooluse binary
 // is a thin main around it.

@@ -1,9 +1,10 @@
 package compress
 
 import (
+	"cmp"
 	"context"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -124,27 +125,35 @@ func ShouldCondense(req Request, opts Options) bool {
 
 // line is one cleaned, normalised output line.
 type line struct {
-	text   string
-	key    string // shapeKey(text, data), for ranked lines
-	data   bool   // from a data listing (see isDataCommand)
-	stream int    // 0 stdout, 1 stderr
+	text string
+	key  string // shapeKey(text, data), for ranked lines
+	// The tokens of text cut as a ranked line (see tokenStats), counted
+	// while the lines are prepared so that ranking reads no text again.
+	hits []queryHit // tokens that are query terms or stems, in order
+	ntok int32      // tokens
+	unit int32      // index into units; -1 for blank lines
+	skip int32      // lines it stands for that were not read (see MaxExaminedBytes); such a line is blank and never kept
+	// Small fields last: a line is 80 bytes, and a megabyte of output
+	// holds some 20,000 of them.
+	stream int8 // 0 stdout, 1 stderr
+	tier   int8
+	data   bool // from a data listing (see isDataCommand)
+	ready  bool // made, not read: not cleaned or classified (a binary stream's stand-in, a skip line)
 	kind   kind
-	tier   int
-	unit   int // index into units; -1 for blank lines
 }
 
 // unit is what selection keeps or drops as a whole: one important line, a
 // block of up to maxBlockLines ranked lines, or a run of similar lines.
 type unit struct {
-	first, last int // indices into lines (inclusive), all in one stream
-	stream      int
-	tier        int
-	run         bool   // a collapsed run of similar lines (or groups of lines)
-	period      int    // a run's group size in lines
-	rep         string // a run's representative group, lines joined by '\n'
-	cost        int    // rendered bytes plus a marker reserve
-	rank        int    // order within tierRank (0 best)
-	fromEnd     int    // non-blank lines after the unit in its stream
+	first, last int  // indices into lines (inclusive), all in one stream
+	stream      int  // 0 stdout, 1 stderr
+	tier        int  // the tier of its lines
+	run         bool // a collapsed run of similar lines (or groups of lines)
+	period      int  // a run's group size in lines
+	repAt       int  // a run's representative group (see repText): index into lines of its first line
+	cost        int  // rendered bytes plus a marker reserve
+	rank        int  // order within tierRank (0 best)
+	fromEnd     int  // non-blank lines after the unit in its stream
 }
 
 // Condense builds the extract of req under opts, with header naming
@@ -154,8 +163,11 @@ type unit struct {
 // Normalize) or in the order of similar lines give the same bytes.
 //
 // The algorithm:
+//  0. of an output over MaxExaminedBytes only a head and a tail are read;
+//     the lines between count as omitted and the header says how many;
 //  1. each line is cleaned (cleanLine: '\r' redraws, ANSI escapes, control
 //     characters) and normalised (Normalize), and over-long lines are cut;
+//     its tokens are counted against the query once, for step 5;
 //  2. lines are classified: errors, warnings, summaries, stack frames,
 //     compiler excerpts (classify). stdout of data commands (grep, find,
 //     git log … see isDataCommand) holds no diagnostics;
@@ -186,16 +198,23 @@ type unit struct {
 //
 // The budget, BudgetTokens*CharsPerToken bytes, covers the header and both
 // streams; only a budget smaller than the header itself is exceeded.
+//
+// Cost: steps 1 and 2 read each byte a few times, in one pass per line
+// spread over up to four goroutines (regexps run only behind cheap
+// triggers); the rest works on units. Time grows linearly with the output
+// up to MaxExaminedBytes and stays flat beyond.
 func Condense(ctx context.Context, req Request, opts Options, savedPath string) Extract {
 	opts = opts.withDefaults()
-	lines, counts := splitStreams(req, isDataCommand(req.Command))
+	q := newQuery(req)
+	lines, counts := splitStreams(req, isDataCommand(req.Command), q)
 	total := counts[0] + counts[1]
-	header := headerLine(total, savedPath)
-	budget := opts.BudgetTokens*CharsPerToken - len(header) - 1
-	size := 0
+	size, skipped := 0, 0
 	for _, l := range lines {
 		size += len(l.text) + 1
+		skipped += int(l.skip)
 	}
+	header := headerLine(total, skipped, savedPath)
+	budget := opts.BudgetTokens*CharsPerToken - len(header) - 1
 	// Groups of lines collapse only when the output would not fit anyway;
 	// runs of single similar lines always do (it makes reordered concurrent
 	// output compare equal).
@@ -203,8 +222,8 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	if size > budget {
 		maxP = maxPeriod
 	}
-	units := buildUnits(lines, queryTerms(req), maxP)
-	rankUnits(ctx, units, lines, req, opts.Embedder)
+	units := buildUnits(lines, q, maxP)
+	rankUnits(ctx, units, lines, q, opts.Embedder)
 	order := selectionOrder(units)
 
 	chosen := choose(units, order, budget)
@@ -223,39 +242,92 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	}
 }
 
-// headerLine is the extract's first line. It depends only on the line count
-// and the path, so pairs of runs share it.
-func headerLine(total int, savedPath string) string {
+// headerLine is the extract's first line. It depends only on the line
+// counts (total, and skipped: not read, see MaxExaminedBytes) and the path,
+// so pairs of runs share it.
+func headerLine(total, skipped int, savedPath string) string {
 	where := "full output not saved"
 	if savedPath != "" {
 		where = "full output: " + savedPath
 	}
-	return "[vaultctx: Bash output condensed from " + itoa(total) + " lines; " + where + "]"
+	lines := itoa(total) + " lines"
+	if skipped > 0 {
+		lines += " (" + itoa(skipped) + " of them not examined: output over " + itoa(MaxExaminedBytes>>20) + " MiB)"
+	}
+	return "[vaultctx: Bash output condensed from " + lines + "; " + where + "]"
 }
 
-// splitStreams cleans, normalises and classifies the lines of both streams.
-func splitStreams(req Request, data bool) ([]line, [2]int) {
-	lines := make([]line, 0, strings.Count(req.Stdout, "\n")+strings.Count(req.Stderr, "\n")+2)
-	var counts [2]int
+// MaxExaminedBytes bounds the work on one output: of stdout and stderr
+// together at most 4 MiB are read line by line, so that condensing takes
+// the same time for any larger output (about what 4 MB take, well within
+// the hook's deadline). A stream over its share (its part of
+// the total, times this) is read from its head (a quarter of the share) and
+// its tail (the rest, where verdicts and final errors are); the lines
+// between count as omitted, and the header says how many were not read.
+const MaxExaminedBytes = 4 << 20
+
+// splitStreams cleans, normalises and classifies the lines of both
+// streams, and counts their tokens against q (see tokenStats). counts are
+// the streams' line counts, lines skipped by MaxExaminedBytes included.
+func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int) {
+	size := len(req.Stdout) + len(req.Stderr)
+	var texts [2][2]string // per stream: head (or the whole text), tail
+	var skipped [2]int     // lines between head and tail
 	for s, text := range []string{req.Stdout, req.Stderr} {
+		text = strings.TrimSuffix(text, "\n")
+		texts[s][0] = text
+		if size > MaxExaminedBytes && text != "" {
+			share := int(int64(MaxExaminedBytes) * int64(len(text)) / int64(size))
+			texts[s][0], texts[s][1], skipped[s] = window(text, share)
+		}
+	}
+	n := 2
+	for s := range texts {
+		n += strings.Count(texts[s][0], "\n") + strings.Count(texts[s][1], "\n") + 2
+	}
+	lines = make([]line, 0, n)
+	var starts [3]int // stream s is lines[starts[s]:starts[s+1]]
+	for s, text := range []string{req.Stdout, req.Stderr} {
+		starts[s] = len(lines)
 		if text == "" {
 			continue
 		}
 		if looksBinary(text) {
 			// One line stands for the whole stream: its bytes are no use
 			// to the model and would only fill the budget with U+FFFD.
-			lines = append(lines, line{text: "[… binary output, " + itoa(len(text)) + " bytes, not shown …]", stream: s, unit: -1, kind: kindSummary, tier: tierSummary})
+			lines = append(lines, line{text: "[… binary output, " + itoa(len(text)) + " bytes, not shown …]", stream: int8(s), unit: -1, kind: kindSummary, tier: tierSummary, ready: true})
 			counts[s] = strings.Count(text, "\n") + 1
 			continue
 		}
-		text = strings.TrimSuffix(text, "\n")
-		start := len(lines)
-		for raw := range strings.SplitSeq(text, "\n") {
-			lines = append(lines, line{text: raw, stream: s, unit: -1, data: data && s == 0})
+		for k, part := range texts[s] {
+			if k == 1 {
+				if skipped[s] == 0 {
+					break
+				}
+				// One blank line stands for the lines not read.
+				lines = append(lines, line{stream: int8(s), unit: -1, kind: kindBlank, skip: int32(skipped[s]), ready: true})
+				if part == "" {
+					break
+				}
+			} else if part == "" && skipped[s] > 0 {
+				continue // no head: the stream opens with one line longer than its share
+			}
+			for raw := range strings.SplitSeq(part, "\n") {
+				lines = append(lines, line{text: raw, stream: int8(s), unit: -1, data: data && s == 0})
+			}
 		}
-		prepareLines(lines[start:], data && s == 0)
-		counts[s] = len(lines) - start
-		assignTiers(lines[start:], data && s == 0)
+		counts[s] = len(lines) - starts[s]
+		if skipped[s] > 0 {
+			counts[s] += skipped[s] - 1
+		}
+	}
+	starts[2] = len(lines)
+	// Both streams at once, so that a small stderr does not wait for stdout.
+	prepareLines(lines, q)
+	for s := range 2 {
+		if ls := lines[starts[s]:starts[s+1]]; len(ls) > 0 && !(len(ls) == 1 && ls[0].kind == kindSummary && ls[0].ready) {
+			assignTiers(ls, data && s == 0)
+		}
 	}
 	for i := range lines {
 		max := maxPlainLine
@@ -267,18 +339,70 @@ func splitStreams(req Request, data bool) ([]line, [2]int) {
 	return lines, counts
 }
 
+// window splits text (without a final '\n') for MaxExaminedBytes: a head of
+// whole lines within share/4 bytes, a tail of whole lines within the rest
+// of share ("" for none), and the number of lines between them. It returns
+// text, "", 0 when there is nothing between them.
+func window(text string, share int) (head, tail string, skipped int) {
+	if len(text) <= share {
+		return text, "", 0
+	}
+	headLines, tailLines := 0, 0
+	// A head or tail is never "" (one empty line): "" means none.
+	h := strings.LastIndexByte(text[:share/4], '\n') // head is text[:h]
+	if h > 0 {
+		head = text[:h]
+		headLines = strings.Count(head, "\n") + 1
+	}
+	t := len(text) - (share - share/4) // tail is text[t:], from a line start
+	if i := strings.IndexByte(text[t:], '\n'); i >= 0 && t+i+1 < len(text) {
+		t += i + 1
+		tail = text[t:]
+		tailLines = strings.Count(tail, "\n") + 1
+	} else {
+		t = len(text)
+	}
+	skipped = strings.Count(text, "\n") + 1 - headLines - tailLines
+	if skipped <= 0 || h >= t {
+		return text, "", 0
+	}
+	return head, tail, skipped
+}
+
+// mayRank reports whether a line of kind k may end up in tierRank (see
+// assignTiers): plain lines, and frames and excerpts, which are ranked when
+// they point into libraries or quote no diagnostic. Errors, warnings,
+// summaries and test logs never are, so their tokens are not counted.
+func mayRank(k kind) bool {
+	return k == kindPlain || k == kindFrame || k == kindExcerpt
+}
+
 // parallelMinLines is the line count from which prepareLines splits the
 // work across CPUs.
 const parallelMinLines = 4096
 
-// prepareLines cleans, normalises and classifies raw lines in place. Each
-// line is processed on its own, so large outputs are split across up to
-// four goroutines; the result does not depend on the split.
-func prepareLines(ls []line, data bool) {
+// prepareLines cleans, normalises and classifies raw lines in place (all
+// but those made ready), and counts their tokens against q. Each line is processed on its own, so
+// large outputs are split across up to four goroutines; the result does not
+// depend on the split.
+func prepareLines(ls []line, q *query) {
 	work := func(part []line) {
+		var arena []queryHit // the hits of this part's lines
+		z := new(tokenizer)
 		for i := range part {
-			part[i].text = Normalize(cleanLine(part[i].text))
-			part[i].kind = classify(part[i].text, data)
+			l := &part[i]
+			if l.ready {
+				continue
+			}
+			l.text = Normalize(cleanLine(l.text))
+			l.kind = classify(l.text, l.data)
+			if mayRank(l.kind) {
+				n := len(arena)
+				var ntok int
+				ntok, arena = q.tokenStats(z, truncateLine(l.text, maxPlainLine), arena)
+				l.ntok = int32(ntok)
+				l.hits = arena[n:len(arena):len(arena)]
+			}
 		}
 	}
 	n := min(runtime.GOMAXPROCS(0), 4)
@@ -454,7 +578,7 @@ func markContinuation(ls []line, i int) {
 	}
 }
 
-func promote(l *line, tier int) {
+func promote(l *line, tier int8) {
 	if l.kind != kindBlank && tier < l.tier {
 		l.tier = tier
 	}
@@ -483,7 +607,11 @@ func indent(s string) int {
 // lines such as "test tests::adds ... ok" (cargo) or "x.py::test_a PASSED"
 // (pytest -v) are similar; in a listing every path is its own line.
 func shapeKey(s string, data bool) string {
-	b := make([]byte, 0, 48)
+	return string(appendShapeKey(make([]byte, 0, 48), s, data))
+}
+
+// appendShapeKey appends shapeKey(s, data) to b.
+func appendShapeKey(b []byte, s string, data bool) []byte {
 	i := 0
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 		b = append(b, s[i])
@@ -516,12 +644,12 @@ func shapeKey(s string, data bool) string {
 			i++
 		}
 	}
-	return string(b)
+	return b
 }
 
 // isNameLike reports whether a word names a file or a qualified identifier.
 func isNameLike(w string) bool {
-	if strings.ContainsAny(w, "/\\") || strings.Contains(w, "::") {
+	if strings.IndexByte(w, '/') >= 0 || strings.IndexByte(w, '\\') >= 0 || strings.Contains(w, "::") {
 		return true
 	}
 	d := strings.IndexByte(w, '.')
@@ -532,50 +660,106 @@ func isNameLike(w string) bool {
 // run of period p (groups of p lines): the one holding the most distinct
 // query terms ("Setting up python3-pytest" for "apt-get install
 // python3-pytest"), ties broken by the smallest text. Both criteria ignore
-// the order of the groups. It returns the group's lines joined by '\n'.
-func runRepresentative(run []line, p int, query []string) string {
-	idx := make(map[string]int, len(query))
-	for i, t := range query {
-		idx[t] = i
-	}
-	seen := make([]bool, len(query))
-	best, bestScore := "", -1
+// the order of the groups. It returns the index in run of the group's first
+// line. The terms come from the lines' hits (see tokenStats).
+func runRepresentative(run []line, p int, q *query) int {
+	seen := make([]bool, len(q.terms))
+	best, bestScore := 0, -1
 	for g := 0; g+p <= len(run); g += p {
-		clear(seen)
 		score := 0
-		var text strings.Builder
+		clear(seen)
 		for _, l := range run[g : g+p] {
-			if text.Len() > 0 {
-				text.WriteByte('\n')
-			}
-			text.WriteString(l.text)
-			eachToken(l.text, func(t string, lowered []byte) {
-				i, ok := idx[t]
-				if lowered != nil {
-					i, ok = idx[string(lowered)]
-				}
-				if ok && !seen[i] {
-					seen[i] = true
+			for _, h := range l.hits {
+				if h.term >= 0 && !seen[h.term] {
+					seen[h.term] = true
 					score++
 				}
-			})
+			}
 		}
-		if t := text.String(); score > bestScore || score == bestScore && t < best {
-			best, bestScore = t, score
+		if score > bestScore || score == bestScore && compareJoined(run[g:g+p], run[best:best+p]) < 0 {
+			best, bestScore = g, score
 		}
 	}
 	return best
 }
 
-// buildUnits groups lines into units (see unit); query holds the terms runs
+// repText is a run's representative group, its lines joined by '\n'.
+func (u *unit) repText(lines []line) string {
+	var b strings.Builder
+	b.Grow(u.repLen(lines))
+	for i, l := range lines[u.repAt : u.repAt+u.period] {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.text)
+	}
+	return b.String()
+}
+
+// repLen is len(u.repText(lines)).
+func (u *unit) repLen(lines []line) int {
+	n := u.period - 1
+	for _, l := range lines[u.repAt : u.repAt+u.period] {
+		n += len(l.text)
+	}
+	return n
+}
+
+// compareJoined compares the texts of a and b, each joined by '\n', as
+// strings.Compare would, without joining them; a and b have the same
+// length.
+func compareJoined(a, b []line) int {
+	for i := range a {
+		x, y := a[i].text, b[i].text
+		if x == y {
+			continue
+		}
+		n := min(len(x), len(y))
+		if c := strings.Compare(x[:n], y[:n]); c != 0 {
+			return c
+		}
+		// One is a prefix of the other: compare the bytes that follow it in
+		// the joined texts ('\n', or the end after the last line).
+		next := func(s string) int {
+			switch {
+			case len(s) > n:
+				return int(s[n])
+			case i == len(a)-1:
+				return -1
+			}
+			return '\n'
+		}
+		return cmp.Compare(next(x), next(y))
+	}
+	return 0
+}
+
+// buildUnits groups lines into units (see unit); q holds the terms runs
 // are represented by (see runRepresentative), maxP the longest group of
 // lines a run may repeat (see periodAt).
-func buildUnits(lines []line, query []string, maxP int) []unit {
-	var units []unit
+func buildUnits(lines []line, q *query, maxP int) []unit {
+	units := make([]unit, 0, len(lines)/4+1)
+	// The shape keys of all ranked lines, in one allocation.
+	keys := make([]byte, 0, 16*len(lines))
+	ends := make([]int, 0, len(lines))
+	for i := range lines {
+		if lines[i].tier == tierRank && lines[i].kind != kindBlank {
+			keys = appendShapeKey(keys, lines[i].text, lines[i].data)
+			ends = append(ends, len(keys))
+		}
+	}
+	allKeys, k, start := string(keys), 0, 0
+	for i := range lines {
+		if lines[i].tier == tierRank && lines[i].kind != kindBlank {
+			lines[i].key = allKeys[start:ends[k]]
+			start = ends[k]
+			k++
+		}
+	}
 	add := func(u unit) {
-		u.stream = lines[u.first].stream
+		u.stream = int(lines[u.first].stream)
 		for i := u.first; i <= u.last; i++ {
-			lines[i].unit = len(units)
+			lines[i].unit = int32(len(units))
 		}
 		units = append(units, u)
 	}
@@ -597,7 +781,7 @@ func buildUnits(lines []line, query []string, maxP int) []unit {
 			continue
 		}
 		if l.tier < tierRank {
-			add(unit{first: i, last: i, tier: l.tier, cost: len(l.text) + 1 + blankReserve + markerReserve})
+			add(unit{first: i, last: i, tier: int(l.tier), cost: len(l.text) + 1 + blankReserve + markerReserve})
 			i++
 			continue
 		}
@@ -606,14 +790,11 @@ func buildUnits(lines []line, query []string, maxP int) []unit {
 		for j < len(lines) && lines[j].stream == l.stream && lines[j].tier == tierRank && lines[j].kind != kindBlank {
 			j++
 		}
-		for k := i; k < j; k++ {
-			lines[k].key = shapeKey(lines[k].text, lines[k].data)
-		}
 		for k := i; k < j; {
 			if p, span := periodAt(lines, k, j, maxP); span > 0 {
-				rep := runRepresentative(lines[k:k+span], p, query)
-				add(unit{first: k, last: k + span - 1, tier: tierRank, run: true, rep: rep, period: p,
-					cost: len(rep) + 1 + len(runMarker(span-p)) + 1 + blankReserve + markerReserve})
+				u := unit{first: k, last: k + span - 1, tier: tierRank, run: true, repAt: k + runRepresentative(lines[k:k+span], p, q), period: p}
+				u.cost = u.repLen(lines) + 1 + len(runMarker(span-p)) + 1 + blankReserve + markerReserve
+				add(u)
 				k += span
 				continue
 			}
@@ -670,21 +851,23 @@ func selectionOrder(units []unit) []int {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool {
-		ua, ub := units[order[a]], units[order[b]]
+	slices.SortFunc(order, func(a, b int) int {
+		ua, ub := &units[a], &units[b]
 		if ua.tier != ub.tier {
-			return ua.tier < ub.tier
+			return cmp.Compare(ua.tier, ub.tier)
 		}
 		switch ua.tier {
 		case tierRank:
-			return ua.rank < ub.rank
+			if ua.rank != ub.rank {
+				return cmp.Compare(ua.rank, ub.rank)
+			}
 		case tierSummary:
 			// The final verdicts first: nearest the end of their stream.
 			if ua.fromEnd != ub.fromEnd {
-				return ua.fromEnd < ub.fromEnd
+				return cmp.Compare(ua.fromEnd, ub.fromEnd)
 			}
 		}
-		return order[a] < order[b]
+		return cmp.Compare(a, b)
 	})
 	return order
 }
@@ -770,6 +953,9 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 			flush(&out[lines[i-1].stream])
 		}
 		switch {
+		case l.skip > 0:
+			gap += int(l.skip)
+			gapText += int(l.skip)
 		case l.kind == kindBlank:
 			if i > 0 && isKept(i-1) && gap == 0 && i+1 < len(lines) && lines[i+1].stream == l.stream && isKept(i+1) {
 				b.WriteByte('\n')
@@ -782,7 +968,7 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 		case units[l.unit].run:
 			flush(b)
 			u := units[l.unit]
-			b.WriteString(u.rep)
+			b.WriteString(u.repText(lines))
 			b.WriteByte('\n')
 			b.WriteString(runMarker(u.last - u.first + 1 - u.period))
 			b.WriteByte('\n')

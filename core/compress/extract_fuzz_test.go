@@ -17,7 +17,7 @@ func FuzzCondense(f *testing.F) {
 		req := Request{Command: command, Stdout: stdout, Stderr: stderr}
 		opts := Options{ThresholdBytes: 1, BudgetTokens: 100, Scrub: func(s string) string { return s }}
 		ex := Condense(context.Background(), req, opts, "/c/o.txt")
-		header := headerLine(ex.Lines, "/c/o.txt")
+		header := headerLine(ex.Lines, 0, "/c/o.txt")
 		if !strings.HasPrefix(ex.Stdout, header+"\n") {
 			t.Fatalf("extract does not start with the header: %q", ex.Stdout)
 		}

@@ -20,8 +20,9 @@ type HookOptions struct {
 // else (other events such as PostToolUseFailure, other tools, images, small
 // or empty-interrupted results) it returns nil, so the original output
 // reaches Claude unchanged. The latest user prompt is read from the
-// payload's transcript when it exists. Errors (no output directory, a
-// failed save) are returned wrapped; the caller fails open.
+// payload's transcript when it exists. The save runs alongside Condense.
+// Errors (no output directory, a failed save, ctx done) are returned
+// wrapped, and no extract then; the caller fails open.
 func Hook(ctx context.Context, in hookio.Input, opts HookOptions) ([]byte, error) {
 	if in.Event != "" && in.Event != "PostToolUse" || in.ToolName != "Bash" || !in.ToolResponse.IsObject() {
 		return nil, nil
@@ -43,13 +44,25 @@ func Hook(ctx context.Context, in hookio.Input, opts HookOptions) ([]byte, error
 	}
 	req.Prompt = LatestPrompt(in.TranscriptPath)
 	path := OutputPath(opts.OutputDir, in.ToolUseID, req.Stdout, req.Stderr)
-	if err := SaveOutput(ctx, path, req.Stdout, req.Stderr, opts.KeepOutputs); err != nil {
+	// Saving (scrubbing and writing megabytes) and condensing are
+	// independent: they run side by side, and the extract is used only if
+	// the save worked.
+	saved := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				saved <- fmt.Errorf("save output: panic: %v", p)
+			}
+		}()
+		saved <- SaveOutput(ctx, path, req.Stdout, req.Stderr, opts.KeepOutputs)
+	}()
+	ex := Condense(ctx, req, opts.Options, path)
+	if err := <-saved; err != nil {
 		return nil, fmt.Errorf("posttooluse: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("posttooluse: %w", err)
 	}
-	ex := Condense(ctx, req, opts.Options, path)
 	hookio.Logger(ctx).Debug("condensed bash output", "lines", ex.Lines, "kept", ex.Kept,
 		"bytes_in", len(req.Stdout)+len(req.Stderr), "bytes_out", len(ex.Stdout)+len(ex.Stderr))
 	return hookio.BashOutput(ex.Stdout, ex.Stderr, req.Interrupted), nil

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Placeholders that replace volatile tokens. They are plain ASCII so that an
@@ -28,11 +29,15 @@ const ephemeralPortMin = 32768
 
 type rule struct {
 	name string
-	// trigger is a cheap test; the regexp runs only on lines it accepts.
-	trigger func(string) bool
+	// trigger is a necessary condition of re (see scanTriggers); the
+	// regexp runs only on lines that have all its bits.
+	trigger trigger
 	re      *regexp.Regexp
 	repl    string                  // used when fn is nil; may reference groups
 	fn      func(m []string) string // whole-match replacement from submatches
+	// fast, if set, does what re and repl do without a regexp, for rules
+	// that fire on many lines (a test checks they agree).
+	fast func(string) string
 }
 
 // normRules are applied in order; each rule documents the volatile token it
@@ -40,35 +45,36 @@ type rule struct {
 // RE2 lacks, and are written back by the replacement.
 var normRules = []rule{
 	{ // curl's progress meter row: keep the size columns, drop speeds and times.
-		name: "curl-meter", trigger: func(s string) bool { return startsWithDigit(s) && strings.Contains(s, ":") },
+		name: "curl-meter", trigger: trigCurl,
 		re:   regexp.MustCompile(`^(\s*\d{1,3}\s+[\d.]+[kMGTP]?\s+\d{1,3}\s+[\d.]+[kMGTP]?\s+\d{1,3}\s+[\d.]+[kMGTP]?)\s+[\d.]+[kMGTP]?\s+[\d.]+[kMGTP]?\s+[\d:-]+\s+[\d:-]+\s+[\d:-]+\s+[\d.]+[kMGTP]?\s*$`),
 		repl: "${1}  <progress>",
 	},
 	{ // wget's dot progress (non-TTY): keep offset, dots and percentage,
 		// drop the speed and time columns.
-		name: "wget-dots", trigger: func(s string) bool { return strings.Contains(s, "K .") },
+		name: "wget-dots", trigger: trigWget,
 		re:   regexp.MustCompile(`^(\s*\d+K(?: [.,]{1,10}){1,5}\s+\d+%)\s+\S+(?:\s+\S+)?\s*$`),
 		repl: "${1} <progress>",
 	},
 	{ // RFC 3339 / ISO 8601 / Python logging asctime / Go log timestamps.
-		name: "datetime", trigger: hasDateLike,
+		name: "datetime", trigger: trigDate,
 		re:   regexp.MustCompile(`\b\d{4}[-/]\d{2}[-/]\d{2}[T _]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2}\b| ?UTC\b)?`),
 		repl: phTime,
 	},
 	{ // Clock times: 12:25:50, 0:00:06, 12:25:50.217.
-		name: "clock", trigger: hasClockLike,
+		name: "clock", trigger: trigClock,
 		re:   regexp.MustCompile(`(^|[^\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`),
 		repl: "${1}" + phTime,
+		fast: normClocks,
 	},
 	{ // UUIDs (request and run ids).
-		name: "uuid", trigger: hasHexDash,
+		name: "uuid", trigger: trigUUID,
 		re:   regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`),
 		repl: phUUID,
 	},
 	{ // Temporary directories: the first component under a temp root when it
 		// looks generated (a run of 5+ digits as in Go's t.TempDir and
 		// os.MkdirTemp, or Python's mkdtemp 8-character suffix).
-		name: "tmpdir", trigger: hasTempRoot,
+		name: "tmpdir", trigger: trigTmp,
 		re: regexp.MustCompile(`((?:/private)?/var/folders/[^/\s]+/[^/\s]+/T|/(?:[\w.-]+/)*(?:tmp|temp|Temp|TEMP)|/dev/shm)/([^/\s"'` + "`" + `:,;)\]]+)`),
 		fn: func(m []string) string {
 			if isGeneratedName(m[2]) {
@@ -78,14 +84,12 @@ var normRules = []rule{
 		},
 	},
 	{ // Data rates: 114 kB/s, 2.00MB/s, 3.4 MiB/s.
-		name: "rate", trigger: func(s string) bool {
-			return strings.Contains(s, "B/s") || strings.Contains(s, "b/s") || strings.Contains(s, "bps") || strings.Contains(s, "Bps")
-		},
+		name: "rate", trigger: trigRate,
 		re:   regexp.MustCompile(`\b\d+(?:\.\d+)?\s?[kKMGT]?i?[bB](?:ps|/s)\b`),
 		repl: phRate,
 	},
 	{ // Spelled-out durations: 12 ms, 1.234 s, 3 seconds.
-		name: "duration-words", trigger: hasDigitSpaceLetter,
+		name: "duration-words", trigger: trigDurWords | trigDurUnit,
 		re: regexp.MustCompile(`(^|[^\w.])\d+(?:\.\d+)?\s(?:ms|msecs?|milliseconds?|secs?|seconds?|minutes?|mins?)\b|(^|[^\w.])\d+\.\d+ s\b`),
 		fn: func(m []string) string {
 			return m[1] + m[2] + phDur
@@ -93,41 +97,40 @@ var normRules = []rule{
 	},
 	{ // Heap and stack addresses (5+ hex digits; short code offsets such as
 		// Go's +0x1d stay).
-		name: "hexaddr", trigger: func(s string) bool { return strings.Contains(s, "0x") },
+		name: "hexaddr", trigger: trigHex,
 		re:   regexp.MustCompile(`\b0x[0-9a-fA-F]{5,}\b`),
 		repl: phAddr,
 	},
 	{ // Process ids: "pid 31188", "[pid 30670]", "pid=12", "PID: 7".
-		name: "pid", trigger: func(s string) bool {
-			return strings.Contains(s, "pid") || strings.Contains(s, "PID") || strings.Contains(s, "Pid")
-		},
+		name: "pid", trigger: trigPID,
 		re:   regexp.MustCompile(`\b(pid|PID|Pid)([ =:#]+)\d+\b`),
 		repl: "${1}${2}" + phPID,
 	},
 	{ // syslog-style "name[1234]:".
-		name: "pid-bracket", trigger: func(s string) bool { return strings.Contains(s, "]:") },
+		name: "pid-bracket", trigger: trigPIDBracket,
 		re:   regexp.MustCompile(`\b([A-Za-z][\w.-]*)\[\d{2,}\]:`),
 		repl: "${1}[" + phPID + "]:",
 	},
 	{ // Thread ids in Rust panics: "thread 'main' (12246) panicked".
-		name: "thread-id", trigger: func(s string) bool { return strings.Contains(s, "thread '") },
+		name: "thread-id", trigger: trigThread,
 		re:   regexp.MustCompile(`(thread '[^']*') \(\d+\)`),
 		repl: "${1} (" + phN + ")",
 	},
 	{ // Timing fields of structured output: "duration_ms: 38.44" (TAP/YAML),
 		// "# duration_ms 632.78", "elapsed=1.2", "took 35".
-		name: "timing-field", trigger: hasTimingKey,
+		name: "timing-field", trigger: trigTiming,
 		re:   regexp.MustCompile(`(?i)\b((?:duration|elapsed|took|time)(?:_?(?:ms|ns|us|secs?|seconds))?["']?\s*[:= ]\s*)\d+(?:\.\d+)?\b`),
 		repl: "${1}" + phDur,
+		fast: normTimingFields,
 	},
 	{ // Goroutine numbers: "goroutine 65 [running]", "in goroutine 1",
 		// "Goroutine 9 (running) created at:" (race reports).
-		name: "goroutine", trigger: func(s string) bool { return strings.Contains(s, "oroutine ") },
+		name: "goroutine", trigger: trigGoroutine,
 		re:   regexp.MustCompile(`\b([Gg])oroutine \d+\b`),
 		repl: "${1}oroutine " + phN,
 	},
 	{ // Ephemeral ports on loopback or wildcard addresses.
-		name: "port", trigger: hasLoopback,
+		name: "port", trigger: trigPort,
 		re: regexp.MustCompile(`\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]|::1?):(\d{5})\b`),
 		fn: func(m []string) string {
 			if p, err := strconv.Atoi(m[2]); err == nil && p >= ephemeralPortMin {
@@ -196,6 +199,212 @@ func normDurations(s string) string {
 	return b.String()
 }
 
+// normClocks is the clock rule without its regexp: it replaces each clock
+// time h:mm:ss or hh:mm:ss (with an optional .fraction or ,fraction),
+// standing at the start of s or after a rune other than a word byte, ':'
+// or '.', and ending at a word boundary, with <time>. Matches are found
+// left to right as the regexp would (leftmost first, not overlapping).
+func normClocks(s string) string {
+	var b strings.Builder
+	last := 0
+	for p := 0; p < len(s); {
+		if p == 0 {
+			if e := clockAt(s, 0); e > 0 {
+				b.WriteString(phTime)
+				last, p = e, e
+				continue
+			}
+		}
+		r, w := utf8.DecodeRuneInString(s[p:])
+		if r >= utf8.RuneSelf || !isWordByte(byte(r)) && r != ':' && r != '.' {
+			if e := clockAt(s, p+w); e > 0 {
+				b.WriteString(s[last : p+w])
+				b.WriteString(phTime)
+				last, p = e, e
+				continue
+			}
+		}
+		p += w
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// clockAt returns the end of the clock time \d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b
+// starting at s[q], or -1.
+func clockAt(s string, q int) int {
+	h := 0 // hour digits
+	switch {
+	case digitsAt(s, q, 2) && q+2 < len(s) && s[q+2] == ':':
+		h = 2
+	case digitsAt(s, q, 1) && q+1 < len(s) && s[q+1] == ':':
+		h = 1
+	default:
+		return -1
+	}
+	i := q + h + 1
+	if !digitsAt(s, i, 2) || i+2 >= len(s) || s[i+2] != ':' || !digitsAt(s, i+3, 2) {
+		return -1
+	}
+	e := i + 5
+	if e+1 < len(s) && (s[e] == '.' || s[e] == ',') && isDigit(s[e+1]) {
+		f := e + 2
+		for f < len(s) && isDigit(s[f]) {
+			f++
+		}
+		if f == len(s) || !isWordByte(s[f]) {
+			return f
+		}
+		return e // without the fraction: '.' or ',' after the seconds is a boundary
+	}
+	if e == len(s) || !isWordByte(s[e]) {
+		return e
+	}
+	return -1
+}
+
+// normTimingFields is the timing-field rule without its regexp: a keyword
+// (duration, elapsed, took, time; any case) at a word boundary, an optional
+// unit suffix (_ms, secs …), an optional quote, a ':', '=' or space among
+// blanks, then a number ending at a word boundary: the number becomes
+// <dur>. Alternatives are tried in the regexp's order, so the matches are
+// the regexp's.
+func normTimingFields(s string) string {
+	var b strings.Builder
+	last := 0
+	for p := 0; p < len(s); p++ {
+		if p > 0 && isWordByte(s[p-1]) {
+			continue // no word boundary before a keyword here
+		}
+		if num, end := timingFieldAt(s, p); end > 0 {
+			b.WriteString(s[last:num])
+			b.WriteString(phDur)
+			last, p = end, end-1
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Keywords and unit suffixes of the timing-field rule, in the regexp's
+// order of alternatives ("secs?" tries "secs" before "sec").
+var (
+	timingKeywords = []string{"duration", "elapsed", "took", "time"}
+	timingSuffixes = []string{"ms", "ns", "us", "secs", "sec", "seconds"}
+)
+
+// timingFieldAt matches the timing-field rule at s[p] (a word boundary):
+// it returns where the number starts and where the match ends, or -1, -1.
+func timingFieldAt(s string, p int) (num, end int) {
+	k := -1
+	for _, kw := range timingKeywords {
+		if k = foldPrefix(s, p, kw); k >= 0 {
+			break
+		}
+	}
+	if k < 0 {
+		return -1, -1
+	}
+	// The optional suffix group is greedy: each way of taking it first,
+	// then leaving it out.
+	u := k
+	if u < len(s) && s[u] == '_' {
+		u++
+	}
+	for _, suf := range timingSuffixes {
+		if j := foldPrefix(s, u, suf); j >= 0 {
+			if num, end := timingValueAt(s, j); end > 0 {
+				return num, end
+			}
+		}
+	}
+	return timingValueAt(s, k)
+}
+
+// timingValueAt matches ["']?\s*[:= ]\s*\d+(?:\.\d+)?\b at s[j].
+func timingValueAt(s string, j int) (num, end int) {
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+		j++ // without the quote, [:= ] would have to match it
+	}
+	w := j
+	for w < len(s) && isSpaceRE(s[w]) {
+		w++
+	}
+	if w < len(s) && (s[w] == ':' || s[w] == '=') {
+		d := w + 1
+		for d < len(s) && isSpaceRE(s[d]) {
+			d++
+		}
+		if e := numberEnd(s, d); e > 0 {
+			return d, e
+		}
+		return -1, -1
+	}
+	// [:= ] is then a space among the blanks before the number.
+	if strings.IndexByte(s[j:w], ' ') >= 0 {
+		if e := numberEnd(s, w); e > 0 {
+			return w, e
+		}
+	}
+	return -1, -1
+}
+
+// numberEnd returns the end of \d+(?:\.\d+)?\b at s[d], or -1.
+func numberEnd(s string, d int) int {
+	if d >= len(s) || !isDigit(s[d]) {
+		return -1
+	}
+	e := d
+	for e < len(s) && isDigit(s[e]) {
+		e++
+	}
+	if e+1 < len(s) && s[e] == '.' && isDigit(s[e+1]) {
+		f := e + 2
+		for f < len(s) && isDigit(s[f]) {
+			f++
+		}
+		if f == len(s) || !isWordByte(s[f]) {
+			return f
+		}
+		return e // without the fraction: '.' is a boundary
+	}
+	if e == len(s) || !isWordByte(s[e]) {
+		return e
+	}
+	return -1
+}
+
+// isSpaceRE is RE2's \s: tab, newline, form feed, carriage return, space.
+func isSpaceRE(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// foldPrefix matches the lowercase ASCII word w at s[i] as (?i) does: any
+// case, and also 'ſ' for s and the Kelvin sign for k (their Unicode simple
+// case folds). It returns the index after the match, or -1.
+func foldPrefix(s string, i int, w string) int {
+	for k := 0; k < len(w); k++ {
+		c := w[k]
+		switch {
+		case i < len(s) && (s[i] == c || s[i] == c-'a'+'A'):
+			i++
+		case c == 's' && strings.HasPrefix(s[i:], "\u017f"):
+			i += len("\u017f")
+		case c == 'k' && strings.HasPrefix(s[i:], "\u212a"):
+			i += len("\u212a")
+		default:
+			return -1
+		}
+	}
+	return i
+}
+
 // unitLen is the byte length of the duration unit starting s, or 0.
 func unitLen(s string) int {
 	switch {
@@ -240,28 +449,43 @@ func reporterTimings(line string) string {
 			}
 		}
 	}
-	if i := strings.Index(line, ", estimated "); i >= 0 && strings.HasPrefix(strings.TrimLeft(line, " "), "Time:") {
-		return line[:i]
+	if strings.HasPrefix(strings.TrimLeft(line, " "), "Time:") {
+		if i := strings.Index(line, ", estimated "); i >= 0 {
+			return line[:i]
+		}
 	}
 	return line
 }
 
-// normalizeTokens applies the normalisation rules to one line.
+// normalizeTokens applies the normalisation rules to one line. The
+// triggers of all rules come from one scan of the line (scanTriggers),
+// repeated only after a rule has changed the line, so each rule sees the
+// triggers of the text it runs on.
 func normalizeTokens(line string) string {
-	digits := hasDigit(line)
-	if digits && hasDigitUnit(line) {
-		line = normDurations(line)
+	trig := scanTriggers(line)
+	// Every volatile token but a temp dir name holds a digit.
+	digits := trig&trigDigit != 0
+	if digits && trig&trigDigitUnit != 0 {
+		if n := normDurations(line); n != line {
+			line, trig = n, scanTriggers(n)
+		}
 	}
 	for i := range normRules {
 		r := &normRules[i]
-		// Every volatile token but a temp dir name holds a digit.
-		if !digits && r.name != "tmpdir" || !r.trigger(line) {
+		if !digits && r.trigger != trigTmp || trig&r.trigger != r.trigger {
 			continue
 		}
-		if r.fn != nil {
-			line = replaceFunc(r.re, line, r.fn)
-		} else {
-			line = r.re.ReplaceAllString(line, r.repl)
+		var n string
+		switch {
+		case r.fast != nil:
+			n = r.fast(line)
+		case r.fn != nil:
+			n = replaceFunc(r.re, line, r.fn)
+		default:
+			n = r.re.ReplaceAllString(line, r.repl)
+		}
+		if n != line {
+			line, trig = n, scanTriggers(n)
 		}
 	}
 	return line
@@ -322,114 +546,217 @@ func isGeneratedName(name string) bool {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// The triggers below are necessary conditions of their rule's regexp,
-// checked in one pass without backtracking; they keep normalisation of a
-// 1 MB output within a few milliseconds.
-
-func hasDigit(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if isDigit(s[i]) {
-			return true
-		}
-	}
-	return false
-}
-
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func startsWithDigit(s string) bool {
-	t := strings.TrimLeft(s, " \t")
-	return t != "" && isDigit(t[0])
-}
+// trigger is a set of cheap necessary conditions of the normalisation
+// rules' regexps, found by scanTriggers.
+type trigger uint32
 
-// hasDateLike: four digits followed by '-' or '/'.
-func hasDateLike(s string) bool {
-	run := 0
+const (
+	trigCurl       trigger = 1 << iota // the line starts with a digit (after blanks) and holds ':'
+	trigWget                           // "K ."
+	trigDate                           // the shape dddd-dd-dd dd:dd ('-' or '/', 'T', ' ' or '_')
+	trigClock                          // digit ':' digit digit ':' and one more byte
+	trigUUID                           // eight hex digits, then '-'
+	trigTmp                            // a '/' after "tmp", "temp", "Temp", "TEMP" or "/T", or "/dev/shm/"
+	trigRate                           // "B/s", "b/s", "bps" or "Bps"
+	trigDurWords                       // a digit, a space, then 'm' or 's'
+	trigDurUnit                        // a digit, a blank, then "ms", "mil", "min", "sec" or a lone 's'
+	trigHex                            // "0x" and five hex digits
+	trigPID                            // "pid", "PID" or "Pid"
+	trigPIDBracket                     // "]:"
+	trigThread                         // "thread '"
+	trigTiming                         // "uration", "lapsed", "took", "time" or "Time"
+	trigGoroutine                      // "oroutine "
+	trigPort                           // five digits after "localhost:", "127.0.0.1:", "0.0.0.0:", "]:", "::" or "::1:"
+	trigDigit                          // any digit
+	trigDigitUnit                      // a digit, then 'n', 'u', 'm', 's', 'h' or the first byte of 'µ'
+)
+
+// Byte classes of scanTriggers.
+const (
+	clsPlain = iota // no trigger starts or ends here
+	clsDigit        // '0'–'9'
+	clsMark         // a byte a trigger starts or ends with
+)
+
+// triggerClass classifies bytes for scanTriggers.
+var triggerClass = func() (t [256]uint8) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = clsDigit
+	}
+	for _, c := range ":/-KpPtTulo" {
+		t[c] = clsMark
+	}
+	return t
+}()
+
+// scanTriggers finds every trigger of s in one pass without backtracking.
+// It keeps normalisation of a 1 MB output to a few milliseconds: most
+// bytes are plain (one table look-up), most lines have no trigger, and the
+// regexps run only behind theirs.
+func scanTriggers(s string) trigger {
+	var t trigger
+	colon := false
 	for i := 0; i < len(s); i++ {
-		switch {
-		case isDigit(s[i]):
-			run++
-		case run >= 4 && (s[i] == '-' || s[i] == '/'):
-			return true
-		default:
-			run = 0
+		c := s[i]
+		switch triggerClass[c] {
+		case clsPlain:
+			continue
+		case clsDigit:
+			t |= trigDigit
+			if i+1 < len(s) {
+				switch s[i+1] {
+				case 'n', 'u', 'm', 's', 'h', 0xc2:
+					t |= trigDigitUnit
+				case ' ', '\t', '\f', '\r', '\n':
+					if s[i+1] == ' ' && i+2 < len(s) && (s[i+2] == 'm' || s[i+2] == 's') {
+						t |= trigDurWords
+					}
+					if u := s[i+2:]; strings.HasPrefix(u, "ms") || strings.HasPrefix(u, "mil") || strings.HasPrefix(u, "min") ||
+						strings.HasPrefix(u, "sec") || u != "" && u[0] == 's' && (len(u) == 1 || !isWordByte(u[1])) {
+						t |= trigDurUnit
+					}
+				case 'x':
+					if c == '0' && hexAt(s, i+2, 5) {
+						t |= trigHex
+					}
+				}
+			}
+			continue
 		}
-	}
-	return false
-}
-
-// hasClockLike: digit ':' digit digit ':'.
-func hasClockLike(s string) bool {
-	for i := 1; i+4 < len(s); i++ {
-		if s[i] == ':' && isDigit(s[i-1]) && isDigit(s[i+1]) && isDigit(s[i+2]) && s[i+3] == ':' {
-			return true
+		if c == '-' || c == '/' {
+			if isDateAt(s, i) {
+				t |= trigDate
+			}
+			if c == '-' && hexAt(s, i-8, 8) {
+				t |= trigUUID
+			}
 		}
-	}
-	return false
-}
-
-// hasDigitUnit: a digit directly followed by a duration unit's first byte.
-func hasDigitUnit(s string) bool {
-	for i := 0; i+1 < len(s); i++ {
-		if isDigit(s[i]) {
-			switch s[i+1] {
-			case 'n', 'u', 'm', 's', 'h', 0xc2: // 0xc2: first byte of µ
-				return true
+		var next byte
+		if i+1 < len(s) {
+			next = s[i+1]
+		}
+		switch c {
+		case ':':
+			colon = true
+			if i >= 1 && i+4 < len(s) && isDigit(s[i-1]) && isDigit(next) && isDigit(s[i+2]) && s[i+3] == ':' {
+				t |= trigClock
+			}
+			if i > 0 && s[i-1] == ']' {
+				t |= trigPIDBracket
+			}
+			if digitsAt(s, i+1, 5) {
+				if head := s[:i]; strings.HasSuffix(head, "localhost") || strings.HasSuffix(head, "127.0.0.1") || strings.HasSuffix(head, "0.0.0.0") ||
+					strings.HasSuffix(head, "]") || strings.HasSuffix(head, "::") || strings.HasSuffix(head, "::1") {
+					t |= trigPort
+				}
+			}
+		case '/':
+			if i >= 2 {
+				if head := s[:i]; strings.HasSuffix(head, "tmp") || strings.HasSuffix(head, "temp") || strings.HasSuffix(head, "Temp") ||
+					strings.HasSuffix(head, "TEMP") || strings.HasSuffix(head, "/T") {
+					t |= trigTmp
+				}
+			}
+			if next == 'd' && strings.HasPrefix(s[i:], "/dev/shm/") {
+				t |= trigTmp
+			}
+			if next == 's' && i > 0 && (s[i-1] == 'B' || s[i-1] == 'b') {
+				t |= trigRate
+			}
+		case 'K':
+			if next == ' ' && strings.HasPrefix(s[i+1:], " .") {
+				t |= trigWget
+			}
+		case 'p':
+			if next == 'i' && strings.HasPrefix(s[i:], "pid") {
+				t |= trigPID
+			}
+			if next == 's' && i > 0 && (s[i-1] == 'B' || s[i-1] == 'b') {
+				t |= trigRate
+			}
+		case 'P':
+			if strings.HasPrefix(s[i:], "PID") || strings.HasPrefix(s[i:], "Pid") {
+				t |= trigPID
+			}
+		case 't':
+			switch next {
+			case 'i':
+				if strings.HasPrefix(s[i:], "time") {
+					t |= trigTiming
+				}
+			case 'o':
+				if strings.HasPrefix(s[i:], "took") {
+					t |= trigTiming
+				}
+			case 'h':
+				if strings.HasPrefix(s[i:], "thread '") {
+					t |= trigThread
+				}
+			}
+		case 'T':
+			if next == 'i' && strings.HasPrefix(s[i:], "Time") {
+				t |= trigTiming
+			}
+		case 'u':
+			if next == 'r' && strings.HasPrefix(s[i:], "uration") {
+				t |= trigTiming
+			}
+		case 'l':
+			if next == 'a' && strings.HasPrefix(s[i:], "lapsed") {
+				t |= trigTiming
+			}
+		case 'o':
+			if next == 'r' && strings.HasPrefix(s[i:], "oroutine ") {
+				t |= trigGoroutine
 			}
 		}
 	}
-	return false
-}
-
-// hasDigitSpaceLetter: a digit, one space, then m or s (ms, sec, min …).
-func hasDigitSpaceLetter(s string) bool {
-	for i := 0; i+2 < len(s); i++ {
-		if isDigit(s[i]) && s[i+1] == ' ' && (s[i+2] == 'm' || s[i+2] == 's') {
-			return true
+	if colon {
+		i := 0
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i < len(s) && isDigit(s[i]) {
+			t |= trigCurl
 		}
 	}
-	return false
+	return t
 }
 
-func hasTempRoot(s string) bool {
-	for i := strings.IndexByte(s, '/'); i >= 0; {
-		head := s[:i]
-		if strings.HasSuffix(head, "tmp") || strings.HasSuffix(head, "temp") || strings.HasSuffix(head, "Temp") ||
-			strings.HasSuffix(head, "TEMP") || strings.HasSuffix(head, "/T") || strings.HasPrefix(s[i:], "/dev/shm/") {
-			return true
-		}
-		j := strings.IndexByte(s[i+1:], '/')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
+// digitsAt reports whether s[i:i+n] are n digits.
+func digitsAt(s string, i, n int) bool {
+	if i < 0 || i+n > len(s) {
+		return false
 	}
-	return false
-}
-
-func hasLoopback(s string) bool {
-	return strings.Contains(s, "localhost:") || strings.Contains(s, "127.0.0.1:") ||
-		strings.Contains(s, "0.0.0.0:") || strings.Contains(s, "::")
-}
-
-// hasHexDash: eight hex digits followed by '-', the start of a UUID.
-func hasHexDash(s string) bool {
-	run := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F':
-			run++
-		case c == '-' && run >= 8:
-			return true
-		default:
-			run = 0
+	for _, c := range []byte(s[i : i+n]) {
+		if !isDigit(c) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
-func hasTimingKey(s string) bool {
-	return strings.Contains(s, "uration") || strings.Contains(s, "lapsed") || strings.Contains(s, "took") ||
-		strings.Contains(s, "time") || strings.Contains(s, "Time")
+// hexAt reports whether s[i:i+n] are n hex digits.
+func hexAt(s string, i, n int) bool {
+	if i < 0 || i+n > len(s) {
+		return false
+	}
+	for _, c := range []byte(s[i : i+n]) {
+		if !isDigit(c) && !(c >= 'a' && c <= 'f') && !(c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// isDateAt reports whether s[i] ('-' or '/') is the first separator of
+// "dddd-dd-dd dd:dd": the shape the datetime rule needs.
+func isDateAt(s string, i int) bool {
+	if !digitsAt(s, i-4, 4) || !digitsAt(s, i+1, 2) || !digitsAt(s, i+4, 2) || !digitsAt(s, i+7, 2) || !digitsAt(s, i+10, 2) {
+		return false
+	}
+	sep, t := s[i+3], s[i+6]
+	return (sep == '-' || sep == '/') && (t == 'T' || t == ' ' || t == '_') && s[i+9] == ':'
 }

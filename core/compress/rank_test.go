@@ -28,6 +28,24 @@ func TestEachTokenMatchesTokens(t *testing.T) {
 	}
 }
 
+func FuzzEachToken(f *testing.F) {
+	for _, s := range []string{"Ünïcode MIXED ✓case x_y <dur> A1 0x<addr>", "━━━ 12 ab", "ÀB cD"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var got []string
+		eachToken(s, func(tok string, lowered []byte) {
+			if lowered != nil {
+				tok = string(lowered)
+			}
+			got = append(got, tok)
+		})
+		if want := tokens(s); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Fatalf("eachToken(%q) = %q, tokens = %q", s, got, want)
+		}
+	})
+}
+
 // TestBM25 checks scores computed from the formula on a tiny corpus: the
 // unit with the query term twice (and the same length) ranks first, units
 // without it are absent.
@@ -45,7 +63,8 @@ func TestBM25(t *testing.T) {
 }
 
 // TestRankUnitsFusion checks that rankUnits orders ranked units by
-// retrieve.Fuse of the BM25 and edge lists.
+// retrieve.Fuse of the BM25 and edge lists, the BM25 list computed by the
+// reference bm25Rank from the units' texts (a run's representative).
 func TestRankUnitsFusion(t *testing.T) {
 	var b strings.Builder
 	for i := range 40 {
@@ -54,11 +73,17 @@ func TestRankUnitsFusion(t *testing.T) {
 		if i == 20 {
 			b.WriteString("linker step here\n")
 		}
+		if i == 30 {
+			for k := range 8 { // a run, ranked by its representative
+				fmt.Fprintf(&b, "fetch linker-%d.tar ok\n", 7-k)
+			}
+		}
 	}
 	req := Request{Command: "make", Prompt: "why does the linker fail", Stdout: b.String()}
-	lines, _ := splitStreams(req, false)
-	units := buildUnits(lines, queryTerms(req), maxPeriod)
-	rankUnits(context.Background(), units, lines, req, nil)
+	q := newQuery(req)
+	lines, _ := splitStreams(req, false, q)
+	units := buildUnits(lines, q, maxPeriod)
+	rankUnits(context.Background(), units, lines, q, nil)
 	var ids []int64
 	var streams []int
 	for i, u := range units {
@@ -70,13 +95,22 @@ func TestRankUnitsFusion(t *testing.T) {
 	if len(ids) < 4 {
 		t.Fatalf("only %d ranked units", len(ids))
 	}
+	runs := 0
 	var unitTokens = func(k int, fn func(string, []byte)) {
 		u := units[ids[k]]
+		if u.run {
+			runs++
+			eachToken(u.repText(lines), fn)
+			return
+		}
 		for i := u.first; i <= u.last; i++ {
 			eachToken(lines[i].text, fn)
 		}
 	}
 	fused := retrieve.Fuse(0, retrieve.Ranked{IDs: bm25Rank(ids, unitTokens, queryTerms(req)), Weight: 1}, retrieve.Ranked{IDs: edgeRank(ids, streams), Weight: 1})
+	if runs == 0 {
+		t.Fatal("no collapsed run among the ranked units")
+	}
 	for r, f := range fused {
 		if units[f.ID].rank != r {
 			t.Fatalf("unit %d has rank %d, fusion says %d", f.ID, units[f.ID].rank, r)

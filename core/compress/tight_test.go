@@ -17,7 +17,7 @@ func TestTightBudgetKeepsVerdictAndFirstError(t *testing.T) {
 		}
 		ex := Condense(context.Background(), c.Req, opts, testSavedPath)
 		text := ex.Stdout + ex.Stderr
-		lines, _ := splitStreams(c.Req, false)
+		lines, _ := splitStreams(c.Req, false, newQuery(c.Req))
 		want := map[string]string{}
 		for _, l := range lines {
 			if l.kind == kindError && want["first error"] == "" {
@@ -29,7 +29,7 @@ func TestTightBudgetKeepsVerdictAndFirstError(t *testing.T) {
 		for s, name := range []string{"last stdout line", "last stderr line"} {
 			var prev string
 			for _, l := range lines {
-				if l.stream == s && l.kind != kindBlank {
+				if int(l.stream) == s && l.kind != kindBlank {
 					prev, want[name] = want[name], l.text
 				}
 			}

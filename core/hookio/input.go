@@ -17,6 +17,22 @@ import (
 // is treated as an error and the hook fails open.
 const DefaultMaxInput int64 = 8 << 20
 
+// MaxPostToolUseInput is the cap on a PostToolUse payload, which carries a
+// whole tool output: 16 MiB. A huge Bash output is then still condensed
+// (core/compress reads at most a few MiB of it line by line) well within
+// the deadline on a busy machine, and a larger one is refused at once, so
+// it reaches Claude as is instead of waiting for the deadline.
+const MaxPostToolUseInput int64 = 16 << 20
+
+// MaxInput is the stdin cap Run applies to a hook of event:
+// MaxPostToolUseInput for "PostToolUse", DefaultMaxInput for the others.
+func MaxInput(event string) int64 {
+	if event == "PostToolUse" {
+		return MaxPostToolUseInput
+	}
+	return DefaultMaxInput
+}
+
 // ErrEmptyInput is returned by ReadInput when stdin holds nothing but
 // whitespace.
 var ErrEmptyInput = errors.New("empty hook input")
@@ -148,26 +164,6 @@ func jsonType(r gjson.Result) string {
 		return "a boolean"
 	}
 	return "not a string"
-}
-
-// Fields returns the values of the named keys of a JSON object in one pass
-// (the first occurrence of each), as Result.Get would one by one; missing
-// keys give a zero Result. It is for large objects such as a Bash
-// tool_response.
-func Fields(obj gjson.Result, keys ...string) []gjson.Result {
-	out := make([]gjson.Result, len(keys))
-	found := make([]bool, len(keys))
-	left := len(keys)
-	obj.ForEach(func(key, value gjson.Result) bool {
-		for i, k := range keys {
-			if !found[i] && key.Str == k {
-				out[i], found[i] = value, true
-				left--
-			}
-		}
-		return left > 0
-	})
-	return out
 }
 
 // str returns a string field's value and "" for any other JSON type, so a

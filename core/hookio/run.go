@@ -50,7 +50,7 @@ type Env struct {
 }
 
 // Run is the whole life of a hook process: it reads stdin (capped at
-// DefaultMaxInput), applies the deadline (deadline <= 0 means
+// MaxInput(event)), applies the deadline (deadline <= 0 means
 // DefaultDeadline; VAULTCTX_HOOK_DEADLINE overrides it), cancels on SIGINT
 // and SIGTERM, calls h and writes its output. It returns the exit status,
 // which is always 0: errors, panics, timeouts, payloads of another event and
@@ -112,7 +112,7 @@ func runHandler(ctx context.Context, stdin io.Reader, event string, deadline tim
 				done <- result{err: fmt.Errorf("panic: %v", p)}
 			}
 		}()
-		in, err := ReadInput(stdin, DefaultMaxInput)
+		in, err := ReadInput(stdin, MaxInput(event))
 		if err != nil {
 			done <- result{err: err}
 			return

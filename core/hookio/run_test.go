@@ -104,3 +104,36 @@ func TestRunLog(t *testing.T) {
 		t.Errorf("log mode %v, want 0600", info.Mode().Perm())
 	}
 }
+
+// TestRunInputCap checks the per-event stdin cap: a payload over
+// DefaultMaxInput reaches a PostToolUse handler (it carries a whole tool
+// output) but not a context hook's, and one over MaxPostToolUseInput is
+// refused for every event.
+func TestRunInputCap(t *testing.T) {
+	payload := func(event string, size int64) string {
+		return `{"hook_event_name":"` + event + `","tool_name":"Bash","tool_response":{"stdout":"` + strings.Repeat("x", int(size)) + `"}}`
+	}
+	for _, c := range []struct {
+		event  string
+		size   int64
+		called bool
+	}{
+		{"PostToolUse", DefaultMaxInput + 1, true},
+		{"UserPromptSubmit", DefaultMaxInput + 1, false},
+		{"PostToolUse", MaxPostToolUseInput + 1, false},
+	} {
+		called := false
+		var out, errb bytes.Buffer
+		RunEnv(context.Background(), Env{Stdin: strings.NewReader(payload(c.event, c.size)), Stdout: &out, Stderr: &errb}, c.event, time.Minute,
+			func(ctx context.Context, in Input) ([]byte, error) {
+				called = true
+				return nil, nil
+			})
+		if called != c.called {
+			t.Errorf("%s, %d bytes: handler called = %v, want %v", c.event, c.size, called, c.called)
+		}
+		if !c.called && !strings.Contains(errb.String(), ErrInputTooLarge.Error()) {
+			t.Errorf("%s, %d bytes: stderr %q, want the too-large error", c.event, c.size, errb.String())
+		}
+	}
+}

@@ -10,9 +10,13 @@
 // results, PostToolUseFailure) it prints nothing and the original output
 // reaches Claude unchanged.
 //
-// It always exits 0. On any error, panic or when its deadline (1.5 s,
-// VAULTCTX_HOOK_DEADLINE) passes, it prints nothing on stdout and one line on
-// stderr.
+// Payloads of up to 16 MiB are read (hookio.MaxPostToolUseInput); of a
+// larger output only a head and a tail are condensed
+// (compress.MaxExaminedBytes), so the time stays bounded.
+//
+// It always exits 0. On any error (a payload over 16 MiB too), panic or
+// when its deadline (1.5 s, VAULTCTX_HOOK_DEADLINE) passes, it prints
+// nothing on stdout and one line on stderr.
 //
 // It reads the [hooks] table of the config file as vaultctx does
 // (output_threshold_bytes, output_budget_tokens, deadline_ms); environment
@@ -25,6 +29,7 @@ package main
 import (
 	"context"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/compress"
@@ -33,6 +38,11 @@ import (
 )
 
 func main() {
+	// The process lives for tens of milliseconds and its input is capped
+	// (hookio.MaxPostToolUseInput): collect garbage only if the heap
+	// passes 1 GiB. Interleaved runs on 1 MB: CPU p50 96 ms against 103.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(1 << 30)
 	cfg, cfgErr := config.Load("", os.Getenv)
 	deadline := time.Duration(cfg.Hooks.DeadlineMS) * time.Millisecond
 	os.Exit(hookio.Run("PostToolUse", deadline, func(ctx context.Context, in hookio.Input) ([]byte, error) {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/vaultctx/vaultctx/core/hookio"
 )
 
 const casesDir = "../../../shared/tool-outputs"
@@ -71,7 +73,7 @@ func run(tb testing.TB, stdin []byte, env ...string) result {
 }
 
 func TestFailOpen(t *testing.T) {
-	huge := append([]byte(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":{"stdout":"`), bytes.Repeat([]byte("x"), 9<<20)...)
+	huge := append([]byte(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":{"stdout":"`), bytes.Repeat([]byte("x"), int(hookio.MaxPostToolUseInput))...)
 	huge = append(huge, `","stderr":""}}`...)
 	for _, c := range []struct {
 		name  string
@@ -206,10 +208,14 @@ func sameID(tb testing.TB, p []byte) []byte {
 
 // megabytePayload is a PostToolUse payload of about 1 MB of real output
 // (the shared cases concatenated until 1 MB).
-func megabytePayload(tb testing.TB) []byte {
+func megabytePayload(tb testing.TB) []byte { return sizedPayload(tb, 1<<20) }
+
+// sizedPayload is a PostToolUse payload of at least size bytes of real
+// output (the shared cases concatenated).
+func sizedPayload(tb testing.TB, size int) []byte {
 	var out, errOut strings.Builder
 	dirs, _ := filepath.Glob(filepath.Join(casesDir, "*", "posttooluse.json"))
-	for out.Len()+errOut.Len() < 1<<20 {
+	for out.Len()+errOut.Len() < size {
 		for _, p := range dirs {
 			if strings.Contains(p, "long_single_line") || strings.Contains(p, "binary_elf") {
 				continue
@@ -230,8 +236,18 @@ func megabytePayload(tb testing.TB) []byte {
 // BenchmarkPostToolUse1MB measures the hook end to end, from process spawn
 // to exit, on about 1 MB of Bash output. It reports p50 and p95 wall time
 // and the median CPU time of the hook process.
-func BenchmarkPostToolUse1MB(b *testing.B) {
-	p := megabytePayload(b)
+func BenchmarkPostToolUse1MB(b *testing.B) { benchmarkHook(b, megabytePayload(b)) }
+
+// BenchmarkPostToolUse4MB is BenchmarkPostToolUse1MB on 4 MiB, about the
+// most core/compress reads line by line (compress.MaxExaminedBytes).
+func BenchmarkPostToolUse4MB(b *testing.B) { benchmarkHook(b, sizedPayload(b, 4<<20)) }
+
+// BenchmarkPostToolUse12MB is BenchmarkPostToolUse1MB on 12 MiB, over
+// the context hooks' 8 MiB input cap: the condensing costs what it does at
+// 4 MiB, decoding and saving grow.
+func BenchmarkPostToolUse12MB(b *testing.B) { benchmarkHook(b, sizedPayload(b, 12<<20)) }
+
+func benchmarkHook(b *testing.B, p []byte) {
 	bin := binary(b)
 	cache := b.TempDir()
 	var times, cpu []time.Duration
@@ -261,6 +277,28 @@ func BenchmarkPostToolUse1MB(b *testing.B) {
 	b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "p95-ms")
 	b.ReportMetric(float64(cpu[len(cpu)/2].Microseconds())/1000, "cpu-p50-ms")
 	b.ReportMetric(float64(cpu[0].Microseconds())/1000, "cpu-min-ms")
+}
+
+// TestHugeOutput runs the binary on a payload over DefaultMaxInput (12 MiB
+// of real output): it is condensed, and the header says how many lines
+// were not examined. The deadline is raised so that a loaded machine does
+// not turn this into a timing test (the benchmarks measure speed).
+func TestHugeOutput(t *testing.T) {
+	p := sizedPayload(t, 12<<20)
+	if int64(len(p)) <= hookio.DefaultMaxInput {
+		t.Fatalf("payload of %d bytes is not over the default cap", len(p))
+	}
+	r := run(t, p, "VAULTCTX_HOOK_DEADLINE=60s")
+	if r.code != 0 || len(r.stderr) != 0 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	stdout := gjson.GetBytes(r.stdout, "hookSpecificOutput.updatedToolOutput.stdout").String()
+	if !strings.HasPrefix(stdout, "[vaultctx: Bash output condensed from ") || !strings.Contains(stdout, " of them not examined: output over ") {
+		t.Fatalf("no condensed header: %.300q", stdout)
+	}
+	if n := len(stdout) + len(gjson.GetBytes(r.stdout, "hookSpecificOutput.updatedToolOutput.stderr").String()); n > 9000 {
+		t.Fatalf("extract of %d bytes", n)
+	}
 }
 
 // TestGolden pins the binary's stdout for every shared payload, with the
