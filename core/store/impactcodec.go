@@ -360,13 +360,14 @@ func (r *bitReader) peek() uint64 {
 }
 
 func (r *bitReader) readRice(k uint8) uint32 {
-	q := bits.TrailingZeros64(r.peek())
+	x := r.peek() // at least 57 valid bits; a code below the escape has at most 41
+	q := bits.TrailingZeros64(x)
 	if q >= riceEscape {
 		r.off += riceEscape + 1
 		return uint32(r.read(32))
 	}
-	r.off += uint(q) + 1
-	return uint32(q)<<k | uint32(r.read(k))
+	r.off += uint(q) + 1 + uint(k)
+	return uint32(q)<<k | uint32(x>>(q+1))&(1<<k-1)
 }
 
 // ftsTokens calls fn with each token of text as FTS5's unicode61 tokenizer
