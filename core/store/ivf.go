@@ -11,83 +11,76 @@ import (
 	"sync"
 )
 
-// ivfLists are the IVF centroids, unit float32 vectors in the centred
-// space; list i has centroid i. Empty means one list, 0, holding every
-// vector.
-type ivfLists [][]float32
+// ivfLists are the IVF centroids: unit float32 vectors in the centred
+// space, back to back, list i's at c[i·dim:]. No centroids means one list,
+// 0, holding every vector.
+type ivfLists struct {
+	dim int
+	c   []float32
+}
+
+// len returns the number of lists (0 before training).
+func (l ivfLists) len() int {
+	if l.dim == 0 {
+		return 0
+	}
+	return len(l.c) / l.dim
+}
+
+func (l ivfLists) centroid(i int) []float32 { return l.c[i*l.dim : (i+1)*l.dim] }
 
 // kmeansSeed fixes the sample and the initial centroids, so that the same
 // vectors always give the same lists.
 const kmeansSeed = 0x7661756c74637478 // "vaultctx"
 
 // kmeansIters is the number of Lloyd iterations of the list training.
-const kmeansIters = 8
+const kmeansIters = 6
 
 // kmeansSample is the number of sample vectors per list that the training
-// clusters (FAISS warns below 39).
-const kmeansSample = 40
+// clusters.
+const kmeansSample = 32
 
 // nearest returns the list whose centroid is nearest to q (0 without
 // lists).
 func (l ivfLists) nearest(q i8) int64 {
-	if len(l) == 0 {
+	if l.len() == 0 {
 		return 0
 	}
-	return int64(l.nearestUnit(q.unit()))
+	return int64(l.nearestUnit(q.unit(), make([]float32, l.len())))
 }
 
-func (l ivfLists) nearestUnit(u []float32) int {
-	best, bd := 0, float32(math.Inf(-1))
-	for c, cv := range l {
-		if d := dotF32(u, cv); d > bd {
-			best, bd = c, d
+// nearestUnit returns the list nearest to the unit vector u; scores is
+// scratch space of l.len() floats.
+func (l ivfLists) nearestUnit(u, scores []float32) int {
+	dotsF32(u, l.c, scores)
+	best := 0
+	for c, d := range scores {
+		if d > scores[best] {
+			best = c
 		}
 	}
 	return best
 }
 
 // nearestN returns the n lists whose centroids are nearest to q, nearest
-// first.
+// first (ties by smaller list).
 func (l ivfLists) nearestN(q i8, n int) []int64 {
-	u := q.unit()
-	type cd struct {
-		c int64
-		d float32
+	scores := make([]float32, l.len())
+	dotsF32(q.unit(), l.c, scores)
+	order := make([]int64, len(scores))
+	for i := range order {
+		order[i] = int64(i)
 	}
-	all := make([]cd, len(l))
-	for c, cv := range l {
-		all[c] = cd{int64(c), dotF32(u, cv)}
-	}
-	slices.SortFunc(all, func(a, b cd) int {
-		if a.d != b.d {
-			if a.d > b.d {
+	slices.SortFunc(order, func(a, b int64) int {
+		if scores[a] != scores[b] {
+			if scores[a] > scores[b] {
 				return -1
 			}
 			return 1
 		}
-		return int(a.c - b.c)
+		return int(a - b)
 	})
-	out := make([]int64, 0, n)
-	for _, x := range all[:min(n, len(all))] {
-		out = append(out, x.c)
-	}
-	return out
-}
-
-func dotF32(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
+	return order[:min(n, len(order))]
 }
 
 // loadLists returns the centroids, reading them through db on first use.
@@ -99,27 +92,25 @@ func (s *Store) loadLists(ctx context.Context, db queryer) (ivfLists, error) {
 	}
 	rows, err := db.QueryContext(ctx, "SELECT list, centroid FROM chunk_vec_lists ORDER BY list")
 	if err != nil {
-		return nil, fmt.Errorf("vector lists: %w", err)
+		return ivfLists{}, fmt.Errorf("vector lists: %w", err)
 	}
 	defer rows.Close()
-	var l ivfLists
+	l := ivfLists{dim: s.vecDim}
 	for rows.Next() {
 		var id int64
 		var b []byte
 		if err := rows.Scan(&id, &b); err != nil {
-			return nil, fmt.Errorf("vector lists: %w", err)
+			return l, fmt.Errorf("vector lists: %w", err)
 		}
-		if id != int64(len(l)) || len(b) != 4*s.vecDim {
-			return nil, fmt.Errorf("vector lists: list %d is corrupt", id)
+		if id != int64(l.len()) || len(b) != 4*s.vecDim {
+			return l, fmt.Errorf("vector lists: list %d is corrupt", id)
 		}
-		c := make([]float32, s.vecDim)
-		for i := range c {
-			c[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		for i := 0; i < s.vecDim; i++ {
+			l.c = append(l.c, math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
 		}
-		l = append(l, c)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("vector lists: %w", err)
+		return l, fmt.Errorf("vector lists: %w", err)
 	}
 	s.lists = &l
 	return l, nil
@@ -132,7 +123,7 @@ func (s *Store) VectorLists(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	l, err := s.loadLists(ctx, s.db)
-	return len(l), err
+	return l.len(), err
 }
 
 // TrainVectorLists rebuilds the IVF lists when the index has outgrown
@@ -169,12 +160,17 @@ func (s *Store) TrainVectorLists(ctx context.Context) (int, error) {
 	}
 	var ids []int64
 	var vecs []i8
-	err = s.eachVector(ctx, tx.tx, nil, func(id int64, v []byte) {
-		q := make(i8, len(v))
-		for i, b := range v {
-			q[i] = int8(b)
+	err = s.eachChunk(ctx, tx.tx, nil, func(c *vecChunk) {
+		for i := 0; i < c.size; i++ {
+			if !c.live(i) {
+				continue
+			}
+			q := make(i8, c.dim)
+			for j, b := range c.vec(i) {
+				q[j] = int8(b)
+			}
+			ids, vecs = append(ids, c.id(i)), append(vecs, q)
 		}
-		ids, vecs = append(ids, id), append(vecs, q)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("train vector lists: %w", err)
@@ -183,7 +179,7 @@ func (s *Store) TrainVectorLists(ctx context.Context) (int, error) {
 	for i, v := range vecs {
 		units[i] = v.unit()
 	}
-	var cent ivfLists
+	cent := ivfLists{dim: s.vecDim}
 	if len(vecs) >= MinTrain {
 		cent = kmeans(units, len(vecs)/ListSize)
 	}
@@ -194,9 +190,9 @@ func (s *Store) TrainVectorLists(ctx context.Context) (int, error) {
 			return 0, fmt.Errorf("train vector lists: %w", err)
 		}
 	}
-	for c, cv := range cent {
-		b := make([]byte, 4*len(cv))
-		for i, x := range cv {
+	for c := 0; c < cent.len(); c++ {
+		b := make([]byte, 4*cent.dim)
+		for i, x := range cent.centroid(c) {
 			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
 		}
 		if _, err := tx.tx.ExecContext(ctx, "INSERT INTO chunk_vec_lists(list, centroid) VALUES(?, ?)", c, b); err != nil {
@@ -229,29 +225,31 @@ func (s *Store) TrainVectorLists(ctx context.Context) (int, error) {
 	s.vecMu.Lock()
 	s.lists = &cent
 	s.vecMu.Unlock()
-	return len(cent), nil
+	return cent.len(), nil
 }
 
 // assign returns the nearest list of each unit vector, on every core.
 func (l ivfLists) assign(units [][]float32) []int {
 	out := make([]int, len(units))
-	if len(l) == 0 {
+	if l.len() == 0 {
 		return out
 	}
-	parallel(len(units), func(i int) { out[i] = l.nearestUnit(units[i]) })
+	parallel(len(units), func(i int, scores []float32) { out[i] = l.nearestUnit(units[i], scores) }, l.len())
 	return out
 }
 
-// parallel runs fn(0..n-1) on GOMAXPROCS goroutines.
-func parallel(n int, fn func(i int)) {
+// parallel runs fn(0..n-1) on GOMAXPROCS goroutines, each with its own
+// scratch slice of scratch floats.
+func parallel(n int, fn func(i int, scratch []float32), scratch int) {
 	procs := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	for w := 0; w < procs; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			buf := make([]float32, scratch)
 			for i := w; i < n; i += procs {
-				fn(i)
+				fn(i, buf)
 			}
 		}()
 	}
@@ -271,9 +269,9 @@ func kmeans(units [][]float32, k int) ivfLists {
 	}
 	k = min(k, len(sample))
 	dim := len(units[0])
-	cent := make(ivfLists, k)
-	for c := range cent {
-		cent[c] = slices.Clone(sample[c])
+	cent := ivfLists{dim: dim, c: make([]float32, 0, k*dim)}
+	for c := 0; c < k; c++ {
+		cent.c = append(cent.c, sample[c]...)
 	}
 	for it := 0; it < kmeansIters; it++ {
 		assign := cent.assign(sample)
@@ -285,9 +283,9 @@ func kmeans(units [][]float32, k int) ivfLists {
 				sums[c*dim+j] += float64(x)
 			}
 		}
-		for c := range cent {
+		for c := 0; c < k; c++ {
 			if count[c] == 0 {
-				copy(cent[c], sample[r.IntN(len(sample))])
+				copy(cent.centroid(c), sample[r.IntN(len(sample))])
 				continue
 			}
 			var n float64
@@ -296,11 +294,11 @@ func kmeans(units [][]float32, k int) ivfLists {
 			}
 			n = math.Sqrt(n)
 			if n == 0 {
-				copy(cent[c], sample[r.IntN(len(sample))])
+				copy(cent.centroid(c), sample[r.IntN(len(sample))])
 				continue
 			}
-			for j := range cent[c] {
-				cent[c][j] = float32(sums[c*dim+j] / n)
+			for j, x := range sums[c*dim : (c+1)*dim] {
+				cent.c[c*dim+j] = float32(x / n)
 			}
 		}
 	}

@@ -71,10 +71,10 @@ const ListSize = 320
 // lists; below it a query scans every vector, which is already fast.
 const MinTrain = 16 * ListSize
 
-// Probes returns how many of lists IVF lists a query reads: a sixteenth,
+// Probes returns how many of lists IVF lists a query reads: a twelfth,
 // but at least 8 (all of them when there are fewer).
 func Probes(lists int) int {
-	return min(lists, max((lists+15)/16, 8))
+	return min(lists, max((lists+11)/12, 8))
 }
 
 func (s *Store) initVec(ctx context.Context) error {
@@ -390,29 +390,6 @@ func (q i8) unit() []float32 {
 	return out
 }
 
-// cosineI8 is the cosine of the int8 vectors q (norm qn > 0) and v, the
-// bytes of another int8 vector of the same length; 0 for a zero v.
-func cosineI8(q []int8, qn float64, v []byte) float64 {
-	v = v[:len(q)]
-	var dot, nn int32
-	i := 0
-	for ; i+4 <= len(q); i += 4 {
-		a0, a1, a2, a3 := int32(q[i]), int32(q[i+1]), int32(q[i+2]), int32(q[i+3])
-		b0, b1, b2, b3 := int32(int8(v[i])), int32(int8(v[i+1])), int32(int8(v[i+2])), int32(int8(v[i+3]))
-		dot += a0*b0 + a1*b1 + a2*b2 + a3*b3
-		nn += b0*b0 + b1*b1 + b2*b2 + b3*b3
-	}
-	for ; i < len(q); i++ {
-		b := int32(int8(v[i]))
-		dot += int32(q[i]) * b
-		nn += b * b
-	}
-	if nn == 0 {
-		return 0
-	}
-	return float64(dot) / (qn * math.Sqrt(float64(nn)))
-}
-
 // VectorHits returns up to k chunk ids nearest to q by centred cosine
 // similarity (Score in [-1, 1], best first; ties by smaller id), reading
 // only the Probes nearest IVF lists (see the layout above). q must have
@@ -446,8 +423,8 @@ func (s *Store) vectorHits(ctx context.Context, q []float32, k int, all bool) ([
 	}
 	qq := quantize(q, center)
 	var probe []int64
-	if !all && len(lists) > 0 {
-		probe = lists.nearestN(qq, Probes(len(lists)))
+	if !all && lists.len() > 0 {
+		probe = lists.nearestN(qq, Probes(lists.len()))
 	}
 	return s.scanLists(ctx, qq, probe, k)
 }
@@ -462,12 +439,22 @@ type queryer interface {
 func (s *Store) scanLists(ctx context.Context, q i8, probe []int64, k int) ([]Scored, error) {
 	top := newTopK(k)
 	qn := q.norm()
-	err := s.eachVector(ctx, s.db, probe, func(id int64, v []byte) {
-		if qn == 0 {
-			top.add(id, 0)
-			return
+	dot, nn := make([]int32, ListChunk), make([]int32, ListChunk)
+	err := s.eachChunk(ctx, s.db, probe, func(c *vecChunk) {
+		if len(dot) < c.size {
+			dot, nn = make([]int32, c.size), make([]int32, c.size)
 		}
-		top.add(id, cosineI8(q, qn, v))
+		dotsI8(q, c.vectors, dot[:c.size], nn[:c.size])
+		for i := 0; i < c.size; i++ {
+			if !c.live(i) {
+				continue
+			}
+			score := 0.0
+			if qn != 0 && nn[i] != 0 {
+				score = float64(dot[i]) / (qn * math.Sqrt(float64(nn[i])))
+			}
+			top.add(c.id(i), score)
+		}
 	})
 	if err != nil {
 		return nil, err
@@ -475,14 +462,30 @@ func (s *Store) scanLists(ctx context.Context, q i8, probe []int64, k int) ([]Sc
 	return top.sorted(), nil
 }
 
-// eachVector calls fn for every live vector in the given lists (all when
-// probe is nil), with v the int8 vector's bytes, valid only during the
-// call. It reads vec0's shadow tables directly: <table>_chunks (list,
-// validity bitmap, rowids as int64) and <table>_vector_chunks00 (the
-// vectors, back to back), one row per chunk of ListChunk slots.
-func (s *Store) eachVector(ctx context.Context, db queryer, probe []int64, fn func(id int64, v []byte)) error {
+// vecChunk is one row of vec0's shadow tables: up to ListChunk slots of one
+// list. Its slices are valid only during the eachChunk callback.
+type vecChunk struct {
+	size     int    // slots
+	dim      int    // vector components
+	validity []byte // bit i%8 of byte i/8: slot i holds a vector
+	rowids   []byte // int64 chunk id per slot
+	vectors  []byte // dim int8 per slot
+}
+
+func (c *vecChunk) live(i int) bool  { return c.validity[i>>3]>>(i&7)&1 == 1 }
+func (c *vecChunk) id(i int) int64   { return int64(binary.LittleEndian.Uint64(c.rowids[8*i:])) }
+func (c *vecChunk) vec(i int) []byte { return c.vectors[i*c.dim : (i+1)*c.dim] }
+
+// eachChunk calls fn for every chunk of the given lists (all lists when
+// probe is nil). It reads vec0's shadow tables directly, with one
+// statement: <table>_chunks (list, validity bitmap, rowids) and
+// <table>_vector_chunks00 (the vectors, back to back).
+func (s *Store) eachChunk(ctx context.Context, db queryer, probe []int64, fn func(c *vecChunk)) error {
+	// _rowid_, not rowid: vec0 declares a column named rowid without a type
+	// in these tables, which the planner cannot join on by index; the true
+	// rowid is the key vec0's blob I/O uses.
 	query := `SELECT c.validity, c.rowids, v.vectors
-		FROM chunk_vecs_chunks c JOIN chunk_vecs_vector_chunks00 v ON v.rowid = c.chunk_id`
+		FROM chunk_vecs_chunks c JOIN chunk_vecs_vector_chunks00 v ON v._rowid_ = c.chunk_id`
 	args := make([]any, len(probe))
 	if len(probe) > 0 {
 		query += " WHERE c.partition00 IN (?" + strings.Repeat(",?", len(probe)-1) + ")"
@@ -495,19 +498,15 @@ func (s *Store) eachVector(ctx context.Context, db queryer, probe []int64, fn fu
 		return fmt.Errorf("vector scan: %w", err)
 	}
 	defer rows.Close()
-	dim := s.vecDim
+	c := vecChunk{dim: s.vecDim}
 	var validity, rowids, vectors sql.RawBytes
 	for rows.Next() {
 		if err := rows.Scan(&validity, &rowids, &vectors); err != nil {
 			return fmt.Errorf("vector scan: %w", err)
 		}
-		size := min(len(vectors)/dim, len(rowids)/8, len(validity)*8)
-		for i := 0; i < size; i++ {
-			if validity[i>>3]>>(i&7)&1 == 0 {
-				continue
-			}
-			fn(int64(binary.LittleEndian.Uint64(rowids[8*i:])), vectors[i*dim:(i+1)*dim])
-		}
+		c.validity, c.rowids, c.vectors = validity, rowids, vectors
+		c.size = min(len(vectors)/c.dim, len(rowids)/8, len(validity)*8)
+		fn(&c)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("vector scan: %w", err)
