@@ -188,6 +188,8 @@ func realVectors(tb testing.TB, n int) (texts []string, vecs [][]float32) {
 	}
 	defer m.Close()
 	files, _ := filepath.Glob("../../../shared/corpora/large/cpp-docs/docs/c-runtime-library/reference/*.md")
+	more, _ := filepath.Glob("../../../shared/corpora/large/cpp-docs/docs/error-messages/*/*.md")
+	files = append(files, more...)
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -209,7 +211,7 @@ func realVectors(tb testing.TB, n int) (texts []string, vecs [][]float32) {
 func TestVectorsRoundTripAndRecall(t *testing.T) {
 	s := mustOpen(t)
 	ctx := context.Background()
-	texts, vecs := realVectors(t, 6000)
+	texts, vecs := realVectors(t, 12000)
 	dim := len(vecs[0])
 	if err := s.EnsureVec(ctx, dim, false); err != nil {
 		t.Fatal(err)
@@ -221,7 +223,8 @@ func TestVectorsRoundTripAndRecall(t *testing.T) {
 	if err := tx.SetCenter(ctx, vecs[:512]); err != nil {
 		t.Fatal(err)
 	}
-	// Every 50th paragraph is held out as a query.
+	// Every 50th paragraph is held out as a query; the rest are more than
+	// MinTrain vectors, so the search probes IVF lists.
 	var queries [][]float32
 	n := 0
 	for i := range texts {
