@@ -40,7 +40,7 @@ import (
 //     by exact int8 cosine (dot products in a C loop the compiler
 //     vectorises, dot.go), keeping the best k. The score is the one vec0's
 //     own MATCH gives; TestScanMatchesVec0 checks that. On the large corpus
-//     (508 lists, 43 probed) a query reads about 15,000 of 162,728 vectors.
+//     (508 lists, 51 probed) a query reads about 18,000 of 162,728 vectors.
 //
 // A process caches the centroids on first use; a reader that outlives a
 // TrainVectorLists of another process probes with stale centroids (poor
@@ -81,16 +81,17 @@ const ListSize = 320
 // query of the large corpus does.
 const MinTrain = 32 * ListSize
 
-// Probes returns how many of lists IVF lists a query reads: a twelfth, but
-// at least 16 (all of them when there are fewer). On the large corpus, a
-// twelfth (43 of 508) gave recall@10 0.979 over the 73 queries of
-// eval/large-queries.jsonl and 200 chunk prefixes (0.953 for the 73
-// alone), an eighth 0.989 (0.974) at 1.5 times the scan. The floor of 16
+// Probes returns how many of lists IVF lists a query reads: a tenth, but
+// at least 16 (all of them when there are fewer). On the large corpus (508
+// lists), recall@10 over the 73 queries of eval/large-queries.jsonl and
+// 200 chunk prefixes (the 73 alone in brackets) was 0.976 (0.953) probing
+// a twelfth, 0.980 (0.958) a tenth, and 0.989 (0.974) an eighth, the scan
+// growing with the lists read (p50 2.6, 3.1 and about 4 ms). The floor of 16
 // matters for small indexes: on the 1,000-note subset of the same queries
 // (about 30 lists), 8 probes cost 0.04 of the vector leg's nDCG@10 and 16
 // lost nothing against an exhaustive scan.
 func Probes(lists int) int {
-	return min(lists, max((lists+11)/12, 16))
+	return min(lists, max((lists+9)/10, 16))
 }
 
 func (s *Store) initVec(ctx context.Context) error {

@@ -383,13 +383,13 @@ func TestOlderVectorLayoutIsRebuilt(t *testing.T) {
 }
 
 func TestProbes(t *testing.T) {
-	for _, tc := range []struct{ lists, want int }{{0, 0}, {1, 1}, {16, 16}, {20, 16}, {192, 16}, {193, 17}, {508, 43}} {
+	for _, tc := range []struct{ lists, want int }{{0, 0}, {1, 1}, {16, 16}, {20, 16}, {160, 16}, {161, 17}, {508, 51}} {
 		if got := Probes(tc.lists); got != tc.want {
 			t.Errorf("Probes(%d) = %d, want %d", tc.lists, got, tc.want)
 		}
 	}
 	for l := 1; l < 5000; l++ {
-		if p := Probes(l); p < 1 || p > l || p*12 < l || (l >= 16 && p < 16) {
+		if p := Probes(l); p < 1 || p > l || p*10 < l || (l >= 16 && p < 16) {
 			t.Fatalf("Probes(%d) = %d", l, p)
 		}
 	}
