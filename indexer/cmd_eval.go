@@ -216,7 +216,12 @@ func (c *evalCmd) search(ctx context.Context, cfg config.Config, db, model strin
 	}
 	s := engineSearcher{e: e, opt: cfg.Search.Options("", 0)}
 	fmt.Fprintf(os.Stderr, "running %d queries x %d modes ...\n", len(set.Queries), len(modes))
-	return eval.Run(ctx, s, set, eval.RunOptions{Modes: modes, K: c.K, PerQuery: c.PerQuery, Logger: log})
+	rep, err := eval.Run(ctx, s, set, eval.RunOptions{Modes: modes, K: c.K, PerQuery: c.PerQuery, Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	rep.Settings = cfg.Search.Summary()
+	return rep, nil
 }
 
 // checkBaseline compares rep with the baseline file, or records it there.

@@ -91,6 +91,11 @@ func (c *searchCmd) Run(g *globals) error {
 	color := term.IsTerminal(int(os.Stdout.Fd()))
 	if c.Explain {
 		fmt.Printf("mode=%s vec_available=%t k=%d\n", c.Mode, e.VecAvailable(), k)
+		if c.Mode == retrieve.ModeHybrid || c.Mode == "" {
+			// Vector hits under min_cosine never enter the fusion, so they
+			// show as vec_rank=- here.
+			fmt.Printf("fusion: %s\n", cfg.Search.Summary())
+		}
 	}
 	if len(hits) == 0 {
 		fmt.Println("no results")
@@ -103,7 +108,11 @@ func (c *searchCmd) Run(g *globals) error {
 		}
 		fmt.Println()
 		if c.Explain {
-			fmt.Printf("    score=%.5f bm25_rank=%s vec_rank=%s bm25=%.3f cosine=%.3f\n", h.Score, rank(h.BM25Rank), rank(h.VecRank), h.BM25Score, h.VecScore)
+			lead := ""
+			if (c.Mode == retrieve.ModeHybrid || c.Mode == "") && h.BM25Rank == i+1 && i < cfg.Search.BM25Lead {
+				lead = " (kept first: bm25_lead)"
+			}
+			fmt.Printf("    score=%.5f bm25_rank=%s vec_rank=%s bm25=%.3f cosine=%.3f%s\n", h.Score, rank(h.BM25Rank), rank(h.VecRank), h.BM25Score, h.VecScore, lead)
 		}
 		fmt.Printf("    %s\n", retrieve.Snippet(h.Text, query, 200, highlighter(color)))
 	}

@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -254,6 +255,7 @@ func TestParseErrors(t *testing.T) {
 		{name: "nan rrf_k", file: "[search]\nrrf_k = nan\n", want: "search.rrf_k = NaN", wantErr: ErrInvalid},
 		{name: "infinite weight", file: "[search]\nbm25_weight = inf\n", want: "search.bm25_weight = +Inf", wantErr: ErrInvalid},
 		{name: "both weights zero", file: "[search]\nbm25_weight = 0\nvector_weight = 0\n", want: "search.bm25_weight and search.vector_weight", wantErr: ErrInvalid},
+		{name: "negative lead", file: "[search]\nbm25_lead = -1\n", want: "search.bm25_lead = -1", wantErr: ErrInvalid},
 		{name: "negative column", file: "[search]\nbm25_columns = [1, -0.5, 0.3]\n", want: "search.bm25_columns[1] = -0.5", wantErr: ErrInvalid},
 		{name: "all columns zero", file: "[search]\nbm25_columns = [0, 0, 0]\n", want: "search.bm25_columns: all are 0", wantErr: ErrInvalid},
 		{name: "too few columns", file: "[search]\nbm25_columns = [1, 0.5]\n", want: `"search.bm25_columns"`},
@@ -304,6 +306,13 @@ func TestParseValues(t *testing.T) {
 			func(c Config) bool { return c.Search.RRFK == 20 && c.Search.Columns == [3]float64{2, 1, 0} }},
 		{"one weight zero is fine", "[search]\nvector_weight = 0\n",
 			func(c Config) bool { return c.Search.VectorWeight == 0 && c.Search.BM25Weight == 1 }},
+		{"one weight zero reaches the search options", "[search]\nvector_weight = 0\n",
+			func(c Config) bool {
+				o := c.Search.Options("", 0)
+				return o.VectorWeight == 0 && o.BM25Weight == 1
+			}},
+		{"lead 0 is plain RRF", "[search]\nbm25_lead = 0\n",
+			func(c Config) bool { return c.Search.BM25Lead == 0 && c.Search.Options("", 0).BM25Lead == 0 }},
 		{"unset table keys keep defaults", "[hooks]\ndeadline_ms = 900\n",
 			func(c Config) bool { return c.Hooks.DeadlineMS == 900 && c.Hooks.PromptBudgetTokens == 500 }},
 		{"dotted keys", "search.k = 4\nhooks.min_score = 0.4\n",
@@ -455,4 +464,19 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestSearchSummary(t *testing.T) {
+	s := Defaults().Search
+	want := fmt.Sprintf("candidates %d, rrf_k %g, bm25_weight %g, vector_weight %g, min_cosine %g, bm25_lead %d, bm25_columns [%g %g %g]",
+		s.Candidates, s.RRFK, s.BM25Weight, s.VectorWeight, s.MinCosine, s.BM25Lead, s.Columns[0], s.Columns[1], s.Columns[2])
+	if got := s.Summary(); got != want {
+		t.Errorf("Summary() = %q, want %q", got, want)
+	}
+	// Every fusion key's TOML name appears, so a report names what to set.
+	for _, key := range []string{"candidates", "rrf_k", "bm25_weight", "vector_weight", "min_cosine", "bm25_lead", "bm25_columns"} {
+		if !slices.Contains(knownKeys(), "search."+key) || !strings.Contains(s.Summary(), key+" ") {
+			t.Errorf("Summary() or the config lacks search.%s: %q", key, s.Summary())
+		}
+	}
 }

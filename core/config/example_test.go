@@ -95,6 +95,6 @@ func ExampleLoad() {
 	// model: /opt/models/glove
 	// include: [Projects Areas/Health] exclude: [Projects/Old **/_templates]
 	// extensions: [.md] max bytes: 5242880
-	// search: {K:10 Candidates:30 RRFK:60 BM25Weight:1 VectorWeight:1 Columns:[1 0.5 0.3] MinCosine:0.7}
+	// search: {K:10 Candidates:30 RRFK:60 BM25Weight:1 VectorWeight:0.2 Columns:[1 0.5 0.3] MinCosine:0.7 BM25Lead:1}
 	// hooks: {DeadlineMS:1500 PromptBudgetTokens:500 PreToolBudgetTokens:300 OutputThresholdBytes:4096 OutputBudgetTokens:2000 MinScore:0}
 }

@@ -71,11 +71,16 @@ type RunOptions struct {
 
 // Report is the result of Run. It marshals to JSON as is.
 type Report struct {
-	Set     string       `json:"set"`
-	K       int          `json:"k"`
-	Depth   int          `json:"depth"`
-	Queries int          `json:"queries"`
-	Modes   []ModeResult `json:"modes"`
+	Set     string `json:"set"`
+	K       int    `json:"k"`
+	Depth   int    `json:"depth"`
+	Queries int    `json:"queries"`
+	// Settings describes the ranking settings the searcher used, as its
+	// caller fills it in (vaultctx eval: the [search] table), so a
+	// number can be traced to the settings that produced it; Run leaves it
+	// empty.
+	Settings string       `json:"settings,omitempty"`
+	Modes    []ModeResult `json:"modes"`
 }
 
 // ModeResult holds the scores of one mode: the means over all scored
@@ -239,15 +244,19 @@ func (r *Report) Mode(mode string) (ModeResult, bool) {
 }
 
 // WriteTable writes the report as one aligned text table, a title line
-// followed by one row per mode, then, for a set whose queries have kinds,
-// nDCG per kind and mode:
+// (and a "search:" line with Settings when set) followed by one row per
+// mode, then, for a set whose queries have kinds, nDCG per kind and mode:
 //
 //	scifact/train@1000: 809 queries, k=10, depth 30
+//	search: candidates 30, rrf_k 60, bm25_weight 1, vector_weight 0.2, ...
 //	mode    recall@10  nDCG@10  MRR@10  p50 ms  p95 ms
 //	bm25       0.8123   0.7012  0.6690    1.21    2.48
 func (r *Report) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d queries, k=%d, depth %d\n", r.Set, r.Queries, r.K, r.Depth)
+	if r.Settings != "" {
+		fmt.Fprintf(&b, "search: %s\n", r.Settings)
+	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "mode\trecall@%d\tnDCG@%d\tMRR@%d\tp50 ms\tp95 ms\n", r.K, r.K, r.K)
 	for _, m := range r.Modes {

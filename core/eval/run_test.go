@@ -70,7 +70,15 @@ func TestRun(t *testing.T) {
 	if err := rep.WriteTable(&table); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"t: 2 queries, k=3", "nDCG@3", "hybrid", "by query kind", "concept"} {
+	if strings.Contains(table.String(), "search:") {
+		t.Errorf("table without Settings has a search line:\n%s", table.String())
+	}
+	rep.Settings = "rrf_k 60"
+	table.Reset()
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"t: 2 queries, k=3, depth 9\nsearch: rrf_k 60\n", "nDCG@3", "hybrid", "by query kind", "concept"} {
 		if !strings.Contains(table.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, table.String())
 		}
@@ -80,7 +88,7 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var back Report
-	if err := json.Unmarshal(js.Bytes(), &back); err != nil || back.Modes[0].NDCG != h.NDCG {
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || back.Modes[0].NDCG != h.NDCG || back.Settings != rep.Settings {
 		t.Errorf("JSON round trip: %v %+v", err, back)
 	}
 

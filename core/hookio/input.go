@@ -29,7 +29,8 @@ var ErrInputTooLarge = errors.New("hook input too large")
 var ErrMalformedInput = errors.New("malformed hook input")
 
 // Input is the part of a hook payload vaultctx reads. Unknown fields are
-// ignored; missing fields and fields of another JSON type are empty, and
+// ignored; missing and null fields are empty (a known field of another JSON
+// type makes ReadInput fail with ErrMalformedInput), and
 // invalid UTF-8 in string fields becomes U+FFFD. ToolInput and ToolResponse are raw
 // gjson views of the "tool_input" and "tool_response" values (their Exists
 // method reports whether the field was present).
@@ -49,8 +50,9 @@ type Input struct {
 // (maxBytes <= 0 means DefaultMaxInput), and decodes the fields of Input
 // with gjson. It returns ErrEmptyInput, ErrInputTooLarge or
 // ErrMalformedInput (wrapped) for input that is empty, larger than the cap,
-// or not a single valid JSON object, and the read error for a failing
-// reader.
+// not a single valid JSON object, or has a string field of the contract
+// (session_id, prompt, tool_name, ...) holding another JSON type; and the
+// read error for a failing reader.
 func ReadInput(r io.Reader, maxBytes int64) (Input, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxInput
@@ -87,6 +89,7 @@ func ReadInput(r io.Reader, maxBytes int64) (Input, error) {
 	// megabyte of tool output several times. The first occurrence of a
 	// duplicated key wins, as with gjson.Get.
 	var in Input
+	var mistyped error
 	seen := map[string]bool{}
 	root.ForEach(func(key, value gjson.Result) bool {
 		k := key.Str
@@ -94,6 +97,9 @@ func ReadInput(r io.Reader, maxBytes int64) (Input, error) {
 			return true
 		}
 		seen[k] = true
+		if stringFields[k] && value.Type != gjson.String && value.Type != gjson.Null && mistyped == nil {
+			mistyped = fmt.Errorf("read hook input: %w: %q is %s, want a string", ErrMalformedInput, k, jsonType(value))
+		}
 		switch k {
 		case "session_id":
 			in.SessionID = str(value)
@@ -116,7 +122,32 @@ func ReadInput(r io.Reader, maxBytes int64) (Input, error) {
 		}
 		return true
 	})
+	if mistyped != nil {
+		return Input{}, mistyped
+	}
 	return in, nil
+}
+
+// stringFields are the payload fields the hook contract defines as strings.
+// One of another type means the payload is not what we think it is, so the
+// hook answers nothing and says why on stderr rather than guess.
+var stringFields = map[string]bool{
+	"session_id": true, "transcript_path": true, "cwd": true, "hook_event_name": true,
+	"prompt": true, "tool_name": true, "tool_use_id": true,
+}
+
+func jsonType(r gjson.Result) string {
+	switch {
+	case r.IsObject():
+		return "an object"
+	case r.IsArray():
+		return "an array"
+	case r.Type == gjson.Number:
+		return "a number"
+	case r.Type == gjson.True, r.Type == gjson.False:
+		return "a boolean"
+	}
+	return "not a string"
 }
 
 // Fields returns the values of the named keys of a JSON object in one pass

@@ -91,12 +91,21 @@ func TestReadInputErrors(t *testing.T) {
 }
 
 func TestReadInputOddTypes(t *testing.T) {
-	in, err := ReadInput(strings.NewReader(`{"session_id":42,"prompt":{"x":1},"tool_name":null,"cwd":"/p","extra":[1,2]}`), 0)
+	// Nulls and unknown fields of any type are fine.
+	in, err := ReadInput(strings.NewReader(`{"session_id":null,"tool_name":null,"cwd":"/p","extra":[1,2],"tool_input":null}`), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in.SessionID != "" || in.Prompt != "" || in.ToolName != "" || in.Cwd != "/p" {
-		t.Fatalf("non-string fields must read as empty: %+v", in)
+	if in.SessionID != "" || in.ToolName != "" || in.Cwd != "/p" {
+		t.Fatalf("null fields must read as empty: %+v", in)
+	}
+	// A contract string field of another type is malformed input, and the
+	// error names it.
+	for _, bad := range []string{`{"session_id":42}`, `{"prompt":{"x":1}}`, `{"tool_name":["Bash"]}`, `{"cwd":true,"prompt":"p"}`} {
+		_, err := ReadInput(strings.NewReader(bad), 0)
+		if !errors.Is(err, ErrMalformedInput) || !strings.Contains(err.Error(), "want a string") {
+			t.Errorf("ReadInput(%s) = %v, want ErrMalformedInput naming the field", bad, err)
+		}
 	}
 }
 

@@ -66,6 +66,7 @@ type Summary struct {
 	Chunks         int            `json:"chunks"`         // chunks in the index after the run
 	ChunksWritten  int            `json:"chunks_written"` // chunks written by this run
 	Reembedded     int            `json:"reembedded"`     // existing chunks given new vectors
+	ImpactTerms    int            `json:"impact_terms"`   // terms in the rebuilt BM25 impact index, 0 when not rebuilt
 	ModelChanged   bool           `json:"model_changed"`
 	Vectors        bool           `json:"vectors"` // the index has a vector index
 	Redactions     map[string]int `json:"redactions"`
@@ -154,6 +155,24 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	}
 	if err := r.finish(); err != nil {
 		return sum, err
+	}
+	if ctx.Err() == nil {
+		// The impact index makes BM25 over common terms cheap (see
+		// store.BuildImpact); a full run builds it, an incremental run
+		// rebuilds it once enough chunks changed.
+		var ist store.ImpactStats
+		if opt.Full {
+			ist, err = st.BuildImpact(wctx, 0)
+		} else {
+			_, ist, err = st.MaintainImpact(wctx)
+		}
+		if err != nil {
+			return sum, err
+		}
+		sum.ImpactTerms = ist.Terms
+		if ist.Terms > 0 {
+			log.Info("impact index built", "terms", ist.Terms, "postings", ist.Postings, "bytes", ist.Bytes, "rejected", ist.Rejected)
+		}
 	}
 	stats, err := st.Stats(wctx)
 	if err != nil {

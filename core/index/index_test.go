@@ -270,3 +270,21 @@ func (s storeSource) Hydrate(ctx context.Context, ids []int64) ([]retrieve.Hit, 
 	}
 	return out, err
 }
+
+// TestAliasesAreSearchable: a note is found by a frontmatter alias that
+// appears nowhere in its text.
+func TestAliasesAreSearchable(t *testing.T) {
+	v, db := testVault(t)
+	os.WriteFile(filepath.Join(v, "tasks", "k8s.md"), []byte("---\naliases: [zqkube, \"Cluster Boss\"]\n---\n# Container orchestration\n\nNotes on scheduling pods onto nodes and rolling out deployments.\n"), 0o644)
+	mustRun(t, opts(v, db))
+	st := check(t, db)
+	for _, q := range []string{"zqkube", "cluster boss"} {
+		hits, err := retrieve.Search(context.Background(), storeSource{st}, nil, q, retrieve.Options{Mode: retrieve.ModeBM25})
+		if err != nil || len(hits) == 0 {
+			t.Fatalf("search %q: %v %v", q, hits, err)
+		}
+		if hits[0].Path != "tasks/k8s.md" {
+			t.Errorf("search %q: top hit %s, want tasks/k8s.md", q, hits[0].Path)
+		}
+	}
+}

@@ -98,14 +98,26 @@ func dedupe(in []string) []string {
 
 // HeadingContext returns "Title | type | tag1, tag2", leaving out empty
 // parts and their separators ("Title | tag1" without a type, "" for an
-// empty note). It is stored with every chunk of the note.
+// empty note). Frontmatter aliases follow the title in parentheses,
+// "Title (alias1, alias2) | type | tag1", so a note is found by any of its
+// names. It is stored and indexed with every chunk of the note.
 func (n Note) HeadingContext() string {
 	tags := n.Tags
 	if len(tags) > MaxContextTags {
 		tags = tags[:MaxContextTags]
 	}
+	title := strings.TrimSpace(n.Title)
+	var aliases []string
+	for _, a := range n.Aliases {
+		if a = strings.TrimSpace(a); a != "" && !strings.EqualFold(a, title) && len(aliases) < MaxContextTags {
+			aliases = append(aliases, a)
+		}
+	}
+	if len(aliases) > 0 {
+		title = strings.TrimSpace(title + " (" + strings.Join(aliases, ", ") + ")")
+	}
 	parts := make([]string, 0, 3)
-	for _, p := range []string{strings.TrimSpace(n.Title), strings.TrimSpace(n.Type), strings.Join(tags, ", ")} {
+	for _, p := range []string{title, strings.TrimSpace(n.Type), strings.Join(tags, ", ")} {
 		if p != "" {
 			parts = append(parts, p)
 		}

@@ -296,6 +296,8 @@ func TestHeadingContext(t *testing.T) {
 		{"type only", Note{Type: "x"}, "x"},
 		{"empty", Note{}, ""},
 		{"blank parts", Note{Title: " ", Type: " "}, ""},
+		{"aliases", Note{Title: "Kubernetes", Aliases: []string{"k8s", " kube ", "kubernetes", ""}, Type: "tool"}, "Kubernetes (k8s, kube) | tool"},
+		{"aliases without title", Note{Aliases: []string{"k8s"}}, "(k8s)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

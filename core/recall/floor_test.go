@@ -293,9 +293,12 @@ func TestFloor(t *testing.T) {
 	if c := decide(Floor{MinCosine: 1.01, MinCoverage: 1.01, MinMatched: 1 << 30}, ss); c.tp+c.fp != 0 {
 		t.Errorf("a floor above 1 still passed %d prompts", c.tp+c.fp)
 	}
-	// With the fusion's vector floor (search.min_cosine) off, every prompt
-	// has vector hits, and a cosine floor just above 0 passes them all.
+	// With the fusion's vector floor (search.min_cosine) off and plain RRF
+	// at equal weights (with the default vector_weight 0.2 a hit only the
+	// vector leg found cannot outrank BM25's tenth), every prompt has
+	// vector hits, and a cosine floor just above 0 passes them all.
 	cfg.Search.MinCosine = 0
+	cfg.Search.VectorWeight, cfg.Search.BM25Lead = 1, 0
 	cfg.Hooks.MinScore = 0.01
 	all := append(measure(t, e, cfg, loadPrompts(t, "relevant.jsonl"), true),
 		measure(t, e, cfg, loadPrompts(t, "irrelevant.jsonl"), false)...)

@@ -87,6 +87,60 @@ func TestFuse(t *testing.T) {
 	}
 }
 
+func TestKeepLead(t *testing.T) {
+	// Fused lists built by Fuse, so every score is the RRF formula.
+	bm25 := Ranked{IDs: []int64{1, 2, 3}, Weight: 1}
+	knn := Ranked{IDs: []int64{3, 4, 2}, Weight: 1}
+	fused := Fuse(60, bm25, knn)
+	// Plain RRF: 3 = 1/63 + 1/61, 2 = 1/62 + 1/63, 1 = 1/61, 4 = 1/62.
+	if got := ids(fusedScored(fused)); fmt.Sprint(got) != "[3 2 1 4]" {
+		t.Fatalf("Fuse order = %v, want [3 2 1 4] (scores %v)", got, fused)
+	}
+	for _, tc := range []struct {
+		name string
+		lead []int64
+		n    int
+		want []int64
+	}{
+		{"n 0 is plain RRF", bm25.IDs, 0, []int64{3, 2, 1, 4}},
+		{"best BM25 hit first", bm25.IDs, 1, []int64{1, 3, 2, 4}},
+		{"two kept in BM25 order", bm25.IDs, 2, []int64{1, 2, 3, 4}},
+		{"n beyond the lead list", bm25.IDs, 10, []int64{1, 2, 3, 4}},
+		{"lead already first", []int64{3}, 1, []int64{3, 2, 1, 4}},
+		{"lead id not in fused is skipped", []int64{9, 4}, 2, []int64{4, 3, 2, 1}},
+		{"empty lead", nil, 3, []int64{3, 2, 1, 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := fmt.Sprint(fused)
+			got := KeepLead(fused, tc.lead, tc.n)
+			if fmt.Sprint(ids(fusedScored(got))) != fmt.Sprint(tc.want) {
+				t.Errorf("KeepLead(%v, %d) = %v, want %v", tc.lead, tc.n, ids(fusedScored(got)), tc.want)
+			}
+			if fmt.Sprint(fused) != before {
+				t.Errorf("KeepLead modified its input")
+			}
+			// Scores and ranks travel with their ids unchanged.
+			byID := map[int64]Fused{}
+			for _, f := range fused {
+				byID[f.ID] = f
+			}
+			for _, g := range got {
+				if fmt.Sprint(g) != fmt.Sprint(byID[g.ID]) {
+					t.Errorf("result %d changed: %+v, was %+v", g.ID, g, byID[g.ID])
+				}
+			}
+		})
+	}
+}
+
+func fusedScored(fs []Fused) []Scored {
+	out := make([]Scored, len(fs))
+	for i, f := range fs {
+		out[i] = Scored{ID: f.ID, Score: f.Score}
+	}
+	return out
+}
+
 // fakeSource is an in-memory index: it is the smallest real Source, not a
 // mock of SQLite.
 type fakeSource struct {
@@ -138,6 +192,34 @@ func TestSearchModes(t *testing.T) {
 			t.Errorf("vector hit under MinCosine was fused: %+v", h)
 		}
 	}
+	// Weighted RRF with BM25's best hit kept first: chunk 3 (BM25 rank 3,
+	// vector rank 1) outscores chunk 2 but not the lead, chunk 1.
+	lead, _ := Search(ctx, src, unitEmbedder{}, "q", Options{VectorWeight: 0.5, BM25Weight: 1, BM25Lead: 1})
+	wantLead := []struct {
+		id    int64
+		score float64
+	}{
+		{1, rrf(60, 1, 1)},
+		{3, rrf(60, 1, 3) + rrf(60, 0.5, 1)},
+		{2, rrf(60, 1, 2)},
+		{4, rrf(60, 0.5, 2)},
+	}
+	if len(lead) != len(wantLead) {
+		t.Fatalf("lead: %d hits, want %d: %+v", len(lead), len(wantLead), lead)
+	}
+	for i, w := range wantLead {
+		if lead[i].ChunkID != w.id || math.Abs(lead[i].Score-w.score) > 1e-15 {
+			t.Errorf("lead: hit %d = chunk %d score %v, want chunk %d score %v", i, lead[i].ChunkID, lead[i].Score, w.id, w.score)
+		}
+	}
+	// One weight 0: that leg adds nothing (only the zero value of both
+	// means 1.0 each).
+	novec, _ := Search(ctx, src, unitEmbedder{}, "q", Options{VectorWeight: 0, BM25Weight: 1})
+	for i, h := range novec[:3] {
+		if h.ChunkID != int64(i+1) || math.Abs(h.Score-rrf(60, 1, i+1)) > 1e-15 {
+			t.Errorf("vector weight 0: hit %d = chunk %d score %v, want BM25 order with score %v", i, h.ChunkID, h.Score, rrf(60, 1, i+1))
+		}
+	}
 	bm, _ := Search(ctx, src, unitEmbedder{}, "q", Options{Mode: ModeBM25})
 	if len(bm) != 3 || bm[0].ChunkID != 1 || bm[0].Score != 9 || bm[0].VecRank != 0 {
 		t.Errorf("bm25 = %+v", bm)
@@ -167,6 +249,21 @@ func ExampleFuse() {
 	// 10 0.01639 [1 0]
 	// 20 0.01613 [2 0]
 	// 40 0.01613 [0 2]
+}
+
+func ExampleKeepLead() {
+	bm25 := Ranked{IDs: []int64{10, 20, 30}, Weight: 1}
+	knn := Ranked{IDs: []int64{30, 20}, Weight: 0.2}
+	// RRF alone puts 20 and 30, which the vector leg also found, above
+	// BM25's best hit; KeepLead with n = 1 keeps 10 first and leaves the
+	// rest in RRF order.
+	for _, f := range KeepLead(Fuse(60, bm25, knn), bm25.IDs, 1) {
+		fmt.Printf("%d %.5f %v\n", f.ID, f.Score, f.Ranks)
+	}
+	// Output:
+	// 10 0.01639 [1 0]
+	// 20 0.01935 [2 2]
+	// 30 0.01915 [3 1]
 }
 
 func TestSnippet(t *testing.T) {

@@ -30,17 +30,24 @@ var ErrNoVectors = errors.New("no vector index: index with a model (--model DIR)
 // Options configures Search. The zero value means hybrid search with the
 // defaults.
 type Options struct {
-	Mode         string  // ModeBM25, ModeVector or ModeHybrid ("" = hybrid)
-	K            int     // results returned (0 = DefaultK)
-	Candidates   int     // candidates fetched from each leg (0 = DefaultCandidates, at least K)
-	RRFK         float64 // RRF k (0 = DefaultRRFK)
-	BM25Weight   float64 // RRF weight of the BM25 list (0 = 1.0)
-	VectorWeight float64 // RRF weight of the vector list (0 = 1.0)
-	MaxTokens    int     // if > 0, cut the ranked list to this budget (see Budget)
+	Mode       string  // ModeBM25, ModeVector or ModeHybrid ("" = hybrid)
+	K          int     // results returned (0 = DefaultK)
+	Candidates int     // candidates fetched from each leg (0 = DefaultCandidates, at least K)
+	RRFK       float64 // RRF k (0 = DefaultRRFK)
+	// BM25Weight and VectorWeight are the RRF weights w_i of the two lists.
+	// When both are 0 (the zero value), both are 1.0; when only one is 0,
+	// that list adds nothing to the scores.
+	BM25Weight   float64
+	VectorWeight float64
+	MaxTokens    int // if > 0, cut the ranked list to this budget (see Budget)
 	// MinCosine drops vector hits below this cosine similarity before
 	// hybrid fusion, so a weak nearest neighbour cannot push aside an exact
 	// BM25 match; 0 keeps every hit. Vector mode ignores it.
 	MinCosine float64
+	// BM25Lead keeps BM25's first BM25Lead hits at the head of a hybrid
+	// ranking, in BM25 order, ahead of the RRF order of the rest (see
+	// KeepLead); 0 is plain RRF. Other modes ignore it.
+	BM25Lead int
 }
 
 // Hit is one search result.
@@ -51,7 +58,7 @@ type Hit struct {
 	Section        string
 	HeadingContext string
 	Text           string
-	Score          float64 // RRF score in hybrid mode; BM25 (-bm25) or cosine otherwise
+	Score          float64 // RRF score in hybrid mode (not descending when BM25Lead keeps a hit first); BM25 (-bm25) or cosine otherwise
 	BM25Rank       int     // 1-based rank in the BM25 list, 0 when absent
 	VecRank        int     // 1-based rank in the vector list, 0 when absent
 	BM25Score      float64 // -bm25(), valid when BM25Rank > 0
@@ -76,8 +83,10 @@ type Embedder interface {
 
 // Search runs a BM25, vector or hybrid search.
 //
-// Hybrid runs BM25 and KNN with Options.Candidates candidates each and fuses
-// the lists with Fuse (RRF, k = 60, weights 1.0 by default). With a nil
+// Hybrid runs BM25 and KNN with Options.Candidates candidates each, drops
+// vector hits under Options.MinCosine, fuses the lists with Fuse (RRF,
+// k = 60, weights 1.0 unless set), then keeps BM25's first Options.BM25Lead
+// hits in front (KeepLead) and returns the first Options.K. With a nil
 // Embedder, or a source without vectors, hybrid degrades to BM25 ranks
 // alone (VecRank stays 0), and vector mode returns ErrNoVectors.
 func Search(ctx context.Context, src Source, emb Embedder, query string, opt Options) ([]Hit, error) {
@@ -121,7 +130,7 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 	case ModeVector:
 		fused = Fuse(opt.RRFK, Ranked{}, lists[1])
 	default:
-		fused = Fuse(opt.RRFK, lists...)
+		fused = KeepLead(Fuse(opt.RRFK, lists...), lists[0].IDs, opt.BM25Lead)
 	}
 	if len(fused) > opt.K {
 		fused = fused[:opt.K]
@@ -188,11 +197,8 @@ func (o Options) withDefaults() Options {
 	if o.RRFK <= 0 {
 		o.RRFK = DefaultRRFK
 	}
-	if o.BM25Weight == 0 {
-		o.BM25Weight = 1
-	}
-	if o.VectorWeight == 0 {
-		o.VectorWeight = 1
+	if o.BM25Weight == 0 && o.VectorWeight == 0 {
+		o.BM25Weight, o.VectorWeight = 1, 1
 	}
 	return o
 }

@@ -11,11 +11,19 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
-// Seal finishes a Bulk store: it merges the FTS5 index segments, switches
-// the file to WAL mode, and closes it. The file is then ready for Replace.
+// Seal finishes a Bulk store: it merges the FTS5 index segments, returns
+// the pages that frees to the file system, switches the file to WAL mode,
+// and closes it. The file is then ready for Replace.
 func (s *Store) Seal(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')"); err != nil {
+		s.db.Close()
+		return fmt.Errorf("seal %s: %w", s.path, err)
+	}
+	if err := s.vacuumFree(ctx); err != nil {
+		s.db.Close()
+		return fmt.Errorf("seal %s: %w", s.path, err)
+	}
 	for _, q := range []string{
-		"INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')",
 		"PRAGMA journal_mode=WAL",
 		"PRAGMA optimize",
 	} {
@@ -28,6 +36,22 @@ func (s *Store) Seal(ctx context.Context) error {
 		return fmt.Errorf("seal %s: %w", s.path, err)
 	}
 	return nil
+}
+
+// vacuumFree returns free pages to the file system. incremental_vacuum
+// frees one page per row it returns, so the rows must be drained.
+func (s *Store) vacuumFree(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, "PRAGMA incremental_vacuum")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+	}
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		return err
+	}
+	return rows.Close()
 }
 
 // Replace atomically swaps the sealed index file src into place at dst.

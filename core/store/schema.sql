@@ -1,4 +1,4 @@
--- vaultctx index schema. Pages of 8 KiB keep most chunk rows out of overflow pages.
+-- vaultctx index schema. New files use 16 KiB pages (see Store.init).
 -- The version is recorded in meta('schema_version').
 CREATE TABLE IF NOT EXISTS meta (
   key   TEXT PRIMARY KEY,
@@ -54,4 +54,30 @@ CREATE TRIGGER IF NOT EXISTS chunks_au AFTER UPDATE ON chunks BEGIN
   VALUES ('delete', old.id, old.chunk_text, old.section, old.heading_context, old.cjk);
   INSERT INTO chunks_fts(rowid, chunk_text, section, heading_context, cjk)
   VALUES (new.id, new.chunk_text, new.section, new.heading_context, new.cjk);
+END;
+
+-- The BM25 impact index of common terms (see impact.go). Built by
+-- BuildImpact; chunks deleted after a build are listed in impact_dead so
+-- searches skip their postings, and chunk ids always grow past
+-- meta('impact_max_id'), so newer chunks are told apart by id.
+CREATE TABLE IF NOT EXISTS impact_terms (
+  term     TEXT PRIMARY KEY,  -- an FTS5 term of chunks_fts (a stem)
+  df       INTEGER NOT NULL,  -- chunks holding it at build time
+  postings BLOB NOT NULL      -- bit-packed (chunk id, column frequencies)
+);
+CREATE TABLE IF NOT EXISTS impact_forms (
+  surface TEXT PRIMARY KEY,   -- a token before stemming
+  term    TEXT NOT NULL       -- the impact_terms term FTS5 stems it to
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS impact_doclen (
+  id   INTEGER PRIMARY KEY,   -- always 1
+  lens BLOB NOT NULL          -- chunk lengths in tokens, by chunk id
+);
+CREATE TABLE IF NOT EXISTS impact_dead (
+  id INTEGER PRIMARY KEY
+);
+CREATE TRIGGER IF NOT EXISTS impact_ad AFTER DELETE ON chunks
+WHEN old.id <= (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'impact_max_id' AND value != '')
+BEGIN
+  INSERT OR IGNORE INTO impact_dead(id) VALUES (old.id);
 END;

@@ -16,17 +16,31 @@ type Scored = retrieve.Scored
 // text, never FTS5 syntax: see FTSQuery for how it becomes one. A query
 // with no searchable term returns no hits and no error.
 //
-// Scoring every chunk that contains a very common term is what makes an OR
-// query slow (60,000 matches cost about 150 ms of bm25() at 160,000
-// chunks), while such a term adds little to BM25 (its IDF is small). So a
-// term found in more than CommonTermShare of the chunks (at least
-// MinCommonDocs) is left out of the query when rarer terms remain; see
-// pruneCommon.
+// The score is bm25(chunks_fts, text, section, heading context, text) with
+// the store's column weights. Common terms are scored from the impact index
+// when the file has one (see impact.go), which gives the same scores
+// without FTS5's per-row cost. A term found in more than CommonTermShare of
+// the chunks (at least MinCommonDocs) is left out of the query when rarer
+// terms remain, since its IDF is close to zero; see pruneCommon.
 func (s *Store) KeywordHits(ctx context.Context, query string, k int) ([]Scored, error) {
 	terms := ftsTerms(query)
 	if len(terms) == 0 || k <= 0 {
 		return nil, nil
 	}
+	ix, err := s.loadImpact(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ix != nil {
+		return s.keywordImpact(ctx, ix, terms, k)
+	}
+	return s.keywordFTS(ctx, terms, k)
+}
+
+// keywordFTS ranks terms (FTS5 expressions of ftsTerms) by FTS5's bm25()
+// alone: the path for files without an impact index, and the reference the
+// impact index is tested against.
+func (s *Store) keywordFTS(ctx context.Context, terms []string, k int) ([]Scored, error) {
 	terms, err := s.pruneCommon(ctx, terms)
 	if err != nil {
 		return nil, err
@@ -73,8 +87,8 @@ func (s *Store) pruneCommon(ctx context.Context, terms []string) ([]string, erro
 	if len(terms) < 2 {
 		return terms, nil
 	}
-	var n int64
-	if err := s.db.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM chunks").Scan(&n); err != nil {
+	n, _, err := s.ftsAverages(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	limit := max(int64(MinCommonDocs), int64(CommonTermShare*float64(n)))

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
@@ -71,6 +72,7 @@ type Store struct {
 	center []float32 // vector centre (see vec.go), loaded on first use
 	vecMu  sync.Mutex
 	lists  *ivfLists // IVF centroids (see ivf.go), loaded on first use
+	imp    atomic.Pointer[impactIndex]
 }
 
 var autoVec sync.Once
@@ -186,8 +188,12 @@ func escapePath(p string) string {
 
 func (s *Store) init(ctx context.Context) error {
 	if !s.opt.ReadOnly {
-		// Takes effect only on a new, empty file.
-		if _, err := s.db.ExecContext(ctx, "PRAGMA page_size=8192"); err != nil {
+		// Both take effect only on a new, empty file. Pages of 16 KiB pack
+		// the variable-length chunk rows with half the slack of 8 KiB
+		// (measured: 3.4 MB instead of 7 MB unused in chunks at 163k
+		// chunks); incremental auto-vacuum lets Seal return the pages FTS5
+		// frees when it merges its segments (4.4 MB).
+		if _, err := s.db.ExecContext(ctx, "PRAGMA page_size=16384; PRAGMA auto_vacuum=INCREMENTAL"); err != nil {
 			return err
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -454,7 +453,7 @@ type queryer interface {
 // scanLists scores every vector in the given lists (all lists when probe is
 // nil) by cosine with q and returns the k best.
 func (s *Store) scanLists(ctx context.Context, q i8, probe []int64, k int) ([]Scored, error) {
-	top := newTopK(k)
+	top := &topK{k: k}
 	qn := q.norm()
 	dot, nn := make([]int32, ListChunk), make([]int32, ListChunk)
 	err := s.eachChunk(ctx, s.db, probe, func(c *vecChunk) {
@@ -470,7 +469,7 @@ func (s *Store) scanLists(ctx context.Context, q i8, probe []int64, k int) ([]Sc
 			if qn != 0 && nn[i] != 0 {
 				score = float64(dot[i]) / (qn * math.Sqrt(float64(nn[i])))
 			}
-			top.add(c.id(i), score)
+			top.offer(c.id(i), score)
 		}
 	})
 	if err != nil {
@@ -529,44 +528,6 @@ func (s *Store) eachChunk(ctx context.Context, db queryer, probe []int64, fn fun
 		return fmt.Errorf("vector scan: %w", err)
 	}
 	return nil
-}
-
-// topK keeps the k best (score, id) pairs seen: higher score first, ties
-// by smaller id. best is kept sorted; a new pair costs O(k) only when it
-// enters, which after the first few hundred vectors is rare.
-type topK struct {
-	k    int
-	best []Scored
-}
-
-func newTopK(k int) *topK { return &topK{k: k, best: make([]Scored, 0, k+1)} }
-
-func better(a, b Scored) bool {
-	if a.Score != b.Score {
-		return a.Score > b.Score
-	}
-	return a.ID < b.ID
-}
-
-func (t *topK) add(id int64, score float64) {
-	c := Scored{ID: id, Score: score}
-	if len(t.best) == t.k && !better(c, t.best[t.k-1]) {
-		return
-	}
-	i := sort.Search(len(t.best), func(i int) bool { return better(c, t.best[i]) })
-	t.best = append(t.best, Scored{})
-	copy(t.best[i+1:], t.best[i:])
-	t.best[i] = c
-	if len(t.best) > t.k {
-		t.best = t.best[:t.k]
-	}
-}
-
-func (t *topK) sorted() []Scored {
-	if len(t.best) == 0 {
-		return nil
-	}
-	return t.best
 }
 
 // vec0Hits is the slow reference for scanLists: vec0's own KNN over the

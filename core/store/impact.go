@@ -1,0 +1,958 @@
+package store
+
+import (
+	"container/heap"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The impact index: BM25 for common terms without FTS5's per-row cost.
+//
+// FTS5's bm25() costs about 1 µs per matching row (it reads the row's
+// column sizes and walks its position lists), and a natural-language query
+// over a 160,000-chunk vault matches 40,000 to 80,000 rows through its
+// common words, so a search took 40-100 ms. BM25 is a sum over the query's
+// phrases, so KeywordHits splits it:
+//
+//   - common terms (single tokens in at least ImpactMinDF chunks) are scored
+//     in Go from impact_terms, one bit-packed posting list per term holding
+//     each chunk's per-column frequencies (see encodePostings), with the
+//     chunk lengths from impact_doclen;
+//   - every other phrase (rare tokens, multi-token words, CJK bigram
+//     phrases) is scored by FTS5's bm25() as before; they match few rows;
+//   - chunks added after the build (id above meta impact_max_id) get their
+//     common-term part from FTS5 too, restricted to rowid > impact_max_id;
+//     chunks deleted since (impact_dead, filled by a trigger) are skipped.
+//
+// The Go part uses FTS5's own formula, constants and statistics (N and the
+// average length from FTS5's averages record, idf from the live document
+// frequency), so the sum equals bm25(chunks_fts, ...) up to floating-point
+// rounding; TestImpactMatchesFTS5 checks this on real notes. A term enters
+// the index only when its document and instance counts, computed from
+// ftsTokens, equal FTS5's own vocabulary counts; query words reach their
+// FTS5 term through impact_forms, the surface forms FTS5 itself stemmed.
+
+// ImpactMinDF returns the least number of chunks a term must occur in to be
+// stored in the impact index of a corpus of n chunks: max(500, n/300). At
+// 163,000 chunks that is about 1,200 terms, 6 million postings and 6 MB;
+// the rarer terms left to FTS5 match at most 542 rows each.
+func ImpactMinDF(n int) int { return max(500, n/300) }
+
+// ImpactStaleShare is the share of chunks added or deleted since the last
+// build above which MaintainImpact rebuilds the index.
+const ImpactStaleShare = 0.05
+
+// ftsTokenizer is chunks_fts's tokenize option (see schema.sql).
+const ftsTokenizer = "porter unicode61 remove_diacritics 2"
+
+// ImpactStats describes a build of the impact index.
+type ImpactStats struct {
+	Terms    int   // terms stored
+	Rejected int   // common terms left to FTS5 because their counts differed
+	Postings int   // postings stored
+	Bytes    int64 // size of the posting lists
+}
+
+// BuildImpact rebuilds the impact index from the chunks now stored, for
+// terms in at least minDF chunks (minDF <= 0 means ImpactMinDF). A corpus
+// without such terms gets an empty index, and KeywordHits then uses FTS5
+// alone. It reads every chunk twice and takes about 2 s at 160,000 chunks.
+func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error) {
+	var st ImpactStats
+	var n, maxID int64
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*), coalesce(max(id), 0) FROM chunks").Scan(&n, &maxID); err != nil {
+		return st, fmt.Errorf("build impact index: %w", err)
+	}
+	if minDF <= 0 {
+		minDF = ImpactMinDF(int(n))
+	}
+	common, err := s.commonTerms(ctx, minDF)
+	if err != nil {
+		return st, err
+	}
+	var stems []string
+	var lists []postingEncoder
+	var df, cnt []int64
+	var forms map[string]int32
+	if len(common) > 0 {
+		cands, err := s.scanCandidates(ctx, common)
+		if err != nil {
+			return st, err
+		}
+		surfaces := make(map[string]struct{}, len(cands.ids))
+		for w := range cands.ids {
+			surfaces[w] = struct{}{}
+		}
+		stemOf, err := s.stemSurfaces(ctx, surfaces)
+		if err != nil {
+			return st, err
+		}
+		// Group the candidates' lists by the FTS5 term they stem to.
+		byStem := map[string][]int32{}
+		for w, ids := range cands.ids {
+			stem, ok := stemOf[w]
+			if _, common := common[stem]; ok && common {
+				byStem[stem] = append(byStem[stem], ids...)
+			}
+		}
+		forms = map[string]int32{}
+		for stem, ids := range byStem {
+			i := int32(len(stems))
+			stems = append(stems, stem)
+			var e postingEncoder
+			var d, c int64
+			mergeLists(cands.lists, ids, func(p posting) {
+				e.add(p)
+				d++
+				c += int64(p.tf[0] + p.tf[1] + p.tf[2] + p.tf[3])
+			})
+			lists = append(lists, e)
+			df, cnt = append(df, d), append(cnt, c)
+			for _, id := range ids {
+				if cands.overflow[id] {
+					df[i] = -1 // frequencies too large to pack: leave to FTS5
+				}
+				forms[cands.words[id]] = i
+			}
+		}
+	}
+	lens, err := s.docLengths(ctx, maxID)
+	if err != nil {
+		return st, err
+	}
+
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return st, fmt.Errorf("build impact index: %w", err)
+	}
+	defer tx.Rollback()
+	for _, q := range []string{"DELETE FROM impact_terms", "DELETE FROM impact_forms", "DELETE FROM impact_doclen", "DELETE FROM impact_dead"} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return st, fmt.Errorf("build impact index: %w", err)
+		}
+	}
+	keep := make([]bool, len(stems))
+	for i, stem := range stems {
+		want := common[stem]
+		if df[i] != want[0] || cnt[i] != want[1] {
+			st.Rejected++
+			continue
+		}
+		keep[i] = true
+		blob := lists[i].finish()
+		st.Terms++
+		st.Postings += int(df[i])
+		st.Bytes += int64(len(blob))
+		if _, err := tx.ExecContext(ctx, "INSERT INTO impact_terms(term, df, postings) VALUES(?, ?, ?)", stem, df[i], blob); err != nil {
+			return st, fmt.Errorf("build impact index: %w", err)
+		}
+	}
+	st.Rejected += len(common) - len(stems)
+	for surf, i := range forms {
+		if !keep[i] {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO impact_forms(surface, term) VALUES(?, ?)", surf, stems[i]); err != nil {
+			return st, fmt.Errorf("build impact index: %w", err)
+		}
+	}
+	maxMeta := ""
+	if st.Terms > 0 {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO impact_doclen(id, lens) VALUES(1, ?)", lens); err != nil {
+			return st, fmt.Errorf("build impact index: %w", err)
+		}
+		maxMeta = strconv.FormatInt(maxID, 10)
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES('impact_max_id', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", maxMeta); err != nil {
+		return st, fmt.Errorf("build impact index: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return st, fmt.Errorf("build impact index: %w", err)
+	}
+	s.imp.Store(nil)
+	return st, nil
+}
+
+// MaintainImpact rebuilds the impact index when it is missing for a corpus
+// large enough to have common terms, or when more than ImpactStaleShare of
+// the chunks were added or deleted since it was built. It reports whether
+// it rebuilt.
+func (s *Store) MaintainImpact(ctx context.Context) (bool, ImpactStats, error) {
+	var n, maxID, dead int64
+	var built string
+	err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(id), 0), (SELECT count(*) FROM impact_dead),
+		coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), '') FROM chunks`).Scan(&n, &maxID, &dead, &built)
+	if err != nil {
+		return false, ImpactStats{}, fmt.Errorf("impact index: %w", err)
+	}
+	if built == "" {
+		if n < int64(ImpactMinDF(0)) {
+			return false, ImpactStats{}, nil // no term can be common yet
+		}
+	} else {
+		b, _ := strconv.ParseInt(built, 10, 64)
+		var added int64
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks WHERE id > ?", b).Scan(&added); err != nil {
+			return false, ImpactStats{}, fmt.Errorf("impact index: %w", err)
+		}
+		if float64(added+dead) <= ImpactStaleShare*float64(max(n, 1)) {
+			return false, ImpactStats{}, nil
+		}
+	}
+	st, err := s.BuildImpact(ctx, 0)
+	return err == nil, st, err
+}
+
+// commonTerms returns FTS5's document and instance counts of every term in
+// at least minDF rows.
+func (s *Store) commonTerms(ctx context.Context, minDF int) (map[string][2]int64, error) {
+	if _, err := s.db.ExecContext(ctx, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.impact_vocab USING fts5vocab(main, chunks_fts, 'row')"); err != nil {
+		return nil, fmt.Errorf("build impact index: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT term, doc, cnt FROM temp.impact_vocab WHERE doc >= ?", minDF)
+	if err != nil {
+		return nil, fmt.Errorf("build impact index: %w", err)
+	}
+	defer rows.Close()
+	out := map[string][2]int64{}
+	for rows.Next() {
+		var t string
+		var d, c int64
+		if err := rows.Scan(&t, &d, &c); err != nil {
+			return nil, fmt.Errorf("build impact index: %w", err)
+		}
+		out[t] = [2]int64{d, c}
+	}
+	return out, rows.Err()
+}
+
+// chunkColumns streams every chunk's id and its four FTS5 column values.
+func (s *Store) chunkColumns(ctx context.Context, fn func(id int64, cols *[4]string)) error {
+	rows, err := s.db.QueryContext(ctx, "SELECT id, chunk_text, section, heading_context, coalesce(cjk, '') FROM chunks ORDER BY id")
+	if err != nil {
+		return fmt.Errorf("build impact index: %w", err)
+	}
+	defer rows.Close()
+	var cols [4]string
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id, &cols[0], &cols[1], &cols[2], &cols[3]); err != nil {
+			return fmt.Errorf("build impact index: %w", err)
+		}
+		fn(id, &cols)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("build impact index: %w", err)
+	}
+	return nil
+}
+
+// stemSurfaces asks FTS5 for the term each surface token becomes, by
+// indexing the tokens in a temporary FTS5 table with chunks_fts's tokenizer
+// and reading its vocabulary. Tokens FTS5 does not keep as one term are
+// left out.
+func (s *Store) stemSurfaces(ctx context.Context, surfaces map[string]struct{}) (map[string]string, error) {
+	wrap := func(err error) error { return fmt.Errorf("build impact index: stem: %w", err) }
+	for _, q := range []string{
+		"DROP TABLE IF EXISTS temp.impact_stem",
+		"CREATE VIRTUAL TABLE temp.impact_stem USING fts5(w, tokenize='" + ftsTokenizer + "')",
+		"CREATE VIRTUAL TABLE IF NOT EXISTS temp.impact_stemv USING fts5vocab(temp, impact_stem, 'instance')",
+	} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return nil, wrap(err)
+		}
+	}
+	defer s.db.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS temp.impact_stem")
+	list := make([]string, 0, len(surfaces))
+	for w := range surfaces {
+		list = append(list, w)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defer tx.Rollback()
+	ins, err := tx.PrepareContext(ctx, "INSERT INTO temp.impact_stem(rowid, w) VALUES(?, ?)")
+	if err != nil {
+		return nil, wrap(err)
+	}
+	for i, w := range list {
+		if _, err := ins.ExecContext(ctx, i+1, w); err != nil {
+			return nil, wrap(err)
+		}
+	}
+	ins.Close()
+	rows, err := tx.QueryContext(ctx, "SELECT doc, term FROM temp.impact_stemv")
+	if err != nil {
+		return nil, wrap(err)
+	}
+	terms := make([]string, len(list))
+	bad := make([]bool, len(list))
+	for rows.Next() {
+		var doc int64
+		var term string
+		if err := rows.Scan(&doc, &term); err != nil {
+			rows.Close()
+			return nil, wrap(err)
+		}
+		if doc < 1 || doc > int64(len(list)) {
+			continue
+		}
+		if terms[doc-1] != "" {
+			bad[doc-1] = true
+		}
+		terms[doc-1] = term
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, wrap(err)
+	}
+	out := make(map[string]string, len(list))
+	for i, w := range list {
+		if terms[i] != "" && !bad[i] {
+			out[w] = terms[i]
+		}
+	}
+	return out, nil
+}
+
+// candidates are the surface tokens that may stem to a common term, each
+// with one or more postings lists (doc << 32 | packed frequencies, see
+// packTF), each in doc order.
+type candidates struct {
+	ids      map[string][]int32 // word -> its lists
+	words    []string           // by list
+	lists    [][]uint64
+	overflow []bool // by list
+}
+
+// scanCandidates reads every chunk once and collects the postings of the
+// tokens that may stem to a common term. Porter stemming only rewrites a
+// word's ending, so a word can stem to t only if it starts with t less its
+// last letter (y→i, an added e) - or, for t of one or two letters, with
+// all of t and at most three more letters ("ties" → "ti"). Words this test
+// lets through needlessly cost memory, never correctness; a missed form
+// would show as a count mismatch and keep its term out of the index.
+//
+// One goroutine reads the rows (SQLite) while up to four tokenize them,
+// each taking every fourth batch, so each worker's lists stay in doc order.
+func (s *Store) scanCandidates(ctx context.Context, common map[string][2]int64) (*candidates, error) {
+	// prefix -> the longest candidate it admits
+	prefixes := map[string]int{}
+	maxPrefix := 0
+	for t := range common {
+		p, longest := t, len(t)+3 // "ties" -> "ti"
+		if len(t) > 2 {
+			p, longest = t[:len(t)-1], math.MaxInt
+		}
+		prefixes[p] = max(prefixes[p], longest)
+		maxPrefix = max(maxPrefix, len(p))
+	}
+	type row struct {
+		id   int64
+		cols [4]string
+	}
+	const batchLen = 256
+	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
+	chans := make([]chan []row, workers)
+	scanners := make([]*candScanner, workers)
+	var wg sync.WaitGroup
+	for i := range chans {
+		chans[i] = make(chan []row, 4)
+		scanners[i] = &candScanner{prefixes: prefixes, maxPrefix: maxPrefix, class: map[string]int32{}}
+		wg.Add(1)
+		go func(sc *candScanner, in chan []row) {
+			defer wg.Done()
+			for batch := range in {
+				for i := range batch {
+					sc.chunk(batch[i].id, &batch[i].cols)
+				}
+			}
+		}(scanners[i], chans[i])
+	}
+	batch, next := make([]row, 0, batchLen), 0
+	err := s.chunkColumns(ctx, func(id int64, cols *[4]string) {
+		batch = append(batch, row{id, *cols})
+		if len(batch) == batchLen {
+			chans[next] <- batch
+			batch, next = make([]row, 0, batchLen), (next+1)%workers
+		}
+	})
+	if len(batch) > 0 {
+		chans[next] <- batch
+	}
+	for _, ch := range chans {
+		close(ch)
+	}
+	wg.Wait()
+	c := &candidates{ids: map[string][]int32{}}
+	for _, sc := range scanners {
+		for j, w := range sc.words {
+			id := int32(len(c.words))
+			c.words = append(c.words, w)
+			c.lists = append(c.lists, sc.lists[j])
+			c.overflow = append(c.overflow, sc.overflow[j])
+			c.ids[w] = append(c.ids[w], id)
+		}
+	}
+	return c, err
+}
+
+// candScanner is one scanCandidates worker.
+type candScanner struct {
+	prefixes  map[string]int
+	maxPrefix int
+	class     map[string]int32 // surface -> index in words, or -1
+	words     []string
+	lists     [][]uint64
+	overflow  []bool
+	tf        [][4]uint32
+	touched   []int32
+}
+
+func (sc *candScanner) classify(tok []byte) int32 {
+	if id, ok := sc.class[string(tok)]; ok {
+		return id
+	}
+	id := int32(-1)
+	for l := 1; l <= min(len(tok), sc.maxPrefix); l++ {
+		if longest, ok := sc.prefixes[string(tok[:l])]; ok && len(tok) <= longest {
+			id = int32(len(sc.words))
+			sc.words = append(sc.words, string(tok))
+			sc.lists = append(sc.lists, nil)
+			sc.overflow = append(sc.overflow, false)
+			sc.tf = append(sc.tf, [4]uint32{})
+			break
+		}
+	}
+	sc.class[string(tok)] = id
+	return id
+}
+
+// chunk adds one chunk's postings.
+func (sc *candScanner) chunk(doc int64, cols *[4]string) {
+	for col, text := range cols {
+		ftsTokens(text, func(tok []byte) {
+			id := sc.classify(tok)
+			if id < 0 {
+				return
+			}
+			if sc.tf[id] == ([4]uint32{}) {
+				sc.touched = append(sc.touched, id)
+			}
+			sc.tf[id][col]++
+		})
+	}
+	for _, id := range sc.touched {
+		packed, ok := packTF(sc.tf[id])
+		if !ok {
+			sc.overflow[id] = true
+		}
+		sc.lists[id] = append(sc.lists[id], uint64(doc)<<32|uint64(packed))
+		sc.tf[id] = [4]uint32{}
+	}
+	sc.touched = sc.touched[:0]
+}
+
+// packTF packs four column frequencies into 32 bits (16, 6, 6 and 4 bits);
+// ok is false when one does not fit.
+func packTF(tf [4]uint32) (uint32, bool) {
+	ok := tf[0] < 1<<16 && tf[1] < 1<<6 && tf[2] < 1<<6 && tf[3] < 1<<4
+	return min(tf[0], 1<<16-1) | min(tf[1], 63)<<16 | min(tf[2], 63)<<22 | min(tf[3], 15)<<28, ok
+}
+
+func unpackTF(p uint32) [4]uint32 {
+	return [4]uint32{p & 0xffff, p >> 16 & 63, p >> 22 & 63, p >> 28}
+}
+
+// mergeLists merges the candidate lists ids (each in doc order) into one
+// posting list, adding up the frequencies of forms of the same term in the
+// same chunk.
+func mergeLists(lists [][]uint64, ids []int32, fn func(posting)) {
+	pos := make([]int, len(ids))
+	for {
+		best := uint64(math.MaxUint64)
+		for i, id := range ids {
+			if pos[i] < len(lists[id]) {
+				best = min(best, lists[id][pos[i]]>>32)
+			}
+		}
+		if best == math.MaxUint64 {
+			return
+		}
+		p := posting{doc: uint32(best)}
+		for i, id := range ids {
+			if pos[i] < len(lists[id]) && lists[id][pos[i]]>>32 == best {
+				tf := unpackTF(uint32(lists[id][pos[i]]))
+				for c := range tf {
+					p.tf[c] += tf[c]
+				}
+				pos[i]++
+			}
+		}
+		fn(p)
+	}
+}
+
+// docLengths returns each chunk's length in tokens over all FTS5 columns
+// (the "D" of FTS5's bm25), read from chunks_fts_docsize: a blob of one
+// width byte (2 or 4) and then, for ids 0..maxID, little-endian lengths.
+func (s *Store) docLengths(ctx context.Context, maxID int64) ([]byte, error) {
+	lens := make([]uint32, maxID+1)
+	rows, err := s.db.QueryContext(ctx, "SELECT id, sz FROM chunks_fts_docsize WHERE id <= ?", maxID)
+	if err != nil {
+		return nil, fmt.Errorf("build impact index: %w", err)
+	}
+	defer rows.Close()
+	var sz sql.RawBytes
+	width := 2
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id, &sz); err != nil {
+			return nil, fmt.Errorf("build impact index: %w", err)
+		}
+		var total uint64
+		for b := []byte(sz); len(b) > 0; {
+			v, k := sqliteVarint(b)
+			if k == 0 {
+				break
+			}
+			total += v
+			b = b[k:]
+		}
+		if id >= 0 && id <= maxID {
+			lens[id] = uint32(min(total, math.MaxUint32))
+			if total > math.MaxUint16 {
+				width = 4
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("build impact index: %w", err)
+	}
+	out := make([]byte, 1, 1+width*len(lens))
+	out[0] = byte(width)
+	for _, l := range lens {
+		if width == 2 {
+			out = binary.LittleEndian.AppendUint16(out, uint16(l))
+		} else {
+			out = binary.LittleEndian.AppendUint32(out, l)
+		}
+	}
+	return out, nil
+}
+
+// sqliteVarint decodes SQLite's variable-length integer (big-endian, 7 bits
+// per byte, the ninth byte contributing all 8 bits), as FTS5 writes its
+// docsize and averages records. It returns the value and its length in
+// bytes, or 0 bytes for a truncated input.
+func sqliteVarint(b []byte) (uint64, int) {
+	var v uint64
+	for i := 0; i < len(b) && i < 9; i++ {
+		if i == 8 {
+			return v<<8 | uint64(b[i]), 9
+		}
+		v = v<<7 | uint64(b[i]&0x7f)
+		if b[i] < 0x80 {
+			return v, i + 1
+		}
+	}
+	return 0, 0
+}
+
+// impactIndex is the part of the impact index a reader keeps in memory.
+type impactIndex struct {
+	maxID int64  // chunks with a larger id are newer than the index
+	lens  []byte // see docLengths
+	width int
+}
+
+func (ix *impactIndex) docLen(id uint32) float64 {
+	i := 1 + int(id)*ix.width
+	if i+ix.width > len(ix.lens) {
+		return 0
+	}
+	if ix.width == 2 {
+		return float64(binary.LittleEndian.Uint16(ix.lens[i:]))
+	}
+	return float64(binary.LittleEndian.Uint32(ix.lens[i:]))
+}
+
+// loadImpact returns the impact index, or nil when the file has none (an
+// older file, or a corpus without common terms). The chunk lengths are kept
+// between calls; meta('impact_max_id') is read every time, so a reader that
+// stays open across a rebuild picks up the new index.
+func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
+	built, err := s.Meta(ctx, "impact_max_id")
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return nil, nil
+		}
+		return nil, err
+	}
+	maxID, _ := strconv.ParseInt(built, 10, 64)
+	if maxID <= 0 {
+		return nil, nil
+	}
+	if ix := s.imp.Load(); ix != nil && ix.maxID == maxID {
+		return ix, nil
+	}
+	var lens []byte
+	err = s.db.QueryRowContext(ctx, "SELECT lens FROM impact_doclen WHERE id = 1").Scan(&lens)
+	switch {
+	case errors.Is(err, sql.ErrNoRows), err != nil && strings.Contains(err.Error(), "no such table"):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("load impact index: %w", err)
+	case len(lens) == 0 || (lens[0] != 2 && lens[0] != 4):
+		return nil, nil
+	}
+	ix := &impactIndex{maxID: maxID, lens: lens, width: int(lens[0])}
+	s.imp.Store(ix)
+	return ix, nil
+}
+
+// bm25 constants of FTS5's bm25() (fts5_aux.c).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// ftsIDF is FTS5's inverse document frequency of a phrase in hits of n rows.
+func ftsIDF(n, hits int64) float64 {
+	idf := math.Log((float64(n) - float64(hits) + 0.5) / (float64(hits) + 0.5))
+	if idf <= 0 {
+		idf = 1e-6
+	}
+	return idf
+}
+
+// impactTerm is one query phrase served by the impact index.
+type impactTerm struct {
+	expr     string // the FTS5 phrase
+	postings []byte
+	df       int64 // live document frequency
+}
+
+// keywordImpact is KeywordHits over the impact index; see the comment at
+// the top of this file.
+func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []string, k int) ([]Scored, error) {
+	wrap := func(err error) error { return fmt.Errorf("keyword search: %w", err) }
+	nRow, totals, err := s.ftsAverages(ctx)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	if nRow == 0 {
+		return nil, nil
+	}
+	var avgdl float64
+	for _, t := range totals {
+		avgdl += float64(t)
+	}
+	avgdl /= float64(nRow)
+
+	// Which phrases the impact index serves.
+	surface := make([]string, len(terms))
+	var lookup []string
+	for i, t := range terms {
+		if w, ok := singleToken(t); ok {
+			surface[i] = w
+			lookup = append(lookup, w)
+		}
+	}
+	type stored struct {
+		df       int64
+		postings []byte
+	}
+	byForm := map[string]stored{}
+	if len(lookup) > 0 {
+		list, _ := json.Marshal(lookup)
+		rows, err := s.db.QueryContext(ctx, `SELECT f.surface, t.df, t.postings FROM impact_forms f JOIN impact_terms t ON t.term = f.term
+			WHERE f.surface IN (SELECT value FROM json_each(?))`, string(list))
+		if err != nil {
+			return nil, wrap(err)
+		}
+		for rows.Next() {
+			var w string
+			var st stored
+			if err := rows.Scan(&w, &st.df, &st.postings); err != nil {
+				rows.Close()
+				return nil, wrap(err)
+			}
+			byForm[w] = st
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, wrap(err)
+		}
+	}
+	var maxID int64
+	if err := s.db.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM chunks").Scan(&maxID); err != nil {
+		return nil, wrap(err)
+	}
+	dead, err := s.impactDead(ctx)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	newer := maxID > ix.maxID
+
+	// Live document frequencies, and the pruning of pruneCommon.
+	limit := max(int64(MinCommonDocs), int64(CommonTermShare*float64(nRow)))
+	prune := nRow > limit && len(terms) > 1
+	var fast []impactTerm
+	var slow []string
+	var slowDF []int64
+	for i, t := range terms {
+		st, ok := byForm[surface[i]]
+		if !ok {
+			slow = append(slow, t)
+			continue
+		}
+		it := impactTerm{expr: t, postings: st.postings, df: st.df}
+		if len(dead) > 0 {
+			var gone int64
+			if err := decodePostings(st.postings, func(doc uint32, _ *[4]uint32) {
+				if dead[doc] {
+					gone++
+				}
+			}); err != nil {
+				return nil, wrap(err)
+			}
+			it.df -= gone
+		}
+		if newer {
+			var c int64
+			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid > ?", t, ix.maxID).Scan(&c); err != nil {
+				return nil, wrap(err)
+			}
+			it.df += c
+		}
+		fast = append(fast, it)
+	}
+	if prune {
+		for _, t := range slow {
+			var c int64
+			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)", t, limit+1).Scan(&c); err != nil {
+				return nil, wrap(err)
+			}
+			slowDF = append(slowDF, c)
+		}
+		anyRare := false
+		for _, c := range slowDF {
+			anyRare = anyRare || c <= limit
+		}
+		for _, it := range fast {
+			anyRare = anyRare || it.df <= limit
+		}
+		if anyRare {
+			keptSlow := slow[:0:0]
+			for i, t := range slow {
+				if slowDF[i] <= limit {
+					keptSlow = append(keptSlow, t)
+				}
+			}
+			keptFast := fast[:0:0]
+			for _, it := range fast {
+				if it.df <= limit {
+					keptFast = append(keptFast, it)
+				}
+			}
+			slow, fast = keptSlow, keptFast
+		}
+	}
+
+	// FTS5 part: rare phrases everywhere, common ones in newer chunks.
+	extra := map[int64]float64{}
+	w := s.opt.Columns
+	ftsPart := func(match string, after int64) error {
+		rows, err := s.db.QueryContext(ctx, "SELECT rowid, bm25(chunks_fts, ?, ?, ?, ?) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid > ?",
+			w[0], w[1], w[2], w[0], match, after)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var r float64
+			if err := rows.Scan(&id, &r); err != nil {
+				return err
+			}
+			extra[id] -= r
+		}
+		return rows.Err()
+	}
+	if len(slow) > 0 {
+		if err := ftsPart(strings.Join(slow, " OR "), 0); err != nil {
+			return nil, wrap(err)
+		}
+	}
+	if newer && len(fast) > 0 {
+		exprs := make([]string, len(fast))
+		for i, it := range fast {
+			exprs[i] = it.expr
+		}
+		if err := ftsPart(strings.Join(exprs, " OR "), ix.maxID); err != nil {
+			return nil, wrap(err)
+		}
+	}
+
+	// Go part: common phrases in chunks the index covers.
+	var acc []float64
+	if len(fast) > 0 {
+		acc = make([]float64, ix.maxID+1)
+		for _, it := range fast {
+			idf := ftsIDF(nRow, it.df)
+			norm := bm25K1 * bm25B / avgdl
+			err := decodeBlocks(it.postings, func(n int, docs *[blockLen]uint32, tfs *[4][blockLen]uint32) {
+				for i, doc := range docs[:n] {
+					if int64(doc) > ix.maxID || (dead != nil && dead[doc]) {
+						continue
+					}
+					f := w[0]*float64(tfs[0][i]) + w[1]*float64(tfs[1][i]) + w[2]*float64(tfs[2][i]) + w[0]*float64(tfs[3][i])
+					acc[doc] += idf * (f * (bm25K1 + 1)) / (f + bm25K1*(1-bm25B) + norm*ix.docLen(doc))
+				}
+			})
+			if err != nil {
+				return nil, wrap(err)
+			}
+		}
+	}
+	for id, sc := range extra {
+		if id <= ix.maxID && acc != nil {
+			acc[id] += sc
+			delete(extra, id)
+		}
+	}
+	top := &topK{k: k}
+	for id, sc := range acc {
+		if sc != 0 {
+			top.offer(int64(id), sc)
+		}
+	}
+	for id, sc := range extra {
+		top.offer(id, sc)
+	}
+	return top.sorted(), nil
+}
+
+// singleToken reports whether an FTS5 term of ftsTerms is one quoted token,
+// and returns that token as ftsTokens forms it.
+func singleToken(term string) (string, bool) {
+	if len(term) < 2 || term[0] != '"' || term[len(term)-1] != '"' {
+		return "", false
+	}
+	raw := strings.ReplaceAll(term[1:len(term)-1], `""`, `"`)
+	var tok string
+	n := 0
+	ftsTokens(raw, func(b []byte) {
+		n++
+		tok = string(b)
+	})
+	return tok, n == 1
+}
+
+// impactDead returns the ids of indexed chunks deleted since the build.
+func (s *Store) impactDead(ctx context.Context) (map[uint32]bool, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT id FROM impact_dead")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var dead map[uint32]bool
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		if dead == nil {
+			dead = map[uint32]bool{}
+		}
+		dead[uint32(id)] = true
+	}
+	return dead, rows.Err()
+}
+
+// ftsAverages reads FTS5's averages record (rowid 1 of chunks_fts_data):
+// the row count and the total tokens of each column, which bm25() uses for
+// N and the average row length.
+func (s *Store) ftsAverages(ctx context.Context) (int64, []uint64, error) {
+	var b []byte
+	err := s.db.QueryRowContext(ctx, "SELECT block FROM chunks_fts_data WHERE id = 1").Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, nil
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	n, k := sqliteVarint(b)
+	if k == 0 {
+		return 0, nil, errors.New("corrupt FTS5 averages record")
+	}
+	var totals []uint64
+	for b = b[k:]; len(b) > 0; {
+		v, k := sqliteVarint(b)
+		if k == 0 {
+			return 0, nil, errors.New("corrupt FTS5 averages record")
+		}
+		totals = append(totals, v)
+		b = b[k:]
+	}
+	return int64(n), totals, nil
+}
+
+// topK keeps the k best (score, id) pairs: higher score first, ties by the
+// smaller id, as ORDER BY bm25, rowid does.
+type topK struct {
+	k int
+	h scoredHeap
+}
+
+func (t *topK) offer(id int64, sc float64) {
+	if len(t.h) < t.k {
+		heap.Push(&t.h, Scored{ID: id, Score: sc})
+		return
+	}
+	if worse(t.h[0], Scored{ID: id, Score: sc}) {
+		t.h[0] = Scored{ID: id, Score: sc}
+		heap.Fix(&t.h, 0)
+	}
+}
+
+func (t *topK) sorted() []Scored {
+	out := make([]Scored, len(t.h))
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(&t.h).(Scored)
+	}
+	return out
+}
+
+// worse reports whether a ranks below b.
+func worse(a, b Scored) bool {
+	if a.Score != b.Score {
+		return a.Score < b.Score
+	}
+	return a.ID > b.ID
+}
+
+// scoredHeap is a min-heap by rank: the root is the worst kept hit.
+type scoredHeap []Scored
+
+func (h scoredHeap) Len() int           { return len(h) }
+func (h scoredHeap) Less(i, j int) bool { return worse(h[i], h[j]) }
+func (h scoredHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *scoredHeap) Push(x any)        { *h = append(*h, x.(Scored)) }
+func (h *scoredHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

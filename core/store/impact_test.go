@@ -1,0 +1,310 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// realNotes returns up to n markdown files of the large shared corpus, each
+// split at H2 headings, keyed by vault-relative path.
+func realNotes(tb testing.TB, n int) (paths []string, sections map[string][]string) {
+	tb.Helper()
+	root := "../../../shared/corpora/large"
+	sections = map[string][]string{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || len(paths) >= n {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		var parts []string
+		for _, part := range strings.Split(string(b), "\n## ") {
+			if len(strings.TrimSpace(part)) >= 30 {
+				parts = append(parts, part)
+			}
+		}
+		if len(parts) == 0 {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		paths = append(paths, rel)
+		sections[rel] = parts
+		return nil
+	})
+	if err != nil && err != filepath.SkipDir {
+		tb.Fatal(err)
+	}
+	if len(paths) < n/2 {
+		tb.Skipf("only %d notes under %s", len(paths), root)
+	}
+	return paths, sections
+}
+
+// testQueries returns the queries of the vault reference set plus single
+// words and identifiers drawn from the notes.
+func testQueries(tb testing.TB, sections map[string][]string) []string {
+	tb.Helper()
+	f, err := os.Open("../../eval/large-queries.jsonl")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var qs []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var q struct{ Query string }
+		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
+			tb.Fatal(err)
+		}
+		qs = append(qs, q.Query)
+	}
+	keys := make([]string, 0, len(sections))
+	for k := range sections {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for i, k := range keys {
+		if i%9 != 0 {
+			continue
+		}
+		words := strings.Fields(sections[k][0])
+		if len(words) > 12 {
+			qs = append(qs, strings.Join(words[3:9], " "), words[len(words)/2], "the "+words[len(words)/3]+" café")
+		}
+	}
+	return qs
+}
+
+// sameRanking fails unless got and want hold the same ids with the same
+// scores (to rounding), where ids may swap only within equal scores.
+func sameRanking(t *testing.T, q string, got, want []Scored) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%q: %d hits, FTS5 alone gives %d", q, len(got), len(want))
+		return
+	}
+	for i := range got {
+		if d := math.Abs(got[i].Score - want[i].Score); d > 1e-9*math.Max(1, math.Abs(want[i].Score)) {
+			t.Errorf("%q: hit %d scores %.12f (id %d), FTS5 alone %.12f (id %d)", q, i, got[i].Score, got[i].ID, want[i].Score, want[i].ID)
+			return
+		}
+	}
+	key := func(s []Scored) []int64 {
+		var ids []int64
+		for _, h := range s {
+			ids = append(ids, h.ID)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	// The last score may be tied with hits past k, so compare the ids
+	// scored strictly above it.
+	var g, w []Scored
+	for i := range got {
+		if math.Abs(want[i].Score-want[len(want)-1].Score) > 1e-9 {
+			g, w = append(g, got[i]), append(w, want[i])
+		}
+	}
+	if !slices.Equal(key(g), key(w)) {
+		t.Errorf("%q: ids differ from FTS5 alone:\n got %v\nwant %v", q, got, want)
+	}
+}
+
+func compareWithFTS5(t *testing.T, s *Store, queries []string) (served int) {
+	t.Helper()
+	ctx := context.Background()
+	ix, err := s.loadImpact(ctx)
+	if err != nil || ix == nil {
+		t.Fatalf("loadImpact = %v, %v; want an index", ix, err)
+	}
+	for _, q := range queries {
+		terms := ftsTerms(q)
+		if len(terms) == 0 {
+			continue
+		}
+		got, err := s.keywordImpact(ctx, ix, terms, 20)
+		if err != nil {
+			t.Fatalf("keywordImpact(%q): %v", q, err)
+		}
+		want, err := s.keywordFTS(ctx, terms, 20)
+		if err != nil {
+			t.Fatalf("keywordFTS(%q): %v", q, err)
+		}
+		sameRanking(t, q, got, want)
+		for _, term := range terms {
+			if w, ok := singleToken(term); ok {
+				var n int
+				s.db.QueryRow("SELECT count(*) FROM impact_forms WHERE surface = ?", w).Scan(&n)
+				served += n
+			}
+		}
+	}
+	return served
+}
+
+// TestImpactMatchesFTS5 checks that the impact index ranks exactly as
+// bm25() over FTS5 alone, on real notes, before and after edits, deletes
+// and additions, with and without the pruning of common terms.
+func TestImpactMatchesFTS5(t *testing.T) {
+	ctx := context.Background()
+	paths, sections := realNotes(t, 450)
+	s := mustOpen(t)
+	for _, p := range paths[:380] {
+		put(t, s, p, sections[p]...)
+	}
+	st, err := s.BuildImpact(ctx, 25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("impact index: %+v", st)
+	if st.Terms < 50 || st.Postings == 0 {
+		t.Fatalf("BuildImpact stats %+v: want at least 50 terms", st)
+	}
+	if st.Rejected > st.Terms/10 {
+		t.Errorf("BuildImpact rejected %d of %d terms: the tokenizer disagrees with FTS5", st.Rejected, st.Terms+st.Rejected)
+	}
+	queries := testQueries(t, sections)
+	served := compareWithFTS5(t, s, queries)
+	t.Logf("%d queries, %d query terms served by the impact index", len(queries), served)
+	if served < len(queries) {
+		t.Errorf("only %d query terms were served by the impact index", served)
+	}
+
+	// Edits (delete + insert), deletes and new files.
+	for i, p := range paths[:380] {
+		switch i % 10 {
+		case 0:
+			put(t, s, p, append([]string{"edited note about the index and its common words"}, sections[p]...)...)
+		case 1:
+			del(t, s, p)
+		}
+	}
+	for _, p := range paths[380:] {
+		put(t, s, p, sections[p]...)
+	}
+	var dead int
+	s.db.QueryRow("SELECT count(*) FROM impact_dead").Scan(&dead)
+	if dead == 0 {
+		t.Fatal("no deleted chunk was recorded in impact_dead")
+	}
+	compareWithFTS5(t, s, queries)
+	if err := s.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// A reader that stays open across the rebuild must follow it.
+	reader, err := Open(ctx, s.Path(), Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	compareWithFTS5(t, reader, queries[:20])
+
+	// A rebuild absorbs the changes.
+	rebuilt, _, err := s.MaintainImpact(ctx)
+	if err != nil || !rebuilt {
+		t.Fatalf("MaintainImpact = %v, %v; want a rebuild after 30%% churn", rebuilt, err)
+	}
+	s.db.QueryRow("SELECT count(*) FROM impact_dead").Scan(&dead)
+	if dead != 0 {
+		t.Errorf("impact_dead holds %d ids after a rebuild", dead)
+	}
+	compareWithFTS5(t, s, queries)
+	compareWithFTS5(t, reader, queries)
+}
+
+func TestPostingsRoundTrip(t *testing.T) {
+	for _, n := range []int{0, 1, 127, 128, 129, 1000} {
+		var ps []posting
+		doc := uint32(0)
+		for i := 0; i < n; i++ {
+			doc += uint32(1 + (i*7919)%300)
+			if i%97 == 0 {
+				doc += 1 << 20
+			}
+			ps = append(ps, posting{doc: doc, tf: [4]uint32{uint32(i % 5), uint32(i % 3 / 2), 0, uint32(i % 1000)}})
+		}
+		blob := encodePostings(ps)
+		var got []posting
+		if err := decodePostings(blob, func(d uint32, tf *[4]uint32) { got = append(got, posting{d, *tf}) }); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if !slices.Equal(got, ps) {
+			t.Fatalf("n=%d: round trip differs", n)
+		}
+	}
+}
+
+func FuzzDecodePostings(f *testing.F) {
+	f.Add(encodePostings([]posting{{doc: 3, tf: [4]uint32{1, 0, 0, 0}}, {doc: 9, tf: [4]uint32{2, 1, 0, 0}}}))
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var ps []posting
+		monotonic := true
+		err := decodePostings(b, func(d uint32, tf *[4]uint32) {
+			if len(ps) > 0 && d <= ps[len(ps)-1].doc {
+				monotonic = false
+			}
+			ps = append(ps, posting{d, *tf})
+		})
+		if err != nil || !monotonic || (len(ps) > 0 && ps[0].doc == 0) {
+			return
+		}
+		// Whatever decodes as a valid list encodes back to the same list.
+		var again []posting
+		if err := decodePostings(encodePostings(ps), func(d uint32, tf *[4]uint32) { again = append(again, posting{d, *tf}) }); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(again, ps) {
+			t.Fatal("re-encoded list differs")
+		}
+	})
+}
+
+func TestSqliteVarint(t *testing.T) {
+	for _, v := range []uint64{0, 1, 127, 128, 240, 2287, 16383, 16384, 1 << 35, math.MaxUint64} {
+		b := putSqliteVarint(v)
+		got, k := sqliteVarint(b)
+		if got != v || k != len(b) {
+			t.Errorf("sqliteVarint(%x) = %d, %d; want %d, %d", b, got, k, v, len(b))
+		}
+	}
+}
+
+// putSqliteVarint is the encoder of SQLite's file format (sqlite3PutVarint).
+func putSqliteVarint(v uint64) []byte {
+	if v>>56 != 0 {
+		b := make([]byte, 9)
+		b[8] = byte(v)
+		v >>= 8
+		for i := 7; i >= 0; i-- {
+			b[i] = byte(v&0x7f) | 0x80
+			v >>= 7
+		}
+		return b
+	}
+	var tmp []byte
+	for {
+		tmp = append(tmp, byte(v&0x7f)|0x80)
+		v >>= 7
+		if v == 0 {
+			break
+		}
+	}
+	tmp[0] &= 0x7f
+	slices.Reverse(tmp)
+	return tmp
+}

@@ -1,0 +1,444 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"math/bits"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// posting is one entry of an impact posting list: a chunk id and the term's
+// frequency in each FTS5 column (chunk_text, section, heading_context, cjk).
+type posting struct {
+	doc uint32
+	tf  [4]uint32
+}
+
+// blockLen is the number of postings bit-packed together.
+const blockLen = 128
+
+// encodePostings packs postings (sorted by doc, docs >= 1, no duplicates)
+// into a blob: uvarint(count), then per block of up to blockLen postings
+// five bit widths (doc gap and the four column frequencies) followed by the
+// five bit-packed arrays, least significant bit first. Widths are the bit
+// length of the block's largest value, so a column a term never occurs in
+// costs nothing. This is frame-of-reference packing without exceptions
+// (Goldstein, Ramakrishnan and Shaft, ICDE 1998); it keeps dense lists of
+// common terms near 10 bits per posting and decodes without branches.
+func encodePostings(ps []posting) []byte {
+	var e postingEncoder
+	for _, p := range ps {
+		e.add(p)
+	}
+	return e.finish()
+}
+
+// postingEncoder builds the blob of encodePostings one posting at a time,
+// holding only the current block, so a whole index can be encoded while the
+// chunks stream past.
+type postingEncoder struct {
+	n    int
+	prev uint32
+	blk  []posting
+	out  []byte
+	w    bitWriter
+}
+
+// add appends p; docs must arrive in increasing order.
+func (e *postingEncoder) add(p posting) {
+	e.blk = append(e.blk, p)
+	e.n++
+	if len(e.blk) == blockLen {
+		e.flushBlock()
+	}
+}
+
+func (e *postingEncoder) flushBlock() {
+	n := len(e.blk)
+	if n == 0 {
+		return
+	}
+	var vals [5][blockLen]uint32
+	for i, p := range e.blk {
+		vals[0][i] = p.doc - e.prev
+		e.prev = p.doc
+		for c := 0; c < 4; c++ {
+			vals[c+1][i] = p.tf[c]
+		}
+	}
+	var widths [5]uint8
+	var nonzero [5]int
+	for f := 0; f < 5; f++ {
+		var or uint32
+		for _, v := range vals[f][:n] {
+			or |= v
+			if v != 0 {
+				nonzero[f]++
+			}
+		}
+		widths[f] = uint8(bits.Len32(or))
+	}
+	// Header: per field a mode byte - a bit width (dense), or riceFlag and
+	// a Rice parameter, or, for the frequency columns, sparseFlag with a
+	// width followed by a count byte - whichever is smallest.
+	var mode [5]byte
+	for f := 0; f < 5; f++ {
+		w := int(widths[f])
+		best, m := n*w, widths[f]
+		if f > 0 && w > 0 {
+			if c := nonzero[f]*(7+w) + 8; c < best {
+				best, m = c, widths[f]|sparseFlag
+			}
+		}
+		if w > 1 {
+			if k, c := riceCost(vals[f][:n]); c < best {
+				best, m = c, riceFlag|k
+			}
+		}
+		mode[f] = m
+		e.out = append(e.out, m)
+		if m&sparseFlag != 0 {
+			e.out = append(e.out, byte(nonzero[f]))
+		}
+	}
+	for f := 0; f < 5; f++ {
+		m := mode[f]
+		switch {
+		case m&riceFlag != 0:
+			for _, v := range vals[f][:n] {
+				e.w.writeRice(v, m&^riceFlag)
+			}
+		case m&sparseFlag != 0:
+			for i, v := range vals[f][:n] {
+				if v != 0 {
+					e.w.write(uint64(i), 7)
+				}
+			}
+			for _, v := range vals[f][:n] {
+				if v != 0 {
+					e.w.write(uint64(v), m&^sparseFlag)
+				}
+			}
+		default:
+			for _, v := range vals[f][:n] {
+				e.w.write(uint64(v), m)
+			}
+		}
+	}
+	e.w.flush(&e.out)
+	e.blk = e.blk[:0]
+}
+
+// Field modes besides a plain bit width. sparseFlag marks a frequency
+// column stored as (7-bit position, value) pairs of its non-zero postings:
+// section and heading-context hits are rare. riceFlag marks Golomb-Rice
+// codes (Rice, "Some practical universal noiseless coding techniques", JPL
+// 1979) with the parameter in the low bits: gaps of common terms and
+// frequencies are small with a long tail, where Rice codes take about 4
+// bits where a block's largest value needs 6 to 8.
+const (
+	sparseFlag = 0x80
+	riceFlag   = 0x40
+)
+
+// riceEscape is the quotient from which a Rice code stores its value raw:
+// riceEscape zero bits, a one bit, then the value in 32 bits.
+const riceEscape = 24
+
+func riceLen(v uint32, k uint8) int {
+	if q := v >> k; q < riceEscape {
+		return int(q) + 1 + int(k)
+	}
+	return riceEscape + 1 + 32
+}
+
+// riceCost returns the Rice parameter that codes vals in the fewest bits,
+// and that number of bits.
+func riceCost(vals []uint32) (uint8, int) {
+	bestK, best := uint8(0), math.MaxInt
+	for k := uint8(0); k <= 16; k++ {
+		c := 0
+		for _, v := range vals {
+			c += riceLen(v, k)
+		}
+		if c < best {
+			bestK, best = k, c
+		}
+	}
+	return bestK, best
+}
+
+// finish returns the encoded list.
+func (e *postingEncoder) finish() []byte {
+	e.flushBlock()
+	return append(binary.AppendUvarint(make([]byte, 0, len(e.out)+10), uint64(e.n)), e.out...)
+}
+
+// errPostings reports a posting list blob that does not decode.
+var errPostings = errors.New("corrupt impact posting list")
+
+// decodePostings calls fn for each posting of blob, in doc order. It
+// returns errPostings for a blob that encodePostings did not produce.
+func decodePostings(blob []byte, fn func(doc uint32, tf *[4]uint32)) error {
+	var tf [4]uint32
+	return decodeBlocks(blob, func(n int, docs *[blockLen]uint32, tfs *[4][blockLen]uint32) {
+		for i := 0; i < n; i++ {
+			tf[0], tf[1], tf[2], tf[3] = tfs[0][i], tfs[1][i], tfs[2][i], tfs[3][i]
+			fn(docs[i], &tf)
+		}
+	})
+}
+
+// decodeBlocks calls fn once per block of blob with its n postings: the
+// chunk ids and, per column, the frequencies. It is decodePostings without
+// a call per posting, for scoring loops.
+func decodeBlocks(blob []byte, fn func(n int, docs *[blockLen]uint32, tfs *[4][blockLen]uint32)) error {
+	n, k := binary.Uvarint(blob)
+	if k <= 0 || n > uint64(len(blob))*8 {
+		return errPostings
+	}
+	pos := k
+	prev := uint32(0)
+	var vals [5][blockLen]uint32
+	var tfs [4][blockLen]uint32
+	for left := int(n); left > 0; {
+		cnt := min(left, blockLen)
+		var modes, counts [5]uint8
+		bounded := 0 // bits of the dense and sparse fields
+		for f := 0; f < 5; f++ {
+			if pos >= len(blob) {
+				return errPostings
+			}
+			m := blob[pos]
+			pos++
+			switch {
+			case m&riceFlag != 0:
+				if m&sparseFlag != 0 || m&^riceFlag > 16 {
+					return errPostings
+				}
+				bounded += cnt // at least one bit per code
+			case m&sparseFlag != 0:
+				if f == 0 || pos >= len(blob) || m&^sparseFlag > 32 || int(blob[pos]) > cnt {
+					return errPostings
+				}
+				counts[f] = blob[pos]
+				pos++
+				bounded += int(counts[f]) * (7 + int(m&^sparseFlag))
+			default:
+				if m > 32 {
+					return errPostings
+				}
+				bounded += int(m) * cnt
+			}
+			modes[f] = m
+		}
+		if pos+(bounded+7)/8 > len(blob) {
+			return errPostings
+		}
+		r := bitReader{b: blob[pos:]}
+		for f := 0; f < 5; f++ {
+			m := modes[f]
+			switch {
+			case m&riceFlag != 0:
+				for i := 0; i < cnt; i++ {
+					vals[f][i] = r.readRice(m &^ riceFlag)
+				}
+			case m&sparseFlag != 0:
+				wd := m &^ sparseFlag
+				clear(vals[f][:cnt])
+				var idx [blockLen]uint8
+				for j := 0; j < int(counts[f]); j++ {
+					idx[j] = uint8(r.read(7))
+				}
+				for j := 0; j < int(counts[f]); j++ {
+					v := uint32(r.read(wd))
+					if int(idx[j]) < cnt {
+						vals[f][idx[j]] = v
+					}
+				}
+			case m == 0:
+				clear(vals[f][:cnt])
+			default:
+				for i := 0; i < cnt; i++ {
+					vals[f][i] = uint32(r.read(m))
+				}
+			}
+		}
+		end := pos + int((r.off+7)/8)
+		if end > len(blob) {
+			return errPostings
+		}
+		pos = end
+		for i := 0; i < cnt; i++ {
+			prev += vals[0][i]
+			vals[0][i] = prev
+		}
+		copy(tfs[:], vals[1:])
+		fn(cnt, &vals[0], &tfs)
+		left -= cnt
+	}
+	return nil
+}
+
+type bitWriter struct {
+	acc  uint64
+	nacc uint8
+	buf  []byte
+}
+
+func (w *bitWriter) write(v uint64, width uint8) {
+	for width > 0 {
+		take := min(width, 64-w.nacc)
+		w.acc |= (v & (1<<take - 1)) << w.nacc
+		w.nacc += take
+		v >>= take
+		width -= take
+		if w.nacc == 64 {
+			w.buf = binary.LittleEndian.AppendUint64(w.buf, w.acc)
+			w.acc, w.nacc = 0, 0
+		}
+	}
+}
+
+func (w *bitWriter) writeRice(v uint32, k uint8) {
+	if q := v >> k; q < riceEscape {
+		w.write(1<<q, uint8(q)+1) // q zeros, then a one
+		w.write(uint64(v), k)
+		return
+	}
+	w.write(1<<riceEscape, riceEscape+1)
+	w.write(uint64(v), 32)
+}
+
+// flush appends the written bits to out, padded to a whole byte.
+func (w *bitWriter) flush(out *[]byte) {
+	for w.nacc > 0 {
+		w.buf = append(w.buf, byte(w.acc))
+		w.acc >>= 8
+		w.nacc = uint8(max(int(w.nacc)-8, 0))
+	}
+	*out = append(*out, w.buf...)
+	w.buf = w.buf[:0]
+}
+
+type bitReader struct {
+	b   []byte
+	off uint // in bits
+}
+
+func (r *bitReader) read(width uint8) uint64 {
+	i := r.off >> 3
+	var x uint64
+	if i+8 <= uint(len(r.b)) {
+		x = binary.LittleEndian.Uint64(r.b[i:])
+	} else {
+		var tmp [8]byte
+		copy(tmp[:], r.b[min(i, uint(len(r.b))):])
+		x = binary.LittleEndian.Uint64(tmp[:])
+	}
+	shift := r.off & 7
+	r.off += uint(width)
+	// width <= 32 and shift <= 7, so one 64-bit load holds the value.
+	return x >> shift & (1<<width - 1)
+}
+
+func (r *bitReader) peek() uint64 {
+	i := r.off >> 3
+	var x uint64
+	if i+8 <= uint(len(r.b)) {
+		x = binary.LittleEndian.Uint64(r.b[i:])
+	} else {
+		var tmp [8]byte
+		copy(tmp[:], r.b[min(i, uint(len(r.b))):])
+		x = binary.LittleEndian.Uint64(tmp[:])
+	}
+	return x >> (r.off & 7)
+}
+
+func (r *bitReader) readRice(k uint8) uint32 {
+	q := bits.TrailingZeros64(r.peek())
+	if q >= riceEscape {
+		r.off += riceEscape + 1
+		return uint32(r.read(32))
+	}
+	r.off += uint(q) + 1
+	return uint32(q)<<k | uint32(r.read(k))
+}
+
+// ftsTokens calls fn with each token of text as FTS5's unicode61 tokenizer
+// with remove_diacritics 2 forms it, before stemming: maximal runs of
+// letters, numbers and private-use characters (combining marks continue a
+// token and are dropped), lowercased, with diacritics removed. The impact
+// index only trusts terms whose document and instance counts agree with
+// FTS5's own vocabulary, so a difference here costs speed, never
+// correctness.
+//
+// fn must not keep tok: its bytes are reused.
+func ftsTokens(text string, fn func(tok []byte)) {
+	buf := make([]byte, 0, 64)
+	ascii := true
+	emit := func() {
+		if len(buf) == 0 {
+			return
+		}
+		if ascii {
+			fn(buf)
+		} else {
+			fn([]byte(foldDiacritics(string(buf))))
+		}
+		buf, ascii = buf[:0], true
+	}
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			i++
+			if l := asciiFold[c]; l != 0 {
+				buf = append(buf, l)
+			} else {
+				emit()
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
+		switch {
+		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r):
+			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+			ascii = false
+		case unicode.Is(unicode.Mn, r) && len(buf) > 0:
+			// a diacritic inside a token: dropped by remove_diacritics
+		default:
+			emit()
+		}
+	}
+	emit()
+}
+
+// asciiFold maps ASCII letters and digits to their lowercase form and every
+// other ASCII byte to 0 (a separator), as unicode61 does.
+var asciiFold = func() (t [utf8.RuneSelf]byte) {
+	for c := byte('0'); c <= '9'; c++ {
+		t[c] = c
+	}
+	for c := byte('a'); c <= 'z'; c++ {
+		t[c], t[c-32] = c, c
+	}
+	return t
+}()
+
+// foldDiacritics removes combining marks after canonical decomposition
+// ("é" → "e") and recomposes what is left.
+func foldDiacritics(s string) string {
+	d := norm.NFD.String(s)
+	out := make([]rune, 0, len(d))
+	for _, r := range d {
+		if !unicode.Is(unicode.Mn, r) {
+			out = append(out, r)
+		}
+	}
+	return norm.NFC.String(string(out))
+}
