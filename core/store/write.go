@@ -64,7 +64,6 @@ type Tx struct {
 	s        *Store
 	tx       *sql.Tx
 	insChunk *sql.Stmt
-	delVec   *sql.Stmt
 	insVec   *sql.Stmt
 }
 
