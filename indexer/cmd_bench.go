@@ -259,7 +259,7 @@ func (c *benchCmd) searchLatency(ctx context.Context, cfg config.Config, db stri
 	return nil
 }
 
-// vectorLeg times the vector leg alone (query embedding plus two-stage
+// vectorLeg times the vector leg alone (query embedding plus IVF
 // KNN) and measures its recall@10 against an exhaustive scan.
 func vectorLeg(ctx context.Context, e *engine.Engine, queries []string, rep *benchReport) error {
 	m, err := e.Model()

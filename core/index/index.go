@@ -147,6 +147,11 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		if err := r.reembed(); err != nil {
 			return sum, err
 		}
+		// The vector index's lists follow the vault's growth (a no-op
+		// unless it outgrew them).
+		if _, err := st.TrainVectorLists(wctx); err != nil {
+			return sum, err
+		}
 	}
 	if err := r.finish(); err != nil {
 		return sum, err

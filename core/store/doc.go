@@ -17,9 +17,10 @@
 //     impact index of common terms, bit-packed posting lists that give
 //     bm25()'s scores for common words without FTS5's per-row cost (see
 //     impact.go);
-//   - chunk_vecs: a sqlite-vec vec0 table of binary-quantised embeddings
-//     keyed by chunk id, plus chunk_vec_i8 with int8 embeddings for exact
-//     re-scoring (present only when a model is configured).
+//   - chunk_vecs: a sqlite-vec vec0 table of int8 embeddings (minus the
+//     corpus centre) keyed by chunk id, partitioned into IVF lists, plus
+//     chunk_vec_lists with the lists' centroids (present only when a model
+//     is configured; vec.go describes the layout and the search).
 //
 // The database runs in WAL mode with a busy timeout so that readers (search,
 // hooks) keep answering while the indexer writes. Builds must use the

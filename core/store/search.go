@@ -167,7 +167,7 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 		return st, fmt.Errorf("stats: %w", err)
 	}
 	if s.vecOK {
-		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunk_vec_i8").Scan(&st.Vectors); err != nil {
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunk_vecs_rowids").Scan(&st.Vectors); err != nil {
 			return st, fmt.Errorf("stats: %w", err)
 		}
 	}

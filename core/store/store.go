@@ -69,7 +69,9 @@ type Store struct {
 	opt    Options
 	vecOK  bool
 	vecDim int
-	center []float32 // binary quantisation centre, loaded on first use
+	center []float32 // vector centre (see vec.go), loaded on first use
+	vecMu  sync.Mutex
+	lists  *ivfLists // IVF centroids (see ivf.go), loaded on first use
 	imp    atomic.Pointer[impactIndex]
 }
 

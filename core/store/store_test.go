@@ -188,6 +188,8 @@ func realVectors(tb testing.TB, n int) (texts []string, vecs [][]float32) {
 	}
 	defer m.Close()
 	files, _ := filepath.Glob("../../../shared/corpora/large/cpp-docs/docs/c-runtime-library/reference/*.md")
+	more, _ := filepath.Glob("../../../shared/corpora/large/cpp-docs/docs/error-messages/*/*.md")
+	files = append(files, more...)
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -209,7 +211,7 @@ func realVectors(tb testing.TB, n int) (texts []string, vecs [][]float32) {
 func TestVectorsRoundTripAndRecall(t *testing.T) {
 	s := mustOpen(t)
 	ctx := context.Background()
-	texts, vecs := realVectors(t, 6000)
+	texts, vecs := realVectors(t, 12000)
 	dim := len(vecs[0])
 	if err := s.EnsureVec(ctx, dim, false); err != nil {
 		t.Fatal(err)
@@ -221,7 +223,8 @@ func TestVectorsRoundTripAndRecall(t *testing.T) {
 	if err := tx.SetCenter(ctx, vecs[:512]); err != nil {
 		t.Fatal(err)
 	}
-	// Every 50th paragraph is held out as a query.
+	// Every 50th paragraph is held out as a query; the rest are more than
+	// MinTrain vectors, so the search probes IVF lists.
 	var queries [][]float32
 	n := 0
 	for i := range texts {
@@ -236,6 +239,13 @@ func TestVectorsRoundTripAndRecall(t *testing.T) {
 	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
+	}
+	lists, err := s.TrainVectorLists(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lists == 0 {
+		t.Fatalf("%d vectors gave no IVF lists (MinTrain %d)", n, MinTrain)
 	}
 	var found, total int
 	for _, qv := range queries {
@@ -259,7 +269,7 @@ func TestVectorsRoundTripAndRecall(t *testing.T) {
 		}
 	}
 	recall := float64(found) / float64(total)
-	t.Logf("recall@10 of the two-stage KNN against an exhaustive scan, %d real vectors, %d queries: %.3f", n, len(queries), recall)
+	t.Logf("recall@10 of the IVF search (%d lists, %d probed) against an exhaustive scan, %d real vectors, %d queries: %.3f", lists, Probes(lists), n, len(queries), recall)
 	if recall < 0.95 {
 		t.Errorf("recall@10 = %.3f, want >= 0.95", recall)
 	}
@@ -271,71 +281,6 @@ func TestVectorsRoundTripAndRecall(t *testing.T) {
 	if st.Vectors != n-1 || st.Chunks != n-1 {
 		t.Errorf("after delete: %d vectors, %d chunks, want %d", st.Vectors, st.Chunks, n-1)
 	}
-}
-
-// The Go scan over vec0's shadow tables must rank exactly as vec0's own
-// Hamming KNN does (the slow reference).
-func TestHammingScanMatchesVec0(t *testing.T) {
-	s := mustOpen(t)
-	ctx := context.Background()
-	const dim = 100
-	if err := s.EnsureVec(ctx, dim, false); err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewSource(2))
-	tx, err := s.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.SetCenter(ctx, [][]float32{randVec(r, dim)}); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 2500; i++ { // more than two vec0 chunks of 1,024
-		if err := tx.ReplaceFile(ctx, File{Path: fmt.Sprint(i, ".md")}, []Chunk{{Text: "x"}}, [][]float32{randVec(r, dim)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 300; i += 7 {
-		del(t, s, fmt.Sprint(i, ".md")) // holes in the validity bitmaps
-	}
-	center, _ := s.loadCenter(ctx)
-	for q := 0; q < 5; q++ {
-		code := simhash(randVec(r, dim), center)
-		for _, n := range []int{1, 10, 400} {
-			fast, err := s.hammingScan(ctx, code, n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			slow, err := s.hammingVec0(ctx, code, n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// vec0 may pick other ids among those tied at the last
-			// distance; everything before that distance must agree.
-			if len(fast) != len(slow) {
-				t.Fatalf("n=%d: scan found %d, vec0 %d", n, len(fast), len(slow))
-			}
-			last := hamming(t, s, code, slow[len(slow)-1])
-			for i := range fast {
-				df, ds := hamming(t, s, code, fast[i]), hamming(t, s, code, slow[i])
-				if df != ds || (ds < last && fast[i] != slow[i]) {
-					t.Fatalf("n=%d rank %d: scan id %d (d=%d), vec0 id %d (d=%d)", n, i, fast[i], df, slow[i], ds)
-				}
-			}
-		}
-	}
-}
-
-func hamming(tb testing.TB, s *Store, code []byte, id int64) int {
-	tb.Helper()
-	var d float64
-	if err := s.db.QueryRow("SELECT vec_distance_hamming(embedding, vec_bit(?)) FROM chunk_vecs WHERE rowid = ?", code, id).Scan(&d); err != nil {
-		tb.Fatal(err)
-	}
-	return int(d)
 }
 
 func TestPruneCommonTerms(t *testing.T) {

@@ -5,50 +5,93 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
-	"math/bits"
-	"sort"
 	"strconv"
+	"strings"
 )
 
-// Vector index layout.
+// Vector index layout: an inverted file (IVF) of int8 vectors.
 //
-// sqlite-vec's brute-force KNN costs tens of ms per query at ~120,000
-// chunks (its float32 and int8 distances are scalar C, and its top-k
-// selection is O(n·k)), so a query runs in two stages:
+// sqlite-vec's brute-force KNN costs tens of ms per query at ~160,000
+// chunks, and even reading every stored vector (or a 256-bit code of each)
+// out of SQLite costs more than the whole query budget of a few ms (the
+// driver copies every blob), so a query reads only the part of the index
+// near it (the IVF of Sivic and Zisserman, "Video Google", ICCV 2003; Jégou,
+// Douze and Schmid, "Product quantization for nearest neighbor search",
+// TPAMI 2011):
 //
-//  1. chunk_vecs, a vec0 table keyed by chunk id, holds a B-bit SimHash
-//     code of each embedding: the sign bits of a seeded fast random
-//     rotation (random ±1 diagonal, then a Walsh–Hadamard transform) of the
-//     embedding minus the corpus centre, with B = 2·P bits for P the
-//     embedding dimension rounded up to a power of two (Charikar, "Similarity
-//     estimation techniques from rounding algorithms", STOC 2002: the
-//     Hamming distance of such codes estimates the angle). The scan reads
-//     vec0's own chunk blobs (1,024 codes each) and ranks every code by
-//     Hamming distance in Go, which takes well under a millisecond;
-//     hammingVec0 cross-checks it against vec0's own MATCH in the tests.
-//  2. chunk_vec_i8 holds each embedding as int8 (scale max|v|/127); the
-//     best Candidates(k) codes are re-scored by exact cosine on those.
+//   - chunk_vecs is a vec0 table keyed by chunk id:
+//     vec0(list integer partition key, embedding int8[dim]
+//     distance_metric=cosine, chunk_size=ListChunk). embedding is the
+//     chunk's embedding minus the corpus centre, scaled by 127/max|x| and
+//     rounded (the scale is dropped: cosine does not depend on it). list
+//     is the IVF list, the nearest centroid; vec0 keeps the vectors of one
+//     list together in chunks of ListChunk, and the index
+//     chunk_vecs_chunks_list on its shadow table finds them (vec0 itself
+//     would scan the shadow table on every insert without it).
+//   - chunk_vec_lists holds the centroids (list id, unit float32 vector as
+//     little-endian bytes). With no rows, every vector is in list 0 and a
+//     query scans them all.
+//   - A query subtracts the centre, quantises itself the same way, ranks
+//     the centroids by cosine, reads the Probes(lists) nearest lists from
+//     vec0's shadow tables with one statement, and scores each vector there
+//     by exact int8 cosine (dot products in a C loop the compiler
+//     vectorises, dot.go), keeping the best k. The score is the one vec0's
+//     own MATCH gives; TestScanMatchesVec0 checks that. On the large corpus
+//     (508 lists, 51 probed) a query reads about 18,000 of 162,728 vectors.
 //
-// The centre is the mean embedding of the first batch indexed, stored in
-// meta('vec_center'); subtracting it spreads the bits of static embeddings,
-// which all share a common direction.
+// A process caches the centroids on first use; a reader that outlives a
+// TrainVectorLists of another process probes with stale centroids (poor
+// recall, no error) until it reopens the file. Hooks and the CLI live for
+// one query.
+//
+// TrainVectorLists (called at the end of each index run) picks the lists
+// by spherical k-means on a sample and rewrites chunk_vecs in list order;
+// vectors added later go to their nearest centroid. The centre is the mean
+// embedding of the first batch indexed, stored in meta('vec_center');
+// subtracting it spreads static embeddings, which all share a common
+// direction (the "common component removal" of Arora, Liang and Ma, "A
+// simple but tough-to-beat baseline for sentence embeddings", ICLR 2017),
+// and the cosine of the centred vectors is the similarity VectorHits ranks
+// by.
 
-// Oversample is the number of Hamming candidates re-scored per requested
-// neighbour. Measured on the large corpus with GloVe vectors, re-scoring
-// 200 candidates gave recall@10 0.975 on 20 queries but 0.933 on the 73
-// queries of eval/large-queries.jsonl, and 300 give 0.985 and recall@30
-// 0.948; each re-scored candidate costs a point lookup of about 10-20 µs,
-// so depth is the price of recall.
-const Oversample = 10
+// vecLayout names the layout above in meta('vec_layout'). A file with
+// vectors in another layout is treated as having none, so the next index
+// run rebuilds them and search falls back to BM25 until then.
+const vecLayout = "ivf-int8-1"
 
-// MinCandidates is the least number of Hamming candidates re-scored.
-const MinCandidates = 300
+// ListChunk is vec0's chunk_size for chunk_vecs: the number of vector slots
+// one shadow-table row holds. Each list wastes at most one partly filled
+// chunk, so it is a few times smaller than ListSize.
+const ListChunk = 64
 
-// Candidates returns how many Hamming candidates a k-NN query re-scores.
-func Candidates(k int) int { return max(k*Oversample, MinCandidates) }
+// ListSize is the mean number of vectors per IVF list that
+// TrainVectorLists aims for. In a float32 simulation on the large corpus
+// (162,728 chunks, GloVe 100-d, 273 queries), 512 lists probed 32 at a time
+// gave recall@10 0.977 scanning 12,400 vectors per query, 1,024 lists
+// probed 64 at a time the same 0.977 scanning 12,600, and 256 lists probed
+// 16 at a time 0.955 scanning 12,600: recall follows the vectors scanned,
+// while the k-means cost grows with the square of the number of lists.
+const ListSize = 320
+
+// MinTrain is the number of vectors from which TrainVectorLists builds
+// lists; below it a query scans every vector, which reads no more than a
+// query of the large corpus does.
+const MinTrain = 32 * ListSize
+
+// Probes returns how many of lists IVF lists a query reads: a tenth, but
+// at least 16 (all of them when there are fewer). On the large corpus (508
+// lists), recall@10 over the 73 queries of eval/large-queries.jsonl and
+// 200 chunk prefixes (the 73 alone in brackets) was 0.976 (0.953) probing
+// a twelfth, 0.980 (0.958) a tenth, and 0.989 (0.974) an eighth, the scan
+// growing with the lists read (p50 2.6, 3.1 and about 4 ms). The floor of 16
+// matters for small indexes: on the 1,000-note subset of the same queries
+// (about 30 lists), 8 probes cost 0.04 of the vector leg's nDCG@10 and 16
+// lost nothing against an exhaustive scan.
+func Probes(lists int) int {
+	return min(lists, max((lists+9)/10, 16))
+}
 
 func (s *Store) initVec(ctx context.Context) error {
 	var v string
@@ -66,6 +109,13 @@ func (s *Store) initVec(ctx context.Context) error {
 	dim, err := strconv.Atoi(d)
 	if err != nil || dim <= 0 {
 		return fmt.Errorf("meta vec_dim %q is not a dimension", d)
+	}
+	layout, err := s.Meta(ctx, "vec_layout")
+	if err != nil {
+		return err
+	}
+	if layout != vecLayout {
+		return nil // vectors of an older layout: rebuilt by the next index run
 	}
 	s.vecDim = dim
 	s.vecOK = true
@@ -86,10 +136,17 @@ func (s *Store) VecAvailable() bool { return s.vecOK }
 // VecDim returns the stored vector dimension, or 0 without vectors.
 func (s *Store) VecDim() int { return s.vecDim }
 
+func createVecSQL(dim int) []string {
+	return []string{
+		fmt.Sprintf("CREATE VIRTUAL TABLE chunk_vecs USING vec0(list integer partition key, embedding int8[%d] distance_metric=cosine, chunk_size=%d)", dim, ListChunk),
+		"CREATE INDEX chunk_vecs_chunks_list ON chunk_vecs_chunks(partition00)",
+	}
+}
+
 // EnsureVec prepares the vector tables for embeddings of dim dimensions.
-// When the stored dimension differs, or reset is true (the model changed),
-// the vector tables are dropped and recreated empty. It returns an error
-// when sqlite-vec cannot be loaded.
+// When the stored dimension or layout differs, or reset is true (the model
+// changed), the vector tables are dropped and recreated empty. It returns
+// an error when sqlite-vec cannot be loaded.
 func (s *Store) EnsureVec(ctx context.Context, dim int, reset bool) error {
 	if !s.VecLoadable(ctx) {
 		return fmt.Errorf("sqlite-vec is not available")
@@ -100,14 +157,14 @@ func (s *Store) EnsureVec(ctx context.Context, dim int, reset bool) error {
 	if s.vecOK && s.vecDim == dim && !reset {
 		return nil
 	}
-	bits := CodeBits(dim)
 	stmts := []string{
 		"DROP TABLE IF EXISTS chunk_vecs",
-		"DROP TABLE IF EXISTS chunk_vec_i8",
-		fmt.Sprintf("CREATE VIRTUAL TABLE chunk_vecs USING vec0(embedding bit[%d])", bits),
-		"CREATE TABLE chunk_vec_i8 (id INTEGER PRIMARY KEY, v BLOB NOT NULL)",
+		"DROP TABLE IF EXISTS chunk_vec_i8", // layout before ivf-int8-1
+		"DROP TABLE IF EXISTS chunk_vec_lists",
+		"CREATE TABLE chunk_vec_lists (list INTEGER PRIMARY KEY, centroid BLOB NOT NULL)",
 		"DELETE FROM meta WHERE key = 'vec_center'",
 	}
+	stmts = append(stmts, createVecSQL(dim)...)
 	for _, q := range stmts {
 		if _, err := s.db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("create vector tables: %w", err)
@@ -116,18 +173,28 @@ func (s *Store) EnsureVec(ctx context.Context, dim int, reset bool) error {
 	if err := s.SetMeta(ctx, "vec_dim", strconv.Itoa(dim)); err != nil {
 		return err
 	}
+	if err := s.SetMeta(ctx, "vec_layout", vecLayout); err != nil {
+		return err
+	}
 	s.vecDim, s.vecOK = dim, true
+	s.center, s.lists = nil, nil
 	return nil
 }
 
 // DropVec removes the vector tables (for a model that was unconfigured).
 func (s *Store) DropVec(ctx context.Context) error {
-	for _, q := range []string{"DROP TABLE IF EXISTS chunk_vecs", "DROP TABLE IF EXISTS chunk_vec_i8", "DELETE FROM meta WHERE key IN ('vec_dim', 'vec_center')"} {
+	for _, q := range []string{
+		"DROP TABLE IF EXISTS chunk_vecs",
+		"DROP TABLE IF EXISTS chunk_vec_i8",
+		"DROP TABLE IF EXISTS chunk_vec_lists",
+		"DELETE FROM meta WHERE key IN ('vec_dim', 'vec_center', 'vec_layout')",
+	} {
 		if _, err := s.db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("drop vector tables: %w", err)
 		}
 	}
 	s.vecOK, s.vecDim = false, 0
+	s.center, s.lists = nil, nil
 	return nil
 }
 
@@ -137,7 +204,7 @@ func (s *Store) ChunkIDsWithoutVectors(ctx context.Context) ([]int64, error) {
 	if !s.vecOK {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT id FROM chunks WHERE id NOT IN (SELECT id FROM chunk_vec_i8) ORDER BY id")
+	rows, err := s.db.QueryContext(ctx, "SELECT id FROM chunks WHERE id NOT IN (SELECT rowid FROM chunk_vecs_rowids) ORDER BY id")
 	if err != nil {
 		return nil, fmt.Errorf("chunks without vectors: %w", err)
 	}
@@ -153,13 +220,11 @@ func (s *Store) ChunkIDsWithoutVectors(ctx context.Context) ([]int64, error) {
 	return ids, rows.Err()
 }
 
+const insertVecSQL = "INSERT INTO chunk_vecs(rowid, list, embedding) VALUES(?, ?, vec_int8(?))"
+
 func (t *Tx) prepareVec(ctx context.Context) error {
 	var err error
-	t.insVec, err = t.tx.PrepareContext(ctx, "INSERT INTO chunk_vecs(rowid, embedding) VALUES(?, vec_bit(?))")
-	if err != nil {
-		return fmt.Errorf("prepare vectors: %w", err)
-	}
-	t.insVecI8, err = t.tx.PrepareContext(ctx, "INSERT OR REPLACE INTO chunk_vec_i8(id, v) VALUES(?, ?)")
+	t.insVec, err = t.tx.PrepareContext(ctx, insertVecSQL)
 	if err != nil {
 		return fmt.Errorf("prepare vectors: %w", err)
 	}
@@ -187,21 +252,23 @@ func (t *Tx) putVec(ctx context.Context, id int64, v []float32) error {
 	if len(v) != t.s.vecDim {
 		return fmt.Errorf("vector of %d dimensions, index has %d", len(v), t.s.vecDim)
 	}
-	center, err := t.center(ctx, v)
+	center, err := t.center(ctx)
 	if err != nil {
 		return err
 	}
-	if _, err := t.insVec.ExecContext(ctx, id, simhash(v, center)); err != nil {
-		return fmt.Errorf("insert vector: %w", err)
+	lists, err := t.s.loadLists(ctx, t.tx)
+	if err != nil {
+		return err
 	}
-	if _, err := t.insVecI8.ExecContext(ctx, id, quantizeI8(v)); err != nil {
+	q := quantize(v, center)
+	if _, err := t.insVec.ExecContext(ctx, id, lists.nearest(q), q.bytes()); err != nil {
 		return fmt.Errorf("insert vector: %w", err)
 	}
 	return nil
 }
 
-// center returns the stored centre, creating it from v when there is none.
-func (t *Tx) center(ctx context.Context, v []float32) ([]float32, error) {
+// center returns the stored centre; SetCenter must have made one.
+func (t *Tx) center(ctx context.Context) ([]float32, error) {
 	if t.s.center != nil {
 		return t.s.center, nil
 	}
@@ -218,8 +285,8 @@ func (t *Tx) center(ctx context.Context, v []float32) ([]float32, error) {
 	return nil, fmt.Errorf("no vector centre: call SetCenter before the first vectors")
 }
 
-// SetCenter records the centre used for binary quantisation, normally the
-// mean of a sample of embeddings. It must be called before the first
+// SetCenter records the centre subtracted before quantisation, normally
+// the mean of a sample of embeddings. It must be called before the first
 // vectors are stored in a new vector index and is ignored afterwards.
 func (t *Tx) SetCenter(ctx context.Context, sample [][]float32) error {
 	if t.s.center != nil {
@@ -266,272 +333,6 @@ func decodeCenter(raw string, dim int) ([]float32, error) {
 	return c, nil
 }
 
-// quantizeI8 stores v as a little-endian float32 scale followed by
-// round(v[i]/scale) as int8, with scale = max|v| / 127.
-func quantizeI8(v []float32) []byte {
-	var m float32
-	for _, x := range v {
-		if a := float32(math.Abs(float64(x))); a > m {
-			m = a
-		}
-	}
-	scale := m / 127
-	out := make([]byte, 4+len(v))
-	binary.LittleEndian.PutUint32(out, math.Float32bits(scale))
-	if scale == 0 {
-		return out
-	}
-	for i, x := range v {
-		out[4+i] = byte(int8(math.Round(float64(x / scale))))
-	}
-	return out
-}
-
-// VectorHits returns up to k chunk ids nearest to q by cosine similarity
-// (Score in [-1, 1], best first; ties by smaller id), using the two-stage
-// search described above. q must have VecDim dimensions; it need not be
-// normalised. It returns nil when the file has no vector index.
-func (s *Store) VectorHits(ctx context.Context, q []float32, k int) ([]Scored, error) {
-	if !s.vecOK || k <= 0 {
-		return nil, nil
-	}
-	if len(q) != s.vecDim {
-		return nil, fmt.Errorf("query vector has %d dimensions, index has %d", len(q), s.vecDim)
-	}
-	center, err := s.loadCenter(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := s.hammingScan(ctx, simhash(q, center), Candidates(k))
-	if err != nil {
-		return nil, err
-	}
-	return s.rescore(ctx, q, ids, k)
-}
-
-// hammingScan ranks every code in chunk_vecs by Hamming distance to code
-// and returns the ids of the n nearest (ties by smaller id). It reads
-// vec0's shadow tables directly: <table>_chunks (validity bitmap, rowids
-// as int64) and <table>_vector_chunks00 (the codes, back to back).
-func (s *Store) hammingScan(ctx context.Context, code []byte, n int) ([]int64, error) {
-	// Count first: a second query while rows is open would wait forever
-	// for the writer's single connection.
-	var chunks int
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunk_vecs_chunks").Scan(&chunks); err != nil {
-		return nil, fmt.Errorf("vector scan: %w", err)
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.size, c.validity, c.rowids, v.vectors
-		FROM chunk_vecs_chunks c JOIN chunk_vecs_vector_chunks00 v ON v.rowid = c.chunk_id`)
-	if err != nil {
-		return nil, fmt.Errorf("vector scan: %w", err)
-	}
-	defer rows.Close()
-	words := len(code) / 8
-	qw := make([]uint64, words)
-	for i := range qw {
-		qw[i] = binary.LittleEndian.Uint64(code[8*i:])
-	}
-	// Distances are small integers, so selection is a histogram. Room for
-	// every code is reserved up front: vec0 chunks hold 1,024 codes each.
-	ids := make([]int64, 0, chunks*1024)
-	dist := make([]uint16, 0, chunks*1024)
-	var validity, rowids, vectors sql.RawBytes
-	for rows.Next() {
-		var size int
-		if err := rows.Scan(&size, &validity, &rowids, &vectors); err != nil {
-			return nil, fmt.Errorf("vector scan: %w", err)
-		}
-		stride := len(code)
-		size = min(size, len(vectors)/stride, len(rowids)/8, len(validity)*8)
-		for i := 0; i < size; i++ {
-			if validity[i>>3]>>(i&7)&1 == 0 {
-				continue
-			}
-			v := vectors[i*stride : (i+1)*stride]
-			var d int
-			if words == 4 { // 256-bit codes (100- to 128-dimensional models)
-				d = bits.OnesCount64(qw[0]^binary.LittleEndian.Uint64(v[0:])) +
-					bits.OnesCount64(qw[1]^binary.LittleEndian.Uint64(v[8:])) +
-					bits.OnesCount64(qw[2]^binary.LittleEndian.Uint64(v[16:])) +
-					bits.OnesCount64(qw[3]^binary.LittleEndian.Uint64(v[24:]))
-			} else {
-				for w := 0; w < words; w++ {
-					d += bits.OnesCount64(qw[w] ^ binary.LittleEndian.Uint64(v[8*w:]))
-				}
-			}
-			ids = append(ids, int64(binary.LittleEndian.Uint64(rowids[8*i:])))
-			dist = append(dist, uint16(d))
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("vector scan: %w", err)
-	}
-	return nearest(ids, dist, len(code)*8, n), nil
-}
-
-// nearest returns the ids of the n smallest distances (ties by smaller id).
-func nearest(ids []int64, dist []uint16, maxDist, n int) []int64 {
-	if n >= len(ids) {
-		n = len(ids)
-	}
-	hist := make([]int, maxDist+2)
-	for _, d := range dist {
-		hist[d]++
-	}
-	cut, acc := 0, 0
-	for cut = 0; cut <= maxDist; cut++ {
-		acc += hist[cut]
-		if acc >= n {
-			break
-		}
-	}
-	type cand struct {
-		id int64
-		d  uint16
-	}
-	out := make([]cand, 0, acc)
-	for i, d := range dist {
-		if int(d) <= cut {
-			out = append(out, cand{ids[i], d})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].d != out[j].d {
-			return out[i].d < out[j].d
-		}
-		return out[i].id < out[j].id
-	})
-	res := make([]int64, 0, n)
-	for _, c := range out[:n] {
-		res = append(res, c.id)
-	}
-	return res
-}
-
-// hammingVec0 is the slow reference for hammingScan: vec0's own KNN, with
-// ties at equal distance ordered by id.
-func (s *Store) hammingVec0(ctx context.Context, code []byte, n int) ([]int64, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT rowid, distance FROM chunk_vecs WHERE embedding MATCH vec_bit(?) AND k = ?", code, n)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	var dist []uint16
-	for rows.Next() {
-		var id int64
-		var d float64
-		if err := rows.Scan(&id, &d); err != nil {
-			return nil, err
-		}
-		ids, dist = append(ids, id), append(dist, uint16(d))
-	}
-	return nearest(ids, dist, len(code)*8, n), rows.Err()
-}
-
-func (s *Store) rescore(ctx context.Context, q []float32, ids []int64, k int) ([]Scored, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	center, err := s.loadCenter(ctx)
-	if err != nil {
-		return nil, err
-	}
-	cs := newCentred(q, center)
-	// Point lookups by primary key beat an IN (json_each) join here.
-	stmt, err := s.db.PrepareContext(ctx, "SELECT v FROM chunk_vec_i8 WHERE id = ?")
-	if err != nil {
-		return nil, fmt.Errorf("vector rescore: %w", err)
-	}
-	defer stmt.Close()
-	out := make([]Scored, 0, len(ids))
-	var b []byte
-	for _, id := range ids {
-		if err := stmt.QueryRowContext(ctx, id).Scan(&b); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				continue // deleted since the scan
-			}
-			return nil, fmt.Errorf("vector rescore: %w", err)
-		}
-		out = append(out, Scored{ID: id, Score: cs.cosine(b)})
-	}
-	sortScored(out)
-	if len(out) > k {
-		out = out[:k]
-	}
-	return out, nil
-}
-
-// centred computes the cosine similarity of q - c and v - c for int8
-// vectors v: the same centred geometry the SimHash stage ranks by.
-// Removing the common direction of averaged word embeddings is the
-// "common component removal" of Arora, Liang and Ma, "A simple but
-// tough-to-beat baseline for sentence embeddings", ICLR 2017.
-type centred struct {
-	qc, c []float32
-	qcn   float64 // |q - c|
-}
-
-func newCentred(q, c []float32) centred {
-	qc := make([]float32, len(q))
-	var n float64
-	for i := range q {
-		qc[i] = q[i] - c[i]
-		n += float64(qc[i]) * float64(qc[i])
-	}
-	return centred{qc: qc, c: c, qcn: math.Sqrt(n)}
-}
-
-func (cs centred) cosine(b []byte) float64 {
-	if len(b) != 4+len(cs.qc) || cs.qcn == 0 {
-		return 0
-	}
-	scale := math.Float32frombits(binary.LittleEndian.Uint32(b))
-	var dot, nn float32
-	for i, x := range cs.qc {
-		v := float32(int8(b[4+i]))*scale - cs.c[i]
-		dot += x * v
-		nn += v * v
-	}
-	if nn == 0 {
-		return 0
-	}
-	return float64(dot) / (cs.qcn * math.Sqrt(float64(nn)))
-}
-
-// ExactVectorHits is the exhaustive reference for VectorHits: it scores
-// every stored vector (int8) against q. It exists to measure the recall of
-// the binary first stage.
-func (s *Store) ExactVectorHits(ctx context.Context, q []float32, k int) ([]Scored, error) {
-	if !s.vecOK {
-		return nil, nil
-	}
-	center, err := s.loadCenter(ctx)
-	if err != nil {
-		return nil, err
-	}
-	cs := newCentred(q, center)
-	rows, err := s.db.QueryContext(ctx, "SELECT id, v FROM chunk_vec_i8")
-	if err != nil {
-		return nil, fmt.Errorf("exact vector search: %w", err)
-	}
-	defer rows.Close()
-	var out []Scored
-	for rows.Next() {
-		var id int64
-		var b []byte
-		if err := rows.Scan(&id, &b); err != nil {
-			return nil, err
-		}
-		out = append(out, Scored{ID: id, Score: cs.cosine(b)})
-	}
-	sortScored(out)
-	if len(out) > k {
-		out = out[:k]
-	}
-	return out, rows.Err()
-}
-
 func (s *Store) loadCenter(ctx context.Context) ([]float32, error) {
 	if s.center != nil {
 		return s.center, nil
@@ -551,13 +352,208 @@ func (s *Store) loadCenter(ctx context.Context) ([]float32, error) {
 	return c, nil
 }
 
-func sortScored(s []Scored) {
-	sort.Slice(s, func(i, j int) bool {
-		if s[i].Score != s[j].Score {
-			return s[i].Score > s[j].Score
+// i8 is a quantised vector: round(x·127/max|x|) per component.
+type i8 []int8
+
+// quantize returns v - center as int8, scaled so that the largest
+// component is ±127 (the zero vector stays zero).
+func quantize(v, center []float32) i8 {
+	x := make([]float32, len(v))
+	var m float32
+	for i := range v {
+		x[i] = v[i] - center[i]
+		if a := float32(math.Abs(float64(x[i]))); a > m {
+			m = a
 		}
-		return s[i].ID < s[j].ID
+	}
+	out := make(i8, len(v))
+	if m == 0 {
+		return out
+	}
+	f := 127 / m
+	for i, a := range x {
+		out[i] = int8(max(-127, min(127, math.Round(float64(a*f)))))
+	}
+	return out
+}
+
+func (q i8) bytes() []byte {
+	b := make([]byte, len(q))
+	for i, x := range q {
+		b[i] = byte(x)
+	}
+	return b
+}
+
+func (q i8) norm() float64 {
+	var n int32
+	for _, x := range q {
+		n += int32(x) * int32(x)
+	}
+	return math.Sqrt(float64(n))
+}
+
+// unit returns q as a float32 vector of length 1 (or zero).
+func (q i8) unit() []float32 {
+	out := make([]float32, len(q))
+	n := q.norm()
+	if n == 0 {
+		return out
+	}
+	for i, x := range q {
+		out[i] = float32(float64(x) / n)
+	}
+	return out
+}
+
+// VectorHits returns up to k chunk ids nearest to q by centred cosine
+// similarity (Score in [-1, 1], best first; ties by smaller id), reading
+// only the Probes nearest IVF lists (see the layout above). q must have
+// VecDim dimensions; it need not be normalised. It returns nil when the
+// file has no vector index.
+func (s *Store) VectorHits(ctx context.Context, q []float32, k int) ([]Scored, error) {
+	return s.vectorHits(ctx, q, k, false)
+}
+
+// ExactVectorHits is the exhaustive reference for VectorHits: it scores
+// every stored vector, in every list, the same way. It exists to measure
+// the recall of the list probing.
+func (s *Store) ExactVectorHits(ctx context.Context, q []float32, k int) ([]Scored, error) {
+	return s.vectorHits(ctx, q, k, true)
+}
+
+func (s *Store) vectorHits(ctx context.Context, q []float32, k int, all bool) ([]Scored, error) {
+	if !s.vecOK || k <= 0 {
+		return nil, nil
+	}
+	if len(q) != s.vecDim {
+		return nil, fmt.Errorf("query vector has %d dimensions, index has %d", len(q), s.vecDim)
+	}
+	center, err := s.loadCenter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lists, err := s.loadLists(ctx, s.db)
+	if err != nil {
+		return nil, err
+	}
+	qq := quantize(q, center)
+	var probe []int64
+	if !all && lists.len() > 0 {
+		probe = lists.nearestN(qq, Probes(lists.len()))
+	}
+	return s.scanLists(ctx, qq, probe, k)
+}
+
+// queryer is what both *sql.DB and *sql.Tx offer.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// scanLists scores every vector in the given lists (all lists when probe is
+// nil) by cosine with q and returns the k best.
+func (s *Store) scanLists(ctx context.Context, q i8, probe []int64, k int) ([]Scored, error) {
+	top := &topK{k: k}
+	qn := q.norm()
+	dot, nn := make([]int32, ListChunk), make([]int32, ListChunk)
+	err := s.eachChunk(ctx, s.db, probe, func(c *vecChunk) {
+		if len(dot) < c.size {
+			dot, nn = make([]int32, c.size), make([]int32, c.size)
+		}
+		dotsI8(q, c.vectors, dot[:c.size], nn[:c.size])
+		for i := 0; i < c.size; i++ {
+			if !c.live(i) {
+				continue
+			}
+			score := 0.0
+			if qn != 0 && nn[i] != 0 {
+				score = float64(dot[i]) / (qn * math.Sqrt(float64(nn[i])))
+			}
+			top.offer(c.id(i), score)
+		}
 	})
+	if err != nil {
+		return nil, err
+	}
+	return top.sorted(), nil
+}
+
+// vecChunk is one row of vec0's shadow tables: up to ListChunk slots of one
+// list. Its slices are valid only during the eachChunk callback.
+type vecChunk struct {
+	size     int    // slots
+	dim      int    // vector components
+	validity []byte // bit i%8 of byte i/8: slot i holds a vector
+	rowids   []byte // int64 chunk id per slot
+	vectors  []byte // dim int8 per slot
+}
+
+func (c *vecChunk) live(i int) bool  { return c.validity[i>>3]>>(i&7)&1 == 1 }
+func (c *vecChunk) id(i int) int64   { return int64(binary.LittleEndian.Uint64(c.rowids[8*i:])) }
+func (c *vecChunk) vec(i int) []byte { return c.vectors[i*c.dim : (i+1)*c.dim] }
+
+// eachChunk calls fn for every chunk of the given lists (all lists when
+// probe is nil). It reads vec0's shadow tables directly, with one
+// statement: <table>_chunks (list, validity bitmap, rowids) and
+// <table>_vector_chunks00 (the vectors, back to back).
+func (s *Store) eachChunk(ctx context.Context, db queryer, probe []int64, fn func(c *vecChunk)) error {
+	// _rowid_, not rowid: vec0 declares a column named rowid without a type
+	// in these tables, which the planner cannot join on by index; the true
+	// rowid is the key vec0's blob I/O uses.
+	query := `SELECT c.validity, c.rowids, v.vectors
+		FROM chunk_vecs_chunks c JOIN chunk_vecs_vector_chunks00 v ON v._rowid_ = c.chunk_id`
+	args := make([]any, len(probe))
+	if len(probe) > 0 {
+		query += " WHERE c.partition00 IN (?" + strings.Repeat(",?", len(probe)-1) + ")"
+		for i, l := range probe {
+			args[i] = l
+		}
+	}
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("vector scan: %w", err)
+	}
+	defer rows.Close()
+	c := vecChunk{dim: s.vecDim}
+	var validity, rowids, vectors sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&validity, &rowids, &vectors); err != nil {
+			return fmt.Errorf("vector scan: %w", err)
+		}
+		c.validity, c.rowids, c.vectors = validity, rowids, vectors
+		c.size = min(len(vectors)/c.dim, len(rowids)/8, len(validity)*8)
+		fn(&c)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("vector scan: %w", err)
+	}
+	return nil
+}
+
+// vec0Hits is the slow reference for scanLists: vec0's own KNN over the
+// same int8 vectors (cosine distance), in one list or all (list < 0).
+func (s *Store) vec0Hits(ctx context.Context, q i8, list int64, k int) ([]Scored, error) {
+	query := "SELECT rowid, distance FROM chunk_vecs WHERE embedding MATCH vec_int8(?) AND k = ?"
+	args := []any{q.bytes(), k}
+	if list >= 0 {
+		query += " AND list = ?"
+		args = append(args, list)
+	}
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Scored
+	for rows.Next() {
+		var id int64
+		var d float64
+		if err := rows.Scan(&id, &d); err != nil {
+			return nil, err
+		}
+		out = append(out, Scored{ID: id, Score: 1 - d})
+	}
+	return out, rows.Err()
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

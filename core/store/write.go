@@ -64,9 +64,7 @@ type Tx struct {
 	s        *Store
 	tx       *sql.Tx
 	insChunk *sql.Stmt
-	delVec   *sql.Stmt
 	insVec   *sql.Stmt
-	insVecI8 *sql.Stmt
 }
 
 // Begin starts a write transaction.
@@ -181,9 +179,6 @@ func (t *Tx) deleteChunks(ctx context.Context, path string) error {
 		rows.Close()
 		for _, id := range ids {
 			if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vecs WHERE rowid = ?", id); err != nil {
-				return fmt.Errorf("delete vectors of %s: %w", path, err)
-			}
-			if _, err := t.tx.ExecContext(ctx, "DELETE FROM chunk_vec_i8 WHERE id = ?", id); err != nil {
 				return fmt.Errorf("delete vectors of %s: %w", path, err)
 			}
 		}

@@ -1,0 +1,396 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// clustered returns n vectors of dim components around centres random
+// centres, the shape of real embeddings (topics) that IVF lists exploit.
+func clustered(r *rand.Rand, n, dim, centres int) [][]float32 {
+	cs := make([][]float32, centres)
+	for i := range cs {
+		cs[i] = randVec(r, dim)
+	}
+	out := make([][]float32, n)
+	for i := range out {
+		c := cs[r.Intn(centres)]
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = c[j] + 0.4*float32(r.NormFloat64())
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// fillVectors stores vecs as files of per chunks each ("f0.md", "f1.md",
+// ...) and returns the chunk ids in order.
+func fillVectors(tb testing.TB, s *Store, vecs [][]float32, per int) []int64 {
+	tb.Helper()
+	ctx := context.Background()
+	if !s.VecAvailable() {
+		if err := s.EnsureVec(ctx, len(vecs[0]), false); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer tx.Rollback()
+	if err := tx.SetCenter(ctx, vecs[:min(len(vecs), 500)]); err != nil {
+		tb.Fatal(err)
+	}
+	var ids []int64
+	for f := 0; f*per < len(vecs); f++ {
+		part := vecs[f*per : min(len(vecs), (f+1)*per)]
+		cs := make([]Chunk, len(part))
+		for i := range cs {
+			cs[i] = Chunk{Ordinal: i, Text: fmt.Sprint("chunk ", f, " ", i)}
+		}
+		if err := tx.ReplaceFile(ctx, File{Path: fmt.Sprintf("f%d.md", f)}, cs, part); err != nil {
+			tb.Fatal(err)
+		}
+		for _, c := range cs {
+			ids = append(ids, c.ID)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		tb.Fatal(err)
+	}
+	return ids
+}
+
+// storedVectors returns every vector the scan sees, by chunk id.
+func storedVectors(tb testing.TB, s *Store) map[int64]string {
+	tb.Helper()
+	out := map[int64]string{}
+	err := s.eachChunk(context.Background(), s.db, nil, func(c *vecChunk) {
+		for i := 0; i < c.size; i++ {
+			if c.live(i) {
+				out[c.id(i)] = string(c.vec(i))
+			}
+		}
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+func listOf(tb testing.TB, s *Store, id int64) int64 {
+	tb.Helper()
+	var l int64
+	if err := s.db.QueryRow("SELECT list FROM chunk_vecs WHERE rowid = ?", id).Scan(&l); err != nil {
+		tb.Fatalf("list of %d: %v", id, err)
+	}
+	return l
+}
+
+func asI8(v string) i8 {
+	q := make(i8, len(v))
+	for i := range q {
+		q[i] = int8(v[i])
+	}
+	return q
+}
+
+func TestDotKernelsMatchGo(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for _, dim := range []int{1, 7, 8, 9, 100, 256, 384} {
+		const n = 37
+		q := make(i8, dim)
+		for i := range q {
+			q[i] = int8(r.Intn(255) - 127)
+		}
+		v := make([]byte, n*dim)
+		for i := range v {
+			v[i] = byte(int8(r.Intn(255) - 127))
+		}
+		dot, nn := make([]int32, n), make([]int32, n)
+		dotsI8(q, v, dot, nn)
+		for j := 0; j < n; j++ {
+			wd, wn := dotI8(q, v[j*dim:(j+1)*dim])
+			if dot[j] != wd || nn[j] != wn {
+				t.Fatalf("dim %d vector %d: C (%d, %d), Go (%d, %d)", dim, j, dot[j], nn[j], wd, wn)
+			}
+		}
+		u, fv := make([]float32, dim), make([]float32, n*dim)
+		for i := range u {
+			u[i] = float32(r.NormFloat64())
+		}
+		for i := range fv {
+			fv[i] = float32(r.NormFloat64())
+		}
+		out := make([]float32, n)
+		dotsF32(u, fv, out)
+		for j := 0; j < n; j++ {
+			var want, mag float64
+			for i := range u {
+				p := float64(u[i]) * float64(fv[j*dim+i])
+				want += p
+				mag += math.Abs(p)
+			}
+			if math.Abs(float64(out[j])-want) > 1e-5*mag+1e-6 {
+				t.Fatalf("dim %d vector %d: dotsF32 %v, want %v", dim, j, out[j], want)
+			}
+		}
+	}
+}
+
+func TestTrainVectorLists(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(3))
+	const dim = 48
+	vecs := clustered(r, MinTrain+700, dim, 40)
+	ids := fillVectors(t, s, vecs, 100)
+	if n, err := s.VectorLists(ctx); err != nil || n != 0 {
+		t.Fatalf("before training: %d lists, %v", n, err)
+	}
+	before := storedVectors(t, s)
+	if len(before) != len(vecs) {
+		t.Fatalf("%d vectors stored, want %d", len(before), len(vecs))
+	}
+	n, err := s.TrainVectorLists(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(vecs) / ListSize; n != want {
+		t.Fatalf("%d lists, want %d", n, want)
+	}
+	after := storedVectors(t, s)
+	if len(after) != len(before) {
+		t.Fatalf("training kept %d of %d vectors", len(after), len(before))
+	}
+	for id, v := range before {
+		if after[id] != v {
+			t.Fatalf("vector %d changed in training", id)
+		}
+	}
+	lists, err := s.loadLists(ctx, s.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[int64]bool{}
+	for _, id := range ids[:500] {
+		l := listOf(t, s, id)
+		used[l] = true
+		if want := lists.nearest(asI8(after[id])); l != want {
+			t.Fatalf("vector %d in list %d, nearest is %d", id, l, want)
+		}
+	}
+	if len(used) < 2 {
+		t.Fatalf("500 vectors all in %d list(s)", len(used))
+	}
+	// Nothing changed: training again is a no-op.
+	var chunks int
+	s.db.QueryRow("SELECT count(*) FROM chunk_vecs_chunks").Scan(&chunks)
+	if again, err := s.TrainVectorLists(ctx); err != nil || again != n {
+		t.Fatalf("second training: %d lists, %v", again, err)
+	}
+	var chunks2 int
+	s.db.QueryRow("SELECT count(*) FROM chunk_vecs_chunks").Scan(&chunks2)
+	if chunks2 != chunks {
+		t.Fatalf("second training rewrote the table: %d chunks, then %d", chunks, chunks2)
+	}
+	// Vectors added after training go to their nearest list, and deletes
+	// stay in step with chunks.
+	more := fillVectorsAs(t, s, "g", clustered(r, 50, dim, 5))
+	for _, id := range more {
+		v := storedVectors(t, s)[id]
+		if l, want := listOf(t, s, id), lists.nearest(asI8(v)); l != want {
+			t.Fatalf("new vector %d in list %d, nearest is %d", id, l, want)
+		}
+	}
+	del(t, s, "f3.md")
+	st, err := s.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Vectors != st.Chunks || st.Chunks != len(vecs)+50-100 {
+		t.Fatalf("after delete: %d vectors, %d chunks, want %d", st.Vectors, st.Chunks, len(vecs)+50-100)
+	}
+	if missing, err := s.ChunkIDsWithoutVectors(ctx); err != nil || len(missing) != 0 {
+		t.Fatalf("chunks without vectors: %v, %v", missing, err)
+	}
+}
+
+// fillVectorsAs stores vecs as one file named name.md after the store's
+// centre is set, and returns the chunk ids.
+func fillVectorsAs(tb testing.TB, s *Store, name string, vecs [][]float32) []int64 {
+	tb.Helper()
+	ctx := context.Background()
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer tx.Rollback()
+	cs := make([]Chunk, len(vecs))
+	for i := range cs {
+		cs[i] = Chunk{Ordinal: i, Text: fmt.Sprint(name, i)}
+	}
+	if err := tx.ReplaceFile(ctx, File{Path: name + ".md"}, cs, vecs); err != nil {
+		tb.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		tb.Fatal(err)
+	}
+	ids := make([]int64, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	return ids
+}
+
+// The Go scan over vec0's shadow tables must score exactly as vec0's own
+// cosine KNN does (the slow reference), list by list and over all lists.
+func TestScanMatchesVec0(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(4))
+	const dim = 100
+	fillVectors(t, s, clustered(r, MinTrain+300, dim, 30), 64)
+	if _, err := s.TrainVectorLists(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for f := 0; f < 40; f += 3 {
+		del(t, s, fmt.Sprintf("f%d.md", f)) // holes in the validity bitmaps
+	}
+	center, err := s.loadCenter(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists, err := s.loadLists(ctx, s.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for qi := 0; qi < 5; qi++ {
+		q := quantize(clustered(r, 1, dim, 1)[0], center)
+		for _, k := range []int{1, 10, 100} {
+			for _, l := range append(lists.nearestN(q, 3), -1) {
+				var probe []int64
+				if l >= 0 {
+					probe = []int64{l}
+				}
+				fast, err := s.scanLists(ctx, q, probe, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				slow, err := s.vec0Hits(ctx, q, l, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameHits(t, fmt.Sprintf("query %d list %d k=%d", qi, l, k), fast, slow)
+			}
+		}
+	}
+}
+
+// sameHits compares two rankings whose scores were computed in different
+// float orders: scores must agree to 1e-6 rank by rank, and ids wherever
+// the score is not tied within that tolerance with a neighbour.
+func sameHits(t *testing.T, what string, fast, slow []Scored) {
+	t.Helper()
+	if len(fast) != len(slow) {
+		t.Fatalf("%s: scan found %d, vec0 %d", what, len(fast), len(slow))
+	}
+	const eps = 1e-6
+	for i := range fast {
+		if math.Abs(fast[i].Score-slow[i].Score) > eps {
+			t.Fatalf("%s rank %d: scan %v, vec0 %v", what, i, fast[i], slow[i])
+		}
+		tied := (i > 0 && slow[i-1].Score-slow[i].Score < eps) || (i+1 < len(slow) && slow[i].Score-slow[i+1].Score < eps)
+		if !tied && fast[i].ID != slow[i].ID {
+			t.Fatalf("%s rank %d: scan id %d, vec0 id %d", what, i, fast[i].ID, slow[i].ID)
+		}
+	}
+}
+
+// Deletes leave holes that vec0 never fills (it appends to a list's last
+// chunk only); training compacts them once they outnumber live vectors.
+func TestTrainCompactsHoles(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(5))
+	fillVectors(t, s, clustered(r, 3000, 32, 10), 100)
+	for f := 0; f < 25; f++ {
+		del(t, s, fmt.Sprintf("f%d.md", f))
+	}
+	before := storedVectors(t, s)
+	var chunks int
+	s.db.QueryRow("SELECT count(*) FROM chunk_vecs_chunks").Scan(&chunks)
+	n, err := s.TrainVectorLists(ctx)
+	if err != nil || n != 0 {
+		t.Fatalf("%d lists, %v; want 0 below MinTrain", n, err)
+	}
+	var after int
+	s.db.QueryRow("SELECT count(*) FROM chunk_vecs_chunks").Scan(&after)
+	if want := (len(before) + ListChunk - 1) / ListChunk; after != want {
+		t.Fatalf("%d vec0 chunks after compaction (%d before), want %d", after, chunks, want)
+	}
+	if got := storedVectors(t, s); !mapsEqual(got, before) {
+		t.Fatalf("compaction changed the vectors")
+	}
+}
+
+func mapsEqual(a, b map[int64]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// A file whose vectors are in an older layout searches BM25 only until the
+// next index run, which rebuilds them.
+func TestOlderVectorLayoutIsRebuilt(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	r := rand.New(rand.NewSource(6))
+	fillVectors(t, s, clustered(r, 20, 16, 2), 10)
+	if err := s.SetMeta(ctx, "vec_layout", "simhash-1"); err != nil {
+		t.Fatal(err)
+	}
+	path := s.Path()
+	s.Close()
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.VecAvailable() {
+		t.Fatal("vectors of an older layout reported available")
+	}
+	if hits, err := s.VectorHits(ctx, make([]float32, 16), 5); err != nil || hits != nil {
+		t.Fatalf("VectorHits on an older layout: %v, %v", hits, err)
+	}
+	if err := s.EnsureVec(ctx, 16, false); err != nil {
+		t.Fatal(err)
+	}
+	missing, err := s.ChunkIDsWithoutVectors(ctx)
+	if err != nil || len(missing) != 20 {
+		t.Fatalf("after EnsureVec: %d chunks without vectors (%v), want 20", len(missing), err)
+	}
+}
+
+func TestProbes(t *testing.T) {
+	for _, tc := range []struct{ lists, want int }{{0, 0}, {1, 1}, {16, 16}, {20, 16}, {160, 16}, {161, 17}, {508, 51}} {
+		if got := Probes(tc.lists); got != tc.want {
+			t.Errorf("Probes(%d) = %d, want %d", tc.lists, got, tc.want)
+		}
+	}
+	for l := 1; l < 5000; l++ {
+		if p := Probes(l); p < 1 || p > l || p*10 < l || (l >= 16 && p < 16) {
+			t.Fatalf("Probes(%d) = %d", l, p)
+		}
+	}
+}
