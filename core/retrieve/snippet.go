@@ -25,8 +25,8 @@ func Snippet(text, query string, width int, mark func(string) string) string {
 	rs := []rune(text)
 	type span struct{ lo, hi int }
 	var spans []span
-	i := 0
-	for i < len(rs) {
+	i, end := 0, len(rs)
+	for i < end {
 		if !isWord(rs[i]) {
 			i++
 			continue
@@ -38,6 +38,11 @@ func Snippet(text, query string, width int, mark func(string) string) string {
 		w := fold(string(rs[i:j]))
 		for t := range terms {
 			if w == t || (strings.HasPrefix(w, t) && len(w)-len(t) <= 3) {
+				if len(spans) == 0 {
+					// Only the window around the first match is shown:
+					// stop scanning where it ends.
+					end = min(len(rs), max(i-width/3, 0)+width)
+				}
 				spans = append(spans, span{i, j})
 				break
 			}
@@ -71,7 +76,14 @@ func Snippet(text, query string, width int, mark func(string) string) string {
 
 func isWord(r rune) bool   { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 func notWord(r rune) bool  { return !isWord(r) }
-func fold(s string) string { return strings.ToLower(removeMarks(s)) }
+func fold(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return strings.ToLower(removeMarks(s))
+		}
+	}
+	return strings.ToLower(s) // ASCII has no marks to remove
+}
 
 func removeMarks(s string) string {
 	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
