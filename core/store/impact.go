@@ -29,9 +29,12 @@ import (
 //     chunk lengths from impact_doclen;
 //   - every other phrase (rare tokens, multi-token words, CJK bigram
 //     phrases) is scored by FTS5's bm25() as before; they match few rows;
-//   - chunks added after the build (id above meta impact_max_id) get their
-//     common-term part from FTS5 too, restricted to rowid > impact_max_id;
-//     chunks deleted since (impact_dead, filled by a trigger) are skipped.
+//   - chunks added after the build are held by a delta (impact_delta, ids
+//     up to meta impact_delta_max) that every incremental run brings up to
+//     date in a fraction of a second; chunks newer still (a search during
+//     an index run) get their common-term part from FTS5, restricted to
+//     rowid > impact_delta_max; chunks deleted since the build or the delta
+//     (impact_dead, filled by a trigger) are skipped.
 //
 // The Go part uses FTS5's own formula, constants and statistics (N and the
 // average length from FTS5's averages record, idf from the live document
@@ -125,7 +128,7 @@ func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error)
 			}
 		}
 	}
-	lens, err := s.docLengths(ctx, maxID)
+	lens, err := s.docLengths(ctx, 0, maxID)
 	if err != nil {
 		return st, err
 	}
@@ -135,7 +138,7 @@ func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error)
 		return st, fmt.Errorf("build impact index: %w", err)
 	}
 	defer tx.Rollback()
-	for _, q := range []string{"DELETE FROM impact_terms", "DELETE FROM impact_forms", "DELETE FROM impact_doclen", "DELETE FROM impact_dead"} {
+	for _, q := range []string{"DELETE FROM impact_terms", "DELETE FROM impact_forms", "DELETE FROM impact_doclen", "DELETE FROM impact_dead", "DELETE FROM impact_delta"} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return st, fmt.Errorf("build impact index: %w", err)
 		}
@@ -172,8 +175,10 @@ func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error)
 		}
 		maxMeta = strconv.FormatInt(maxID, 10)
 	}
-	if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES('impact_max_id', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", maxMeta); err != nil {
-		return st, fmt.Errorf("build impact index: %w", err)
+	for _, key := range []string{"impact_max_id", "impact_delta_max"} {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, maxMeta); err != nil {
+			return st, fmt.Errorf("build impact index: %w", err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		return st, fmt.Errorf("build impact index: %w", err)
@@ -184,8 +189,9 @@ func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error)
 
 // MaintainImpact rebuilds the impact index when it is missing for a corpus
 // large enough to have common terms, or when more than ImpactStaleShare of
-// the chunks were added or deleted since it was built. It reports whether
-// it rebuilt.
+// the chunks were added or deleted since it was built; otherwise it brings
+// the delta (the postings of chunks added since the build) up to date. It
+// reports whether it rebuilt.
 func (s *Store) MaintainImpact(ctx context.Context) (bool, ImpactStats, error) {
 	var n, maxID, dead int64
 	var built string
@@ -205,11 +211,160 @@ func (s *Store) MaintainImpact(ctx context.Context) (bool, ImpactStats, error) {
 			return false, ImpactStats{}, fmt.Errorf("impact index: %w", err)
 		}
 		if float64(added+dead) <= ImpactStaleShare*float64(max(n, 1)) {
-			return false, ImpactStats{}, nil
+			return false, ImpactStats{}, s.updateDelta(ctx, b, maxID)
 		}
 	}
 	st, err := s.BuildImpact(ctx, 0)
 	return err == nil, st, err
+}
+
+// updateDelta rebuilds impact_delta, the postings of the chunks with ids in
+// (built, maxID], for the terms of the impact index. Their surface forms
+// not seen at the build are stemmed by FTS5 and added to impact_forms.
+func (s *Store) updateDelta(ctx context.Context, built, maxID int64) error {
+	cur, err := s.Meta(ctx, "impact_delta_max")
+	if err != nil {
+		return err
+	}
+	if c, _ := strconv.ParseInt(cur, 10, 64); c == maxID && cur != "" {
+		return nil
+	}
+	wrap := func(err error) error { return fmt.Errorf("impact delta: %w", err) }
+	terms := map[string]int32{}
+	var names []string
+	rows, err := s.db.QueryContext(ctx, "SELECT term FROM impact_terms")
+	if err != nil {
+		return wrap(err)
+	}
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return wrap(err)
+		}
+		terms[t] = int32(len(names))
+		names = append(names, t)
+	}
+	rows.Close()
+	forms := map[string]int32{}
+	rows, err = s.db.QueryContext(ctx, "SELECT surface, term FROM impact_forms")
+	if err != nil {
+		return wrap(err)
+	}
+	for rows.Next() {
+		var w, t string
+		if err := rows.Scan(&w, &t); err != nil {
+			rows.Close()
+			return wrap(err)
+		}
+		if i, ok := terms[t]; ok {
+			forms[w] = i
+		}
+	}
+	rows.Close()
+	common := make(map[string][2]int64, len(terms))
+	for t := range terms {
+		common[t] = [2]int64{}
+	}
+	prefixes, maxPrefix := candidatePrefixes(common)
+	sc := &candScanner{prefixes: prefixes, maxPrefix: maxPrefix, class: map[string]int32{}}
+
+	// The chunks added since the build, tokenized once.
+	type row struct {
+		id   int64
+		cols [4]string
+	}
+	var added []row
+	if err := s.chunkColumnsAfter(ctx, built, func(id int64, cols *[4]string) {
+		added = append(added, row{id, *cols})
+	}); err != nil {
+		return err
+	}
+	// New surface forms that may stem to an indexed term.
+	unknown := map[string]struct{}{}
+	for i := range added {
+		for _, text := range added[i].cols {
+			ftsTokens(text, func(tok []byte) {
+				if _, ok := forms[string(tok)]; !ok && sc.classify(tok) >= 0 {
+					unknown[string(tok)] = struct{}{}
+				}
+			})
+		}
+	}
+	var newForms [][2]string
+	if len(unknown) > 0 {
+		stemOf, err := s.stemSurfaces(ctx, unknown)
+		if err != nil {
+			return err
+		}
+		for w, stem := range stemOf {
+			if i, ok := terms[stem]; ok {
+				forms[w] = i
+				newForms = append(newForms, [2]string{w, stem})
+			}
+		}
+	}
+	lists := make([]postingEncoder, len(names))
+	tf := make([][4]uint32, len(names))
+	var touched []int32
+	for i := range added {
+		for c, text := range added[i].cols {
+			ftsTokens(text, func(tok []byte) {
+				t, ok := forms[string(tok)]
+				if !ok {
+					return
+				}
+				if tf[t] == ([4]uint32{}) {
+					touched = append(touched, t)
+				}
+				tf[t][c]++
+			})
+		}
+		for _, t := range touched {
+			lists[t].add(posting{doc: uint32(added[i].id), tf: tf[t]})
+			tf[t] = [4]uint32{}
+		}
+		touched = touched[:0]
+	}
+	lens, err := s.docLengths(ctx, built+1, maxID)
+	if err != nil {
+		return err
+	}
+
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap(err)
+	}
+	defer tx.Rollback()
+	for _, q := range []string{"DELETE FROM impact_delta", "DELETE FROM impact_doclen WHERE id = 2"} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return wrap(err)
+		}
+	}
+	for i, name := range names {
+		if lists[i].n == 0 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "INSERT INTO impact_delta(term, postings) VALUES(?, ?)", name, lists[i].finish()); err != nil {
+			return wrap(err)
+		}
+	}
+	for _, f := range newForms {
+		if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO impact_forms(surface, term) VALUES(?, ?)", f[0], f[1]); err != nil {
+			return wrap(err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO impact_doclen(id, lens) VALUES(2, ?)", lens); err != nil {
+		return wrap(err)
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES('impact_delta_max', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", strconv.FormatInt(maxID, 10)); err != nil {
+		return wrap(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return wrap(err)
+	}
+	s.imp.Store(nil)
+	return nil
 }
 
 // commonTerms returns FTS5's document and instance counts of every term in
@@ -237,7 +392,12 @@ func (s *Store) commonTerms(ctx context.Context, minDF int) (map[string][2]int64
 
 // chunkColumns streams every chunk's id and its four FTS5 column values.
 func (s *Store) chunkColumns(ctx context.Context, fn func(id int64, cols *[4]string)) error {
-	rows, err := s.db.QueryContext(ctx, "SELECT id, chunk_text, section, heading_context, coalesce(cjk, '') FROM chunks ORDER BY id")
+	return s.chunkColumnsAfter(ctx, 0, fn)
+}
+
+// chunkColumnsAfter is chunkColumns for the chunks with an id above after.
+func (s *Store) chunkColumnsAfter(ctx context.Context, after int64, fn func(id int64, cols *[4]string)) error {
+	rows, err := s.db.QueryContext(ctx, "SELECT id, chunk_text, section, heading_context, coalesce(cjk, '') FROM chunks WHERE id > ? ORDER BY id", after)
 	if err != nil {
 		return fmt.Errorf("build impact index: %w", err)
 	}
@@ -346,17 +506,7 @@ type candidates struct {
 // One goroutine reads the rows (SQLite) while up to four tokenize them,
 // each taking every fourth batch, so each worker's lists stay in doc order.
 func (s *Store) scanCandidates(ctx context.Context, common map[string][2]int64) (*candidates, error) {
-	// prefix -> the longest candidate it admits
-	prefixes := map[string]int{}
-	maxPrefix := 0
-	for t := range common {
-		p, longest := t, len(t)+3 // "ties" -> "ti"
-		if len(t) > 2 {
-			p, longest = t[:len(t)-1], math.MaxInt
-		}
-		prefixes[p] = max(prefixes[p], longest)
-		maxPrefix = max(maxPrefix, len(p))
-	}
+	prefixes, maxPrefix := candidatePrefixes(common)
 	type row struct {
 		id   int64
 		cols [4]string
@@ -405,6 +555,23 @@ func (s *Store) scanCandidates(ctx context.Context, common map[string][2]int64) 
 		}
 	}
 	return c, err
+}
+
+// candidatePrefixes returns, for the terms of common, the prefixes a word
+// must start with to possibly stem to one of them, each with the longest
+// word it admits, and the longest prefix (see scanCandidates).
+func candidatePrefixes(common map[string][2]int64) (map[string]int, int) {
+	prefixes := map[string]int{}
+	maxPrefix := 0
+	for t := range common {
+		p, longest := t, len(t)+3 // "ties" -> "ti"
+		if len(t) > 2 {
+			p, longest = t[:len(t)-1], math.MaxInt
+		}
+		prefixes[p] = max(prefixes[p], longest)
+		maxPrefix = max(maxPrefix, len(p))
+	}
+	return prefixes, maxPrefix
 }
 
 // candScanner is one scanCandidates worker.
@@ -504,13 +671,13 @@ func mergeLists(lists [][]uint64, ids []int32, fn func(posting)) {
 }
 
 // docLengths returns each chunk's length in tokens over all FTS5 columns
-// (the "D" of FTS5's bm25), read from chunks_fts_docsize: a blob of one
-// width byte (2 or 4) and then, for ids 0..maxID, little-endian lengths.
-func (s *Store) docLengths(ctx context.Context, maxID int64) ([]byte, error) {
-	lens := make([]uint32, maxID+1)
-	rows, err := s.db.QueryContext(ctx, "SELECT id, sz FROM chunks_fts_docsize WHERE id <= ?", maxID)
+// (the "D" of FTS5's bm25), read from chunks_fts_docsize, for ids from..to:
+// a blob of one width byte (2 or 4) and then the little-endian lengths.
+func (s *Store) docLengths(ctx context.Context, from, to int64) ([]byte, error) {
+	lens := make([]uint32, max(to-from+1, 0))
+	rows, err := s.db.QueryContext(ctx, "SELECT id, sz FROM chunks_fts_docsize WHERE id BETWEEN ? AND ?", from, to)
 	if err != nil {
-		return nil, fmt.Errorf("build impact index: %w", err)
+		return nil, fmt.Errorf("impact index: %w", err)
 	}
 	defer rows.Close()
 	var sz sql.RawBytes
@@ -518,7 +685,7 @@ func (s *Store) docLengths(ctx context.Context, maxID int64) ([]byte, error) {
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id, &sz); err != nil {
-			return nil, fmt.Errorf("build impact index: %w", err)
+			return nil, fmt.Errorf("impact index: %w", err)
 		}
 		var total uint64
 		for b := []byte(sz); len(b) > 0; {
@@ -529,15 +696,15 @@ func (s *Store) docLengths(ctx context.Context, maxID int64) ([]byte, error) {
 			total += v
 			b = b[k:]
 		}
-		if id >= 0 && id <= maxID {
-			lens[id] = uint32(min(total, math.MaxUint32))
+		if id >= from && id <= to {
+			lens[id-from] = uint32(min(total, math.MaxUint32))
 			if total > math.MaxUint16 {
 				width = 4
 			}
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("build impact index: %w", err)
+		return nil, fmt.Errorf("impact index: %w", err)
 	}
 	out := make([]byte, 1, 1+width*len(lens))
 	out[0] = byte(width)
@@ -571,52 +738,88 @@ func sqliteVarint(b []byte) (uint64, int) {
 
 // impactIndex is the part of the impact index a reader keeps in memory.
 type impactIndex struct {
-	maxID int64  // chunks with a larger id are newer than the index
-	lens  []byte // see docLengths
-	width int
+	maxID   int64  // the last chunk id of the build
+	deltaID int64  // the last chunk id of the delta; larger ids are newer
+	lens    []byte // ids 0..maxID, see docLengths
+	dlens   []byte // ids maxID+1..deltaID
 }
 
 func (ix *impactIndex) docLen(id uint32) float64 {
-	i := 1 + int(id)*ix.width
-	if i+ix.width > len(ix.lens) {
+	lens, i := ix.lens, int64(id)
+	if i > ix.maxID {
+		lens, i = ix.dlens, i-ix.maxID-1
+	}
+	if len(lens) == 0 {
 		return 0
 	}
-	if ix.width == 2 {
-		return float64(binary.LittleEndian.Uint16(ix.lens[i:]))
+	w := int64(lens[0])
+	at := 1 + i*w
+	if at+w > int64(len(lens)) {
+		return 0
 	}
-	return float64(binary.LittleEndian.Uint32(ix.lens[i:]))
+	if w == 2 {
+		return float64(binary.LittleEndian.Uint16(lens[at:]))
+	}
+	return float64(binary.LittleEndian.Uint32(lens[at:]))
 }
 
 // loadImpact returns the impact index, or nil when the file has none (an
 // older file, or a corpus without common terms). The chunk lengths are kept
-// between calls; meta('impact_max_id') is read every time, so a reader that
-// stays open across a rebuild picks up the new index.
+// between calls; the meta keys are read every time, so a reader that stays
+// open across a rebuild or a delta update picks it up.
 func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
-	built, err := s.Meta(ctx, "impact_max_id")
+	var built, delta string
+	err := s.db.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), ''),
+		coalesce((SELECT value FROM meta WHERE key = 'impact_delta_max'), '')`).Scan(&built, &delta)
 	if err != nil {
 		if strings.Contains(err.Error(), "no such table") {
 			return nil, nil
 		}
-		return nil, err
+		return nil, fmt.Errorf("load impact index: %w", err)
 	}
 	maxID, _ := strconv.ParseInt(built, 10, 64)
 	if maxID <= 0 {
 		return nil, nil
 	}
-	if ix := s.imp.Load(); ix != nil && ix.maxID == maxID {
+	deltaID, _ := strconv.ParseInt(delta, 10, 64)
+	deltaID = max(deltaID, maxID)
+	if ix := s.imp.Load(); ix != nil && ix.maxID == maxID && ix.deltaID == deltaID {
 		return ix, nil
 	}
-	var lens []byte
-	err = s.db.QueryRowContext(ctx, "SELECT lens FROM impact_doclen WHERE id = 1").Scan(&lens)
-	switch {
-	case errors.Is(err, sql.ErrNoRows), err != nil && strings.Contains(err.Error(), "no such table"):
-		return nil, nil
-	case err != nil:
+	ix := &impactIndex{maxID: maxID, deltaID: deltaID}
+	rows, err := s.db.QueryContext(ctx, "SELECT id, lens FROM impact_doclen")
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return nil, nil
+		}
 		return nil, fmt.Errorf("load impact index: %w", err)
-	case len(lens) == 0 || (lens[0] != 2 && lens[0] != 4):
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var lens []byte
+		if err := rows.Scan(&id, &lens); err != nil {
+			return nil, fmt.Errorf("load impact index: %w", err)
+		}
+		if len(lens) == 0 || (lens[0] != 2 && lens[0] != 4) {
+			continue
+		}
+		switch id {
+		case 1:
+			ix.lens = lens
+		case 2:
+			ix.dlens = lens
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load impact index: %w", err)
+	}
+	if ix.lens == nil {
 		return nil, nil
 	}
-	ix := &impactIndex{maxID: maxID, lens: lens, width: int(lens[0])}
+	if ix.dlens == nil {
+		ix.deltaID = maxID // a delta without lengths is not used
+	}
 	s.imp.Store(ix)
 	return ix, nil
 }
@@ -640,6 +843,7 @@ func ftsIDF(n, hits int64) float64 {
 type impactTerm struct {
 	expr     string // the FTS5 phrase
 	postings []byte
+	delta    []byte // postings in chunks added since the build
 	df       int64 // live document frequency
 }
 
@@ -670,21 +874,22 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 		}
 	}
 	type stored struct {
-		df       int64
-		postings []byte
+		df              int64
+		postings, delta []byte
 	}
 	byForm := map[string]stored{}
 	if len(lookup) > 0 {
 		list, _ := json.Marshal(lookup)
-		rows, err := s.db.QueryContext(ctx, `SELECT f.surface, t.df, t.postings FROM impact_forms f JOIN impact_terms t ON t.term = f.term
-			WHERE f.surface IN (SELECT value FROM json_each(?))`, string(list))
+		rows, err := s.db.QueryContext(ctx, `SELECT f.surface, t.df, t.postings, d.postings FROM impact_forms f JOIN impact_terms t ON t.term = f.term
+			LEFT JOIN impact_delta d ON d.term = f.term AND ? > ?
+			WHERE f.surface IN (SELECT value FROM json_each(?))`, ix.deltaID, ix.maxID, string(list))
 		if err != nil {
 			return nil, wrap(err)
 		}
 		for rows.Next() {
 			var w string
 			var st stored
-			if err := rows.Scan(&w, &st.df, &st.postings); err != nil {
+			if err := rows.Scan(&w, &st.df, &st.postings, &st.delta); err != nil {
 				rows.Close()
 				return nil, wrap(err)
 			}
@@ -703,7 +908,7 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 	if err != nil {
 		return nil, wrap(err)
 	}
-	newer := maxID > ix.maxID
+	newer := maxID > ix.deltaID // chunks neither the build nor the delta holds
 
 	// Live document frequencies, and the pruning of pruneCommon.
 	limit := max(int64(MinCommonDocs), int64(CommonTermShare*float64(nRow)))
@@ -717,21 +922,26 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 			slow = append(slow, t)
 			continue
 		}
-		it := impactTerm{expr: t, postings: st.postings, df: st.df}
+		it := impactTerm{expr: t, postings: st.postings, delta: st.delta, df: st.df}
+		if n, k := binary.Uvarint(st.delta); k > 0 {
+			it.df += int64(n)
+		}
 		if len(dead) > 0 {
 			var gone int64
-			if err := decodePostings(st.postings, func(doc uint32, _ *[4]uint32) {
-				if dead[doc] {
-					gone++
+			for _, list := range [][]byte{st.postings, st.delta} {
+				if err := decodePostings(list, func(doc uint32, _ *[4]uint32) {
+					if dead[doc] {
+						gone++
+					}
+				}); err != nil && len(list) > 0 {
+					return nil, wrap(err)
 				}
-			}); err != nil {
-				return nil, wrap(err)
 			}
 			it.df -= gone
 		}
 		if newer {
 			var c int64
-			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid > ?", t, ix.maxID).Scan(&c); err != nil {
+			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid > ?", t, ix.deltaID).Scan(&c); err != nil {
 				return nil, wrap(err)
 			}
 			it.df += c
@@ -800,7 +1010,7 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 		for i, it := range fast {
 			exprs[i] = it.expr
 		}
-		if err := ftsPart(strings.Join(exprs, " OR "), ix.maxID); err != nil {
+		if err := ftsPart(strings.Join(exprs, " OR "), ix.deltaID); err != nil {
 			return nil, wrap(err)
 		}
 	}
@@ -808,26 +1018,31 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 	// Go part: common phrases in chunks the index covers.
 	var acc []float64
 	if len(fast) > 0 {
-		acc = make([]float64, ix.maxID+1)
+		acc = make([]float64, ix.deltaID+1)
 		for _, it := range fast {
 			idf := ftsIDF(nRow, it.df)
 			norm := bm25K1 * bm25B / avgdl
-			err := decodeBlocks(it.postings, func(n int, docs *[blockLen]uint32, tfs *[4][blockLen]uint32) {
-				for i, doc := range docs[:n] {
-					if int64(doc) > ix.maxID || (dead != nil && dead[doc]) {
-						continue
-					}
-					f := w[0]*float64(tfs[0][i]) + w[1]*float64(tfs[1][i]) + w[2]*float64(tfs[2][i]) + w[0]*float64(tfs[3][i])
-					acc[doc] += idf * (f * (bm25K1 + 1)) / (f + bm25K1*(1-bm25B) + norm*ix.docLen(doc))
+			for _, list := range [][]byte{it.postings, it.delta} {
+				if len(list) == 0 {
+					continue
 				}
-			})
-			if err != nil {
-				return nil, wrap(err)
+				err := decodeBlocks(list, func(n int, docs *[blockLen]uint32, tfs *[4][blockLen]uint32) {
+					for i, doc := range docs[:n] {
+						if int64(doc) > ix.deltaID || (dead != nil && dead[doc]) {
+							continue
+						}
+						f := w[0]*float64(tfs[0][i]) + w[1]*float64(tfs[1][i]) + w[2]*float64(tfs[2][i]) + w[0]*float64(tfs[3][i])
+						acc[doc] += idf * (f * (bm25K1 + 1)) / (f + bm25K1*(1-bm25B) + norm*ix.docLen(doc))
+					}
+				})
+				if err != nil {
+					return nil, wrap(err)
+				}
 			}
 		}
 	}
 	for id, sc := range extra {
-		if id <= ix.maxID && acc != nil {
+		if id <= ix.deltaID && acc != nil {
 			acc[id] += sc
 			delete(extra, id)
 		}

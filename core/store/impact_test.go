@@ -183,16 +183,40 @@ func TestImpactMatchesFTS5(t *testing.T) {
 		t.Errorf("only %d query terms were served by the impact index", served)
 	}
 
+	// A few new, edited and deleted notes: an incremental run updates the
+	// delta instead of rebuilding.
+	for _, p := range paths[380:386] {
+		put(t, s, p, sections[p]...)
+	}
+	put(t, s, paths[0], append([]string{"an edited first note about the index"}, sections[paths[0]]...)...)
+	del(t, s, paths[1])
+	rebuilt, _, err := s.MaintainImpact(ctx)
+	if err != nil || rebuilt {
+		t.Fatalf("MaintainImpact = %v, %v; want a delta update, not a rebuild", rebuilt, err)
+	}
+	var deltaTerms int
+	s.db.QueryRow("SELECT count(*) FROM impact_delta").Scan(&deltaTerms)
+	if deltaTerms == 0 {
+		t.Fatal("no delta postings after adding notes")
+	}
+	compareWithFTS5(t, s, queries)
+	// Deleting a chunk of the delta, and adding one no index holds yet.
+	del(t, s, paths[382])
+	put(t, s, paths[386], sections[paths[386]]...)
+	compareWithFTS5(t, s, queries)
+
 	// Edits (delete + insert), deletes and new files.
 	for i, p := range paths[:380] {
 		switch i % 10 {
 		case 0:
 			put(t, s, p, append([]string{"edited note about the index and its common words"}, sections[p]...)...)
 		case 1:
-			del(t, s, p)
+			if i > 1 {
+				del(t, s, p)
+			}
 		}
 	}
-	for _, p := range paths[380:] {
+	for _, p := range paths[387:] {
 		put(t, s, p, sections[p]...)
 	}
 	var dead int
@@ -214,7 +238,7 @@ func TestImpactMatchesFTS5(t *testing.T) {
 	compareWithFTS5(t, reader, queries[:20])
 
 	// A rebuild absorbs the changes.
-	rebuilt, _, err := s.MaintainImpact(ctx)
+	rebuilt, _, err = s.MaintainImpact(ctx)
 	if err != nil || !rebuilt {
 		t.Fatalf("MaintainImpact = %v, %v; want a rebuild after 30%% churn", rebuilt, err)
 	}

@@ -57,9 +57,10 @@ CREATE TRIGGER IF NOT EXISTS chunks_au AFTER UPDATE ON chunks BEGIN
 END;
 
 -- The BM25 impact index of common terms (see impact.go). Built by
--- BuildImpact; chunks deleted after a build are listed in impact_dead so
--- searches skip their postings, and chunk ids always grow past
--- meta('impact_max_id'), so newer chunks are told apart by id.
+-- BuildImpact, with a delta for chunks added since (impact_delta, up to
+-- meta('impact_delta_max')); chunks deleted after either are listed in
+-- impact_dead so searches skip their postings, and chunk ids always grow
+-- past both, so newer chunks are told apart by id.
 CREATE TABLE IF NOT EXISTS impact_terms (
   term     TEXT PRIMARY KEY,  -- an FTS5 term of chunks_fts (a stem)
   df       INTEGER NOT NULL,  -- chunks holding it at build time
@@ -73,11 +74,16 @@ CREATE TABLE IF NOT EXISTS impact_doclen (
   id   INTEGER PRIMARY KEY,   -- always 1
   lens BLOB NOT NULL          -- chunk lengths in tokens, by chunk id
 );
+CREATE TABLE IF NOT EXISTS impact_delta (
+  term     TEXT PRIMARY KEY,  -- an impact_terms term
+  postings BLOB NOT NULL      -- its postings in chunks added since the build
+);
 CREATE TABLE IF NOT EXISTS impact_dead (
   id INTEGER PRIMARY KEY
 );
-CREATE TRIGGER IF NOT EXISTS impact_ad AFTER DELETE ON chunks
-WHEN old.id <= (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'impact_max_id' AND value != '')
+DROP TRIGGER IF EXISTS impact_ad;
+CREATE TRIGGER impact_ad AFTER DELETE ON chunks
+WHEN old.id <= (SELECT max(CAST(value AS INTEGER)) FROM meta WHERE key IN ('impact_max_id', 'impact_delta_max') AND value != '')
 BEGIN
   INSERT OR IGNORE INTO impact_dead(id) VALUES (old.id);
 END;

@@ -77,7 +77,7 @@ func (s *Store) Begin(ctx context.Context) (*Tx, error) {
 	// Ids grow past the impact index's last id even after the newest
 	// chunks were deleted, so a reused id can never pose as indexed.
 	t.insChunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(id, file_id, ordinal, section, chunk_text, heading_context, cjk, mtime_ns, hash)
-		VALUES((SELECT max(coalesce(max(id), 0), coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'impact_max_id'), 0)) + 1 FROM chunks),
+		VALUES((SELECT max(coalesce(max(id), 0), coalesce((SELECT max(CAST(value AS INTEGER)) FROM meta WHERE key IN ('impact_max_id', 'impact_delta_max')), 0)) + 1 FROM chunks),
 		?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		tx.Rollback()
