@@ -74,8 +74,8 @@ func Snippet(text, query string, width int, mark func(string) string) string {
 	return b.String()
 }
 
-func isWord(r rune) bool   { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-func notWord(r rune) bool  { return !isWord(r) }
+func isWord(r rune) bool  { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+func notWord(r rune) bool { return !isWord(r) }
 func fold(s string) string {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {

@@ -844,7 +844,7 @@ type impactTerm struct {
 	expr     string // the FTS5 phrase
 	postings []byte
 	delta    []byte // postings in chunks added since the build
-	df       int64 // live document frequency
+	df       int64  // live document frequency
 }
 
 // keywordImpact is KeywordHits over the impact index; see the comment at
