@@ -742,6 +742,7 @@ type impactIndex struct {
 	deltaID int64  // the last chunk id of the delta; larger ids are newer
 	lens    []byte // ids 0..maxID, see docLengths
 	dlens   []byte // ids maxID+1..deltaID
+	noDelta bool   // a file written before impact_delta existed
 }
 
 func (ix *impactIndex) docLen(id uint32) float64 {
@@ -787,6 +788,11 @@ func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 		return ix, nil
 	}
 	ix := &impactIndex{maxID: maxID, deltaID: deltaID}
+	var hasDelta int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE name = 'impact_delta'").Scan(&hasDelta); err != nil {
+		return nil, fmt.Errorf("load impact index: %w", err)
+	}
+	ix.noDelta = hasDelta == 0
 	rows, err := s.db.QueryContext(ctx, "SELECT id, lens FROM impact_doclen")
 	if err != nil {
 		if strings.Contains(err.Error(), "no such table") {
@@ -880,9 +886,12 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 	byForm := map[string]stored{}
 	if len(lookup) > 0 {
 		list, _ := json.Marshal(lookup)
-		rows, err := s.db.QueryContext(ctx, `SELECT f.surface, t.df, t.postings, d.postings FROM impact_forms f JOIN impact_terms t ON t.term = f.term
-			LEFT JOIN impact_delta d ON d.term = f.term AND ? > ?
-			WHERE f.surface IN (SELECT value FROM json_each(?))`, ix.deltaID, ix.maxID, string(list))
+		delta := "(SELECT postings FROM impact_delta d WHERE d.term = f.term)"
+		if ix.noDelta || ix.deltaID == ix.maxID {
+			delta = "NULL"
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT f.surface, t.df, t.postings, `+delta+` FROM impact_forms f JOIN impact_terms t ON t.term = f.term
+			WHERE f.surface IN (SELECT value FROM json_each(?))`, string(list))
 		if err != nil {
 			return nil, wrap(err)
 		}
