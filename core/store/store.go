@@ -144,6 +144,16 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	} else {
 		db.SetMaxOpenConns(1)
 	}
+	if !opt.ReadOnly {
+		// The writer reads the whole file back (the impact index build); a
+		// memory map would count all of it in the indexer's resident
+		// memory, while the page cache is bounded. Its one connection
+		// keeps the setting.
+		if _, err := db.ExecContext(ctx, "PRAGMA mmap_size=0"); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+	}
 	s := &Store{db: db, path: path, opt: opt}
 	if err := s.init(ctx); err != nil {
 		db.Close()
