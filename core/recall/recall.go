@@ -163,7 +163,9 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, quer
 	if err != nil {
 		return nil, err
 	}
-	defer e.Close()
+	if !leaveOpen {
+		defer e.Close()
+	}
 	hits, sig, err := Search(ctx, e, cfg, query)
 	if err != nil {
 		return nil, err
