@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -93,6 +94,9 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		return sum, fmt.Errorf("vault: %w", err)
 	} else if !fi.IsDir() {
 		return sum, fmt.Errorf("vault %s is not a directory", opt.Vault)
+	}
+	if err := checkTarget(ctx, opt); err != nil {
+		return sum, err
 	}
 	if err := os.MkdirAll(filepath.Dir(opt.DB), 0o755); err != nil {
 		return sum, fmt.Errorf("index directory: %w", err)
@@ -209,6 +213,72 @@ func recordedModel(ctx context.Context, db string) string {
 	defer st.Close()
 	dir, _ := st.Meta(ctx, "model_dir")
 	return dir
+}
+
+// ErrNotAnIndex is returned by Run when opt.DB is an existing file that is
+// not a vaultctx index; it is never overwritten.
+var ErrNotAnIndex = errors.New("not a vaultctx index")
+
+// ErrOtherVault is returned by an incremental Run when opt.DB holds the
+// index of another vault: indexing would delete all of it.
+var ErrOtherVault = errors.New("the index holds another vault")
+
+// checkTarget refuses, before any work, an index path that is a directory,
+// an existing file that is not a vaultctx index (a note passed as --db by
+// mistake would otherwise be replaced by a full run), and, for an
+// incremental run, an index of another vault. A file that starts like SQLite
+// but cannot be read is a damaged index, which a full run may replace.
+func checkTarget(ctx context.Context, opt Options) error {
+	fi, err := os.Stat(opt.DB)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("index file: %w", err)
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("index file %s is a directory: pass a file path with --db", opt.DB)
+	}
+	if fi.Size() == 0 {
+		return nil
+	}
+	f, err := os.Open(opt.DB)
+	if err != nil {
+		return fmt.Errorf("index file: %w", err)
+	}
+	head := make([]byte, 16)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	if string(head[:n]) != "SQLite format 3\x00" {
+		return fmt.Errorf("%s exists and is not an SQLite file: %w; refusing to overwrite it (remove it or choose another --db)", opt.DB, ErrNotAnIndex)
+	}
+	st, err := store.Open(ctx, opt.DB, store.Options{ReadOnly: true})
+	switch {
+	case errors.Is(err, store.ErrNotIndexed):
+		return fmt.Errorf("%s is an SQLite database but %w; refusing to overwrite it (remove it or choose another --db)", opt.DB, ErrNotAnIndex)
+	case err != nil:
+		return nil // damaged or another schema: the run reports it, --full replaces it
+	}
+	defer st.Close()
+	held, err := st.Meta(ctx, "vault")
+	if err != nil || held == "" || opt.Full {
+		return nil
+	}
+	want, _ := filepath.Abs(opt.Vault)
+	if sameDir(held, want) {
+		return nil
+	}
+	return fmt.Errorf("%s holds the index of %s, not %s: %w; pass --full to re-index it for the new vault, or choose another --db", opt.DB, held, want, ErrOtherVault)
+}
+
+// sameDir reports whether two absolute paths name the same directory.
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // removeStale deletes temp files of full runs that died.

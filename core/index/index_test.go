@@ -1,7 +1,9 @@
 package index
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"io/fs"
 	"os"
@@ -287,4 +289,53 @@ func TestAliasesAreSearchable(t *testing.T) {
 			t.Errorf("search %q: top hit %s, want tasks/k8s.md", q, hits[0].Path)
 		}
 	}
+}
+
+// TestRefusesForeignTargets: an index path that is a note, another SQLite
+// database or a directory is refused before any work, and never changed;
+// an index of another vault is refused unless the run is full.
+func TestRefusesForeignTargets(t *testing.T) {
+	v, db := testVault(t)
+	dir := filepath.Dir(db)
+	os.MkdirAll(dir, 0o755)
+	note := filepath.Join(dir, "note.md")
+	orig := []byte("# A note\n\nPassed as --db by mistake.\n")
+	os.WriteFile(note, orig, 0o644)
+	for _, full := range []bool{false, true} {
+		o := opts(v, note)
+		o.Full = full
+		if _, err := Run(context.Background(), o); !errors.Is(err, ErrNotAnIndex) {
+			t.Errorf("full=%v: Run over a note = %v, want ErrNotAnIndex", full, err)
+		}
+		if got, _ := os.ReadFile(note); !bytes.Equal(got, orig) {
+			t.Fatalf("full=%v: the note was changed", full)
+		}
+	}
+	other := filepath.Join(dir, "other.db")
+	odb, err := sql.Open("sqlite3", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := odb.Exec("CREATE TABLE t(x); INSERT INTO t VALUES (1)"); err != nil {
+		t.Fatal(err)
+	}
+	odb.Close()
+	o := opts(v, other)
+	o.Full = true
+	if _, err := Run(context.Background(), o); !errors.Is(err, ErrNotAnIndex) {
+		t.Errorf("Run over another SQLite database = %v, want ErrNotAnIndex", err)
+	}
+	if _, err := Run(context.Background(), opts(v, dir)); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("Run with a directory as the index = %v, want an error naming it", err)
+	}
+
+	mustRun(t, opts(v, db))
+	elsewhere := filepath.Join(t.TempDir(), "v2")
+	copyTree(t, filepath.Join(shared, "corpora/edge"), elsewhere)
+	if _, err := Run(context.Background(), opts(elsewhere, db)); !errors.Is(err, ErrOtherVault) {
+		t.Errorf("incremental run for another vault = %v, want ErrOtherVault", err)
+	}
+	o = opts(elsewhere, db)
+	o.Full = true
+	mustRun(t, o)
 }
