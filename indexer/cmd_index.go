@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -74,11 +75,15 @@ func (c *indexCmd) Run(g *globals) error {
 		if sum.ModelChanged {
 			fmt.Printf("the embedding model changed: re-embedded %d chunks\n", sum.Reembedded)
 		}
+		status := "vaultctx status"
+		if c.DB != "" {
+			status += " --db " + shellQuote(c.DB)
+		}
 		if n := total(sum.Redactions); n > 0 {
-			fmt.Printf("scrubbed %d credentials before indexing (see `vaultctx status`)\n", n)
+			fmt.Printf("scrubbed %d credentials before indexing (see `%s`)\n", n, status)
 		}
 		if sum.FilesSkipped+sum.FilesProblems > 0 {
-			fmt.Println("run `vaultctx status` to see skipped files and parse problems")
+			fmt.Printf("run `%s` to see skipped files and parse problems\n", status)
 		}
 	}
 	if errors.Is(err, index.ErrInterrupted) {
@@ -141,4 +146,13 @@ func configHint(g *globals) string {
 		return g.ConfigPath
 	}
 	return config.DefaultPath(os.Getenv)
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain
+// path characters.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

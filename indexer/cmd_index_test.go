@@ -77,6 +77,13 @@ func TestIndexSearchStatusEndToEnd(t *testing.T) {
 		t.Errorf("-k 5 returned %d hits", len(hits))
 	}
 
+	if code, out := runCaptured(t, "search", "--db", db, "  "); code != 2 {
+		t.Errorf("search with an empty query: exit %d, want 2 (usage): %s", code, out)
+	}
+	if code, out := runCaptured(t, "search", "--db", db, "--max-tokens", "20", "recurring tasks"); code != 0 || strings.Contains(out, "no results") {
+		t.Errorf("search with a small --max-tokens: exit %d, want the first hit cut: %s", code, out)
+	}
+
 	code, out = runCaptured(t, "search", "--db", db, "--mode", "hybrid", "--explain", "recurring tasks")
 	if code != 0 || !strings.Contains(out, "vec_available=true") || !strings.Contains(out, "bm25_rank=") || !strings.Contains(out, "vec_rank=") {
 		t.Errorf("search --explain: exit %d\n%s", code, out)

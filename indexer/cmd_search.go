@@ -49,6 +49,9 @@ func (c *searchCmd) Run(g *globals) error {
 		return usageError{"-k and --max-tokens take a positive number (0 means the default)"}
 	}
 	query := strings.Join(c.Query, " ")
+	if strings.TrimSpace(query) == "" {
+		return usageError{"the query is empty: vaultctx search WORDS... (a query starting with - goes after --: vaultctx search -- -Recurse)"}
+	}
 	db := orDefault(c.DB, cfg.DB)
 	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true, Columns: cfg.Search.Columns})
 	if errors.Is(err, store.ErrNotIndexed) {

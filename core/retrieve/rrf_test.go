@@ -236,6 +236,15 @@ func TestSearchModes(t *testing.T) {
 	if len(b) != 2 {
 		t.Errorf("MaxTokens 5 kept %d hits, want 2", len(b))
 	}
+	// A first hit larger than the budget is cut, not dropped.
+	long := Hit{Path: "p.md", Text: strings.Repeat("word ", 100)}
+	got := Budget([]Hit{long, {Path: "q.md", Text: "short"}}, 10)
+	if len(got) != 1 || got[0].Path != "p.md" || !strings.HasSuffix(got[0].Text, "…") {
+		t.Fatalf("Budget of a long first hit = %+v, want it cut", got)
+	}
+	if size := len([]rune(got[0].Path)) + len([]rune(got[0].Text)); size > 10*CharsPerToken {
+		t.Errorf("cut first hit is %d characters, over the budget of %d", size, 10*CharsPerToken)
+	}
 }
 
 func ExampleFuse() {

@@ -169,16 +169,42 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 
 // Budget returns the longest prefix of hits whose estimated size fits in
 // maxTokens tokens, estimating CharsPerToken characters per token over each
-// hit's path, section and text. Order is kept.
+// hit's path, section and text. Order is kept. When even the first hit does
+// not fit, it is kept with its text cut (at a space, marked "…") to what the
+// budget leaves - down to "…" alone when even its path and section fill the
+// budget - so a small budget never turns results into none.
 func Budget(hits []Hit, maxTokens int) []Hit {
 	used := 0
 	for i, h := range hits {
 		used += len([]rune(h.Path)) + len([]rune(h.Section)) + len([]rune(h.Text))
 		if (used+CharsPerToken-1)/CharsPerToken > maxTokens {
-			return hits[:i]
+			if i > 0 {
+				return hits[:i]
+			}
+			room := max(maxTokens*CharsPerToken-len([]rune(h.Path))-len([]rune(h.Section))-1, 1)
+			first := h
+			first.Text = cutText(h.Text, room)
+			return []Hit{first}
 		}
 	}
 	return hits
+}
+
+// cutText returns text cut to at most n runes, including a final "…", at
+// the last space when there is one in the second half.
+func cutText(text string, n int) string {
+	r := []rune(text)
+	if len(r) <= n {
+		return text
+	}
+	cut := n - 1
+	for i := cut; i > n/2; i-- {
+		if r[i] == ' ' {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRight(string(r[:cut]), " ") + "…"
 }
 
 func (o Options) withDefaults() Options {

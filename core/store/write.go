@@ -35,8 +35,8 @@ type Chunk struct {
 
 // Skip is one file the walk skipped, and why.
 type Skip struct {
-	Path   string
-	Reason string
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // Files returns every row of the files table keyed by path.
