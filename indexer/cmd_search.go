@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"golang.org/x/term"
@@ -41,6 +42,11 @@ type jsonHit struct {
 
 // Run searches the index.
 func (c *searchCmd) Run(g *globals) error {
+	// One search lives for tens of milliseconds: like the hooks, it runs
+	// without the garbage collector (up to a 512 MiB heap), whose sweeping
+	// faulted in fresh pages with TLB shootdowns on every CPU.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(512 << 20)
 	cfg, err := loadConfig(g)
 	if err != nil {
 		return err

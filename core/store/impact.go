@@ -1071,6 +1071,11 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 	var acc []float64
 	if len(fast) > 0 {
 		acc = make([]float64, ix.deltaID+1)
+		// Fresh memory reads as the shared zero page, so the scoring
+		// loop's first += on each page would fault twice, the second time
+		// with a TLB shootdown on every CPU; writing it once first faults
+		// each page in once (measured: a tenth of a search process's CPU).
+		clear(acc)
 		for _, it := range fast {
 			idf := ftsIDF(nRow, it.df)
 			norm := bm25K1 * bm25B / avgdl
