@@ -77,6 +77,10 @@ func TestIndexSearchStatusEndToEnd(t *testing.T) {
 		t.Errorf("-k 5 returned %d hits", len(hits))
 	}
 
+	// The note's own **bold** must not collide with the match markers.
+	if code, out := runCaptured(t, "search", "--db", db, "--mode", "bm25", "tasks toggle"); code != 0 || strings.Contains(out, "****") {
+		t.Errorf("search 'tasks toggle': exit %d, markers collide with the note's bold:\n%s", code, out)
+	}
 	if code, out := runCaptured(t, "search", "--db", db, "  "); code != 2 {
 		t.Errorf("search with an empty query: exit %d, want 2 (usage): %s", code, out)
 	}

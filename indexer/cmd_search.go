@@ -124,7 +124,13 @@ func (c *searchCmd) Run(g *globals) error {
 			}
 			fmt.Printf("    score=%.5f bm25_rank=%s vec_rank=%s bm25=%.3f cosine=%.3f%s\n", h.Score, rank(h.BM25Rank), rank(h.VecRank), h.BM25Score, h.VecScore, lead)
 		}
-		fmt.Printf("    %s\n", retrieve.Snippet(h.Text, query, 200, highlighter(color)))
+		text := h.Text
+		if !color {
+			// Matches are marked **like this**; the note's own bold
+			// markers would make ****runs**** of them.
+			text = strings.ReplaceAll(text, "**", "")
+		}
+		fmt.Printf("    %s\n", retrieve.Snippet(text, query, 200, highlighter(color)))
 	}
 	return nil
 }
