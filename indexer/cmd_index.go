@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vaultctx/vaultctx/core/settings"
 	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -77,7 +77,7 @@ func (c *indexCmd) Run(g *globals) error {
 		}
 		status := "vaultctx status"
 		if c.DB != "" {
-			status += " --db " + shellQuote(c.DB)
+			status += " --db " + settings.ShellQuote(c.DB)
 		}
 		if n := total(sum.Redactions); n > 0 {
 			fmt.Printf("scrubbed %d credentials before indexing (see `%s`)\n", n, status)
@@ -146,13 +146,4 @@ func configHint(g *globals) string {
 		return g.ConfigPath
 	}
 	return config.DefaultPath(os.Getenv)
-}
-
-// shellQuote quotes s for a POSIX shell when it holds anything but plain
-// path characters.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,8 +1,8 @@
 package hookio
 
 import (
+	"github.com/vaultctx/vaultctx/core/retrieve"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -65,7 +65,7 @@ func FormatContext(hits []Hit, budgetTokens int) string {
 		if room < minHitText && room < utf8.RuneCountInString(text) || room <= 0 {
 			continue
 		}
-		text = trimText(text, room)
+		text = retrieve.TrimText(text, room)
 		if n == 0 {
 			b.WriteString(ContextHeading)
 			b.WriteByte('\n')
@@ -101,30 +101,4 @@ func hitHeading(h Hit) string {
 // oneLineText collapses runs of whitespace (including newlines) to one space.
 func oneLineText(s string) string {
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// trimText returns text unchanged if it has at most limit runes, and
-// otherwise a prefix ending at a line or word boundary followed by "…", of
-// at most limit runes in total.
-func trimText(text string, limit int) string {
-	if utf8.RuneCountInString(text) <= limit {
-		return text
-	}
-	if limit <= 1 {
-		return ""
-	}
-	// Byte offset of the first limit-1 runes (room for the ellipsis).
-	cut := 0
-	for i := range limit - 1 {
-		_, size := utf8.DecodeRuneInString(text[cut:])
-		cut += size
-		_ = i
-	}
-	prefix := text[:cut]
-	if i := strings.LastIndexByte(prefix, '\n'); i >= len(prefix)/2 {
-		prefix = prefix[:i]
-	} else if i := strings.LastIndexFunc(prefix, unicode.IsSpace); i > 0 {
-		prefix = prefix[:i]
-	}
-	return strings.TrimRightFunc(prefix, unicode.IsSpace) + "…"
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Search modes.
@@ -171,8 +173,9 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 // maxTokens tokens, estimating CharsPerToken characters per token over each
 // hit's path, section and text. Order is kept. When even the first hit does
 // not fit, it is kept with its text cut (at a space, marked "…") to what the
-// budget leaves - down to "…" alone when even its path and section fill the
-// budget - so a small budget never turns results into none.
+// budget leaves (see TrimText) - down to "…" alone when even its path and
+// section fill the budget - so a small budget never turns results into
+// none.
 func Budget(hits []Hit, maxTokens int) []Hit {
 	used := 0
 	for i, h := range hits {
@@ -181,30 +184,38 @@ func Budget(hits []Hit, maxTokens int) []Hit {
 			if i > 0 {
 				return hits[:i]
 			}
-			room := max(maxTokens*CharsPerToken-len([]rune(h.Path))-len([]rune(h.Section))-1, 1)
+			room := max(maxTokens*CharsPerToken-len([]rune(h.Path))-len([]rune(h.Section)), 2)
 			first := h
-			first.Text = cutText(h.Text, room)
+			first.Text = TrimText(h.Text, room)
 			return []Hit{first}
 		}
 	}
 	return hits
 }
 
-// cutText returns text cut to at most n runes, including a final "…", at
-// the last space when there is one in the second half.
-func cutText(text string, n int) string {
-	r := []rune(text)
-	if len(r) <= n {
+// TrimText returns text unchanged if it has at most limit runes, and
+// otherwise a prefix ending at a line or word boundary followed by "…", of
+// at most limit runes in total ("" when limit is below 2).
+func TrimText(text string, limit int) string {
+	if utf8.RuneCountInString(text) <= limit {
 		return text
 	}
-	cut := n - 1
-	for i := cut; i > n/2; i-- {
-		if r[i] == ' ' {
-			cut = i
-			break
-		}
+	if limit <= 1 {
+		return ""
 	}
-	return strings.TrimRight(string(r[:cut]), " ") + "…"
+	// Byte offset of the first limit-1 runes (room for the ellipsis).
+	cut := 0
+	for range limit - 1 {
+		_, size := utf8.DecodeRuneInString(text[cut:])
+		cut += size
+	}
+	prefix := text[:cut]
+	if i := strings.LastIndexByte(prefix, '\n'); i >= len(prefix)/2 {
+		prefix = prefix[:i]
+	} else if i := strings.LastIndexFunc(prefix, unicode.IsSpace); i > 0 {
+		prefix = prefix[:i]
+	}
+	return strings.TrimRightFunc(prefix, unicode.IsSpace) + "…"
 }
 
 func (o Options) withDefaults() Options {

@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,11 +93,7 @@ func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error)
 		if err != nil {
 			return st, err
 		}
-		surfaces := make(map[string]struct{}, len(cands.ids))
-		for w := range cands.ids {
-			surfaces[w] = struct{}{}
-		}
-		stemOf, err := s.stemSurfaces(ctx, surfaces)
+		stemOf, err := s.stemSurfaces(ctx, slices.Collect(maps.Keys(cands.ids)))
 		if err != nil {
 			return st, err
 		}
@@ -293,7 +291,7 @@ func (s *Store) updateDelta(ctx context.Context, built, maxID int64) error {
 	}
 	var newForms [][2]string
 	if len(unknown) > 0 {
-		stemOf, err := s.stemSurfaces(ctx, unknown)
+		stemOf, err := s.stemSurfaces(ctx, slices.Collect(maps.Keys(unknown)))
 		if err != nil {
 			return err
 		}
@@ -305,26 +303,17 @@ func (s *Store) updateDelta(ctx context.Context, built, maxID int64) error {
 		}
 	}
 	lists := make([]postingEncoder, len(names))
-	tf := make([][4]uint32, len(names))
-	var touched []int32
+	var counter tfCounter
+	lookup := func(tok []byte) int32 {
+		if t, ok := forms[string(tok)]; ok {
+			return t
+		}
+		return -1
+	}
 	for i := range added {
-		for c, text := range added[i].cols {
-			ftsTokens(text, func(tok []byte) {
-				t, ok := forms[string(tok)]
-				if !ok {
-					return
-				}
-				if tf[t] == ([4]uint32{}) {
-					touched = append(touched, t)
-				}
-				tf[t][c]++
-			})
-		}
-		for _, t := range touched {
-			lists[t].add(posting{doc: uint32(added[i].id), tf: tf[t]})
-			tf[t] = [4]uint32{}
-		}
-		touched = touched[:0]
+		counter.count(&added[i].cols, lookup, func(t int32, tf [4]uint32) {
+			lists[t].add(posting{doc: uint32(added[i].id), tf: tf})
+		})
 	}
 	lens, err := s.docLengths(ctx, built+1, maxID)
 	if err != nil {
@@ -420,7 +409,7 @@ func (s *Store) chunkColumnsAfter(ctx context.Context, after int64, fn func(id i
 // indexing the tokens in a temporary FTS5 table with chunks_fts's tokenizer
 // and reading its vocabulary. Tokens FTS5 does not keep as one term are
 // left out.
-func (s *Store) stemSurfaces(ctx context.Context, surfaces map[string]struct{}) (map[string]string, error) {
+func (s *Store) stemSurfaces(ctx context.Context, list []string) (map[string]string, error) {
 	wrap := func(err error) error { return fmt.Errorf("build impact index: stem: %w", err) }
 	for _, q := range []string{
 		"DROP TABLE IF EXISTS temp.impact_stem",
@@ -432,10 +421,6 @@ func (s *Store) stemSurfaces(ctx context.Context, surfaces map[string]struct{}) 
 		}
 	}
 	defer s.db.ExecContext(context.WithoutCancel(ctx), "DROP TABLE IF EXISTS temp.impact_stem")
-	list := make([]string, 0, len(surfaces))
-	for w := range surfaces {
-		list = append(list, w)
-	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, wrap(err)
@@ -581,8 +566,7 @@ type candScanner struct {
 	words     []string
 	lists     []candList
 	overflow  []bool
-	tf        [][4]uint32
-	touched   []int32
+	tfCounter
 }
 
 func (sc *candScanner) classify(tok []byte) int32 {
@@ -596,7 +580,6 @@ func (sc *candScanner) classify(tok []byte) int32 {
 			sc.words = append(sc.words, string(tok))
 			sc.lists = append(sc.lists, candList{})
 			sc.overflow = append(sc.overflow, false)
-			sc.tf = append(sc.tf, [4]uint32{})
 			break
 		}
 	}
@@ -606,27 +589,45 @@ func (sc *candScanner) classify(tok []byte) int32 {
 
 // chunk adds one chunk's postings.
 func (sc *candScanner) chunk(doc int64, cols *[4]string) {
-	for col, text := range cols {
-		ftsTokens(text, func(tok []byte) {
-			id := sc.classify(tok)
-			if id < 0 {
-				return
-			}
-			if sc.tf[id] == ([4]uint32{}) {
-				sc.touched = append(sc.touched, id)
-			}
-			sc.tf[id][col]++
-		})
-	}
-	for _, id := range sc.touched {
-		packed, ok := packTF(sc.tf[id])
+	sc.count(cols, sc.classify, func(id int32, tf [4]uint32) {
+		packed, ok := packTF(tf)
 		if !ok {
 			sc.overflow[id] = true
 		}
 		sc.lists[id].add(uint32(doc), packed)
-		sc.tf[id] = [4]uint32{}
+	})
+}
+
+// tfCounter counts the column frequencies of terms in one chunk at a time.
+type tfCounter struct {
+	tf      [][4]uint32 // by term id, zero between chunks
+	touched []int32
+}
+
+// count maps each token of the four columns to a term id with id (negative
+// for tokens that do not count) and then calls emit once per term found,
+// in first-seen order, with its frequency in each column.
+func (c *tfCounter) count(cols *[4]string, id func(tok []byte) int32, emit func(id int32, tf [4]uint32)) {
+	for col, text := range cols {
+		ftsTokens(text, func(tok []byte) {
+			i := id(tok)
+			if i < 0 {
+				return
+			}
+			for int(i) >= len(c.tf) {
+				c.tf = append(c.tf, [4]uint32{})
+			}
+			if c.tf[i] == ([4]uint32{}) {
+				c.touched = append(c.touched, i)
+			}
+			c.tf[i][col]++
+		})
 	}
-	sc.touched = sc.touched[:0]
+	for _, i := range c.touched {
+		emit(i, c.tf[i])
+		c.tf[i] = [4]uint32{}
+	}
+	c.touched = c.touched[:0]
 }
 
 // packTF packs four column frequencies into 32 bits (16, 6, 6 and 4 bits);

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -15,16 +14,8 @@ import (
 // measured in the same loop so their ratio is fair on a busy machine. It
 // also fails when the two rankings differ.
 func BenchmarkKeywordHits(b *testing.B) {
-	db := os.Getenv("VAULTCTX_BENCH_DB")
-	if db == "" {
-		b.Skip("VAULTCTX_BENCH_DB is not set")
-	}
 	ctx := context.Background()
-	s, err := Open(ctx, db, Options{ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s, db := benchStore(b)
 	ix, err := s.loadImpact(ctx)
 	if err != nil || ix == nil {
 		b.Fatalf("%s has no impact index (%v)", db, err)

@@ -331,21 +331,14 @@ type bitReader struct {
 }
 
 func (r *bitReader) read(width uint8) uint64 {
-	i := r.off >> 3
-	var x uint64
-	if i+8 <= uint(len(r.b)) {
-		x = binary.LittleEndian.Uint64(r.b[i:])
-	} else {
-		var tmp [8]byte
-		copy(tmp[:], r.b[min(i, uint(len(r.b))):])
-		x = binary.LittleEndian.Uint64(tmp[:])
-	}
-	shift := r.off & 7
+	// width <= 32 and peek holds at least 57 bits, so one load suffices.
+	v := r.peek() & (1<<width - 1)
 	r.off += uint(width)
-	// width <= 32 and shift <= 7, so one 64-bit load holds the value.
-	return x >> shift & (1<<width - 1)
+	return v
 }
 
+// peek returns the bits from the read offset on, at least 57 of them
+// (zeros past the end).
 func (r *bitReader) peek() uint64 {
 	i := r.off >> 3
 	var x uint64

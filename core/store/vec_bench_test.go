@@ -52,6 +52,21 @@ func benchQueries(tb testing.TB, s *Store, n int) []string {
 	return out
 }
 
+// benchStore opens the real index named by VAULTCTX_BENCH_DB read-only for
+// a benchmark (skipped when the variable is not set) and closes it after.
+func benchStore(b *testing.B) (*Store, string) {
+	db := os.Getenv("VAULTCTX_BENCH_DB")
+	if db == "" {
+		b.Skip("VAULTCTX_BENCH_DB is not set")
+	}
+	s, err := Open(context.Background(), db, Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s, db
+}
+
 // BenchmarkVectorHits measures the vector leg on a real index: set
 // VAULTCTX_BENCH_DB to a file built with a model, e.g.
 //
@@ -63,16 +78,8 @@ func benchQueries(tb testing.TB, s *Store, n int) []string {
 // alone) and the p50/p95 in ms of VectorHits and of embedding plus
 // VectorHits, in process after one warm-up pass.
 func BenchmarkVectorHits(b *testing.B) {
-	db := os.Getenv("VAULTCTX_BENCH_DB")
-	if db == "" {
-		b.Skip("VAULTCTX_BENCH_DB is not set")
-	}
 	ctx := context.Background()
-	s, err := Open(ctx, db, Options{ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s, db := benchStore(b)
 	dir, err := s.Meta(ctx, "model_dir")
 	if err != nil || !s.VecAvailable() {
 		b.Fatalf("%s has no vectors (%v)", db, err)
