@@ -101,7 +101,10 @@ func register() {
 // binary built without FTS5, ErrSchema for a file of another schema version,
 // and wrapped SQLite errors for a corrupt or unreadable file.
 func Open(ctx context.Context, path string, opt Options) (*Store, error) {
-	autoVec.Do(sqlite_vec.Auto)
+	autoVec.Do(func() {
+		sqlite_vec.Auto()
+		registerVecScan()
+	})
 	if opt.BusyTimeout == 0 {
 		opt.BusyTimeout = DefaultBusyTimeout
 	}

@@ -37,9 +37,11 @@ import (
 //     the centroids by cosine, reads the Probes(lists) nearest lists from
 //     vec0's shadow tables with one statement, and scores each vector there
 //     by exact int8 cosine (dot products in a C loop the compiler
-//     vectorises, dot.go), keeping the best k. The score is the one vec0's
-//     own MATCH gives; TestScanMatchesVec0 checks that. On the large corpus
-//     (508 lists, 51 probed) a query reads about 18,000 of 162,728 vectors.
+//     vectorises, dot.h), keeping the best k. Both steps run inside SQLite,
+//     in SQL functions of our own (vecscan.c), so no vector is copied out.
+//     The score is the one vec0's own MATCH gives; TestScanMatchesVec0
+//     checks that. On the large corpus (508 lists, 51 probed) a query reads
+//     about 18,000 of 162,728 vectors.
 //
 // A process caches the centroids on first use; a reader that outlives a
 // TrainVectorLists of another process probes with stale centroids (poor
@@ -433,14 +435,13 @@ func (s *Store) vectorHits(ctx context.Context, q []float32, k int, all bool) ([
 	if err != nil {
 		return nil, err
 	}
-	lists, err := s.loadLists(ctx, s.db)
-	if err != nil {
-		return nil, err
-	}
 	qq := quantize(q, center)
 	var probe []int64
-	if !all && lists.len() > 0 {
-		probe = lists.nearestN(qq, Probes(lists.len()))
+	if !all {
+		if probe, err = s.nearestLists(ctx, qq); err != nil {
+			return nil, err
+		}
+		probe = probe[:Probes(len(probe))]
 	}
 	return s.scanLists(ctx, qq, probe, k)
 }
@@ -450,9 +451,10 @@ type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// scanLists scores every vector in the given lists (all lists when probe is
-// nil) by cosine with q and returns the k best.
-func (s *Store) scanLists(ctx context.Context, q i8, probe []int64, k int) ([]Scored, error) {
+// scanListsGo scores every vector in the given lists (all lists when probe
+// is nil) by cosine with q and returns the k best: scanLists in Go, over
+// blobs copied out of SQLite, kept as its reference.
+func (s *Store) scanListsGo(ctx context.Context, q i8, probe []int64, k int) ([]Scored, error) {
 	top := &topK{k: k}
 	qn := q.norm()
 	dot, nn := make([]int32, ListChunk), make([]int32, ListChunk)

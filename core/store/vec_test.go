@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -247,8 +248,10 @@ func fillVectorsAs(tb testing.TB, s *Store, name string, vecs [][]float32) []int
 	return ids
 }
 
-// The Go scan over vec0's shadow tables must score exactly as vec0's own
-// cosine KNN does (the slow reference), list by list and over all lists.
+// The scan over vec0's shadow tables (vaultctx_knn, and its Go twin) must
+// score exactly as vec0's own cosine KNN does (the slow reference), list
+// by list and over all lists, and vaultctx_nearest must rank the lists as
+// the Go centroids do.
 func TestScanMatchesVec0(t *testing.T) {
 	s := mustOpen(t)
 	ctx := context.Background()
@@ -271,6 +274,13 @@ func TestScanMatchesVec0(t *testing.T) {
 	}
 	for qi := 0; qi < 5; qi++ {
 		q := quantize(clustered(r, 1, dim, 1)[0], center)
+		order, err := s.nearestLists(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := lists.nearestN(q, lists.len()); !slices.Equal(order, want) {
+			t.Fatalf("query %d: vaultctx_nearest ranks lists %v, Go %v", qi, order, want)
+		}
 		for _, k := range []int{1, 10, 100} {
 			for _, l := range append(lists.nearestN(q, 3), -1) {
 				var probe []int64
@@ -286,6 +296,15 @@ func TestScanMatchesVec0(t *testing.T) {
 					t.Fatal(err)
 				}
 				sameHits(t, fmt.Sprintf("query %d list %d k=%d", qi, l, k), fast, slow)
+				// The SQL function and the Go scan do the same arithmetic:
+				// the same hits with the same scores, bit for bit.
+				inGo, err := s.scanListsGo(ctx, q, probe, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(fast, inGo) {
+					t.Fatalf("query %d list %d k=%d: vaultctx_knn %v, Go %v", qi, l, k, fast, inGo)
+				}
 			}
 		}
 	}
