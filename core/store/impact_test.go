@@ -182,6 +182,12 @@ func TestImpactMatchesFTS5(t *testing.T) {
 	if served < len(queries) {
 		t.Errorf("only %d query terms were served by the impact index", served)
 	}
+	// Scored a few chunk ids at a time, postings blocks straddle the
+	// window edges; the scores must not change.
+	window := scoreWindow
+	scoreWindow = 97
+	compareWithFTS5(t, s, queries)
+	scoreWindow = window
 
 	// A few new, edited and deleted notes: an incremental run updates the
 	// delta instead of rebuilding.

@@ -197,91 +197,127 @@ func decodePostings(blob []byte, fn func(doc uint32, tf *[4]uint32)) error {
 // chunk ids and, per column, the frequencies. It is decodePostings without
 // a call per posting, for scoring loops.
 func decodeBlocks(blob []byte, fn func(n int, docs *[blockLen]uint32, tfs *[4][blockLen]uint32)) error {
+	var d blockDecoder
+	if err := d.reset(blob); err != nil {
+		return err
+	}
+	for {
+		n, err := d.next()
+		if n == 0 || err != nil {
+			return err
+		}
+		fn(n, &d.docs, &d.tfs)
+	}
+}
+
+// blockDecoder decodes a posting list blob one block at a time, so that a
+// scorer can walk several lists side by side.
+type blockDecoder struct {
+	blob []byte
+	pos  int    // byte offset of the next block
+	left int    // postings not yet decoded
+	prev uint32 // last chunk id decoded
+	docs [blockLen]uint32
+	tfs  [4][blockLen]uint32
+}
+
+// reset starts decoding blob. It returns errPostings when the count
+// header is corrupt.
+func (d *blockDecoder) reset(blob []byte) error {
 	n, k := binary.Uvarint(blob)
 	if k <= 0 || n > uint64(len(blob))*8 {
 		return errPostings
 	}
-	pos := k
-	prev := uint32(0)
-	var vals [5][blockLen]uint32
-	var tfs [4][blockLen]uint32
-	for left := int(n); left > 0; {
-		cnt := min(left, blockLen)
-		var modes, counts [5]uint8
-		bounded := 0 // bits of the dense and sparse fields
-		for f := 0; f < 5; f++ {
-			if pos >= len(blob) {
-				return errPostings
-			}
-			m := blob[pos]
-			pos++
-			switch {
-			case m&riceFlag != 0:
-				if m&sparseFlag != 0 || m&^riceFlag > 16 {
-					return errPostings
-				}
-				bounded += cnt // at least one bit per code
-			case m&sparseFlag != 0:
-				if f == 0 || pos >= len(blob) || m&^sparseFlag > 32 || int(blob[pos]) > cnt {
-					return errPostings
-				}
-				counts[f] = blob[pos]
-				pos++
-				bounded += int(counts[f]) * (7 + int(m&^sparseFlag))
-			default:
-				if m > 32 {
-					return errPostings
-				}
-				bounded += int(m) * cnt
-			}
-			modes[f] = m
-		}
-		if pos+(bounded+7)/8 > len(blob) {
-			return errPostings
-		}
-		r := bitReader{b: blob[pos:]}
-		for f := 0; f < 5; f++ {
-			m := modes[f]
-			switch {
-			case m&riceFlag != 0:
-				for i := 0; i < cnt; i++ {
-					vals[f][i] = r.readRice(m &^ riceFlag)
-				}
-			case m&sparseFlag != 0:
-				wd := m &^ sparseFlag
-				clear(vals[f][:cnt])
-				var idx [blockLen]uint8
-				for j := 0; j < int(counts[f]); j++ {
-					idx[j] = uint8(r.read(7))
-				}
-				for j := 0; j < int(counts[f]); j++ {
-					v := uint32(r.read(wd))
-					if int(idx[j]) < cnt {
-						vals[f][idx[j]] = v
-					}
-				}
-			case m == 0:
-				clear(vals[f][:cnt])
-			default:
-				for i := 0; i < cnt; i++ {
-					vals[f][i] = uint32(r.read(m))
-				}
-			}
-		}
-		end := pos + int((r.off+7)/8)
-		if end > len(blob) {
-			return errPostings
-		}
-		pos = end
-		for i := 0; i < cnt; i++ {
-			prev += vals[0][i]
-			vals[0][i] = prev
-		}
-		copy(tfs[:], vals[1:])
-		fn(cnt, &vals[0], &tfs)
-		left -= cnt
-	}
+	d.blob, d.pos, d.left, d.prev = blob, k, int(n), 0
 	return nil
+}
+
+// next decodes the next block into d.docs and d.tfs and returns its number
+// of postings: 0 at the end, or with errPostings for a corrupt block.
+func (d *blockDecoder) next() (int, error) {
+	if d.left <= 0 {
+		return 0, nil
+	}
+	blob, pos := d.blob, d.pos
+	cnt := min(d.left, blockLen)
+	var modes, counts [5]uint8
+	bounded := 0 // bits of the dense and sparse fields
+	for f := 0; f < 5; f++ {
+		if pos >= len(blob) {
+			return 0, errPostings
+		}
+		m := blob[pos]
+		pos++
+		switch {
+		case m&riceFlag != 0:
+			if m&sparseFlag != 0 || m&^riceFlag > 16 {
+				return 0, errPostings
+			}
+			bounded += cnt // at least one bit per code
+		case m&sparseFlag != 0:
+			if f == 0 || pos >= len(blob) || m&^sparseFlag > 32 || int(blob[pos]) > cnt {
+				return 0, errPostings
+			}
+			counts[f] = blob[pos]
+			pos++
+			bounded += int(counts[f]) * (7 + int(m&^sparseFlag))
+		default:
+			if m > 32 {
+				return 0, errPostings
+			}
+			bounded += int(m) * cnt
+		}
+		modes[f] = m
+	}
+	if pos+(bounded+7)/8 > len(blob) {
+		return 0, errPostings
+	}
+	r := bitReader{b: blob[pos:]}
+	for f := 0; f < 5; f++ {
+		vals := &d.docs
+		if f > 0 {
+			vals = &d.tfs[f-1]
+		}
+		m := modes[f]
+		switch {
+		case m&riceFlag != 0:
+			for i := 0; i < cnt; i++ {
+				vals[i] = r.readRice(m &^ riceFlag)
+			}
+		case m&sparseFlag != 0:
+			wd := m &^ sparseFlag
+			clear(vals[:cnt])
+			var idx [blockLen]uint8
+			for j := 0; j < int(counts[f]); j++ {
+				idx[j] = uint8(r.read(7))
+			}
+			for j := 0; j < int(counts[f]); j++ {
+				v := uint32(r.read(wd))
+				if int(idx[j]) < cnt {
+					vals[idx[j]] = v
+				}
+			}
+		case m == 0:
+			clear(vals[:cnt])
+		default:
+			for i := 0; i < cnt; i++ {
+				vals[i] = uint32(r.read(m))
+			}
+		}
+	}
+	end := pos + int((r.off+7)/8)
+	if end > len(blob) {
+		return 0, errPostings
+	}
+	d.pos = end
+	prev := d.prev
+	for i := 0; i < cnt; i++ {
+		prev += d.docs[i]
+		d.docs[i] = prev
+	}
+	d.prev = prev
+	d.left -= cnt
+	return cnt, nil
 }
 
 type bitWriter struct {
