@@ -153,6 +153,12 @@ fi
 if ! printf 'int main(void) { return 0; }\n' | $cc -x c -o /dev/null - >/dev/null 2>&1; then
   die "the C compiler $cc cannot build a trivial program. $cc_fix."
 fi
+# sqlite-vec's Go bindings and our own SQL functions compile against the
+# system's sqlite3.h (the code linked is the SQLite built into the binary).
+# shellcheck disable=SC2086 # CC may carry flags
+if ! printf '#include <sqlite3.h>\nint main(void) { return 0; }\n' | $cc -x c -o /dev/null - >/dev/null 2>&1; then
+  die "SQLite's C header sqlite3.h is needed to build and was not found. Debian/Ubuntu: sudo apt-get install libsqlite3-dev; Fedora: sudo dnf install sqlite-devel; macOS: xcode-select --install."
+fi
 say "Go $ver ($go), C compiler $(command -v "${cc%% *}")"
 
 # ---------------------------------------------------------------- 2. build
