@@ -3,24 +3,23 @@ module github.com/vaultctx/vaultctx
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
+	github.com/adrg/frontmatter v0.2.0
+	github.com/alecthomas/kong v1.17.0
 	github.com/asg017/sqlite-vec-go-bindings v0.1.6
 	github.com/mattn/go-sqlite3 v1.14.53
+	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/tidwall/gjson v1.20.2
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/sys v0.50.0
+	golang.org/x/term v0.48.0
 	golang.org/x/text v0.44.0
 )
 
 require (
-	github.com/BurntSushi/toml v1.6.0 // indirect
-	github.com/adrg/frontmatter v0.2.0 // indirect
-	github.com/alecthomas/kong v1.17.0 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
-	github.com/schollz/progressbar/v3 v3.19.1 // indirect
-	github.com/tidwall/gjson v1.20.2 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
-	golang.org/x/term v0.48.0 // indirect
 	gopkg.in/yaml.v2 v2.3.0 // indirect
 )

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -99,30 +100,32 @@ func (c *searchCmd) Run(g *globals) error {
 		return enc.Encode(out)
 	}
 	color := term.IsTerminal(int(os.Stdout.Fd()))
+	// One write at the end instead of four per hit.
+	w := bufio.NewWriter(os.Stdout)
 	if c.Explain {
-		fmt.Printf("mode=%s vec_available=%t k=%d\n", c.Mode, e.VecAvailable(), k)
+		fmt.Fprintf(w, "mode=%s vec_available=%t k=%d\n", c.Mode, e.VecAvailable(), k)
 		if c.Mode == retrieve.ModeHybrid || c.Mode == "" {
 			// Vector hits under min_cosine never enter the fusion, so they
 			// show as vec_rank=- here.
-			fmt.Printf("fusion: %s\n", cfg.Search.Summary())
+			fmt.Fprintf(w, "fusion: %s\n", cfg.Search.Summary())
 		}
 	}
 	if len(hits) == 0 {
-		fmt.Println("no results")
-		return nil
+		fmt.Fprintln(w, "no results")
+		return w.Flush()
 	}
 	for i, h := range hits {
-		fmt.Printf("%2d. %s", i+1, h.Path)
+		fmt.Fprintf(w, "%2d. %s", i+1, h.Path)
 		if h.Section != "" {
-			fmt.Printf(" § %s", h.Section)
+			fmt.Fprintf(w, " § %s", h.Section)
 		}
-		fmt.Println()
+		fmt.Fprintln(w)
 		if c.Explain {
 			lead := ""
 			if (c.Mode == retrieve.ModeHybrid || c.Mode == "") && h.BM25Rank == i+1 && i < cfg.Search.BM25Lead {
 				lead = " (kept first: bm25_lead)"
 			}
-			fmt.Printf("    score=%.5f bm25_rank=%s vec_rank=%s bm25=%.3f cosine=%.3f%s\n", h.Score, rank(h.BM25Rank), rank(h.VecRank), h.BM25Score, h.VecScore, lead)
+			fmt.Fprintf(w, "    score=%.5f bm25_rank=%s vec_rank=%s bm25=%.3f cosine=%.3f%s\n", h.Score, rank(h.BM25Rank), rank(h.VecRank), h.BM25Score, h.VecScore, lead)
 		}
 		text := h.Text
 		if !color {
@@ -130,9 +133,9 @@ func (c *searchCmd) Run(g *globals) error {
 			// markers would make ****runs**** of them.
 			text = strings.ReplaceAll(text, "**", "")
 		}
-		fmt.Printf("    %s\n", retrieve.Snippet(text, query, 200, highlighter(color)))
+		fmt.Fprintf(w, "    %s\n", retrieve.Snippet(text, query, 200, highlighter(color)))
 	}
-	return nil
+	return w.Flush()
 }
 
 func rank(r int) string {

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -34,22 +35,59 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-// cli is the whole command line: one struct per subcommand, each in its own
-// cmd_*.go file with a Run method.
+// cli holds the global flags; the subcommands are added to it by run.
 type cli struct {
 	Config string `help:"Config file (default $VAULTCTX_CONFIG, else $XDG_CONFIG_HOME/vaultctx/config.toml)." type:"path" placeholder:"FILE"`
+}
 
-	Index   indexCmd   `cmd:"" help:"Index the vault (incremental by default)."`
-	Search  searchCmd  `cmd:"" help:"Search the index."`
-	Status  statusCmd  `cmd:"" help:"Show what the index holds."`
-	Scrub   scrubCmd   `cmd:"" help:"Redact credentials from a file or stdin."`
-	Model   modelCmd   `cmd:"" help:"Download or inspect an embedding model."`
-	Embed   embedCmd   `cmd:"" help:"Print the embeddings of texts."`
-	Hooks   hooksCmd   `cmd:"" help:"Wire the Claude Code hooks into settings.json."`
-	Doctor  doctorCmd  `cmd:"" help:"Check the installation end to end."`
-	Eval    evalCmd    `cmd:"" help:"Measure retrieval quality (BEIR or a vault reference set)."`
-	Bench   benchCmd   `cmd:"" help:"Measure indexing and search speed on a vault."`
-	Version versionCmd `cmd:"" help:"Print the version."`
+// command is one subcommand: a struct in its own cmd_*.go file with a Run
+// method.
+type command struct {
+	name, help string
+	cmd        any
+}
+
+// commands returns every subcommand, in the order help lists them.
+func commands() []command {
+	return []command{
+		{"index", "Index the vault (incremental by default).", &indexCmd{}},
+		{"search", "Search the index.", &searchCmd{}},
+		{"status", "Show what the index holds.", &statusCmd{}},
+		{"scrub", "Redact credentials from a file or stdin.", &scrubCmd{}},
+		{"model", "Download or inspect an embedding model.", &modelCmd{}},
+		{"embed", "Print the embeddings of texts.", &embedCmd{}},
+		{"hooks", "Wire the Claude Code hooks into settings.json.", &hooksCmd{}},
+		{"doctor", "Check the installation end to end.", &doctorCmd{}},
+		{"eval", "Measure retrieval quality (BEIR or a vault reference set).", &evalCmd{}},
+		{"bench", "Measure indexing and search speed on a vault.", &benchCmd{}},
+		{"version", "Print the version.", &versionCmd{}},
+	}
+}
+
+// wanted returns the commands the parser for args needs: only the one args
+// names, when they name one, else all of them (for help and for errors that
+// list the commands). kong builds its model of every command it is given
+// by reflection, about 2 ms for all of them; a search, which must start
+// and exit in a few ms, pays only for its own.
+func wanted(args []string) []command {
+	all := commands()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--config":
+			i++ // its value
+			continue
+		case strings.HasPrefix(a, "-"):
+			continue
+		}
+		for _, c := range all {
+			if c.name == a {
+				return []command{c}
+			}
+		}
+		break
+	}
+	return all
 }
 
 // globals is passed to every Run method.
@@ -77,11 +115,15 @@ func run(args []string) int {
 	defer stop()
 
 	var c cli
-	parser, err := kong.New(&c,
+	opts := []kong.Option{
 		kong.Name("vaultctx"),
 		kong.Description("Hybrid BM25 + vector search over a markdown vault, for Claude Code hooks."),
 		kong.UsageOnError(),
-	)
+	}
+	for _, cmd := range wanted(args) {
+		opts = append(opts, kong.DynamicCommand(cmd.name, cmd.help, "", cmd.cmd))
+	}
+	parser, err := kong.New(&c, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vaultctx:", err)
 		return 1
