@@ -810,8 +810,9 @@ func (ix *impactIndex) docLen(id uint32) float64 {
 
 // loadImpact returns the impact index, or nil when the file has none (an
 // older file, or a corpus without common terms). The chunk lengths are kept
-// between calls; the meta keys are read every time, so a reader that stays
-// open across a rebuild or a delta update picks it up.
+// between calls; the meta keys are read every time (not from the snapshot
+// of a read-only store), so a reader that stays open across a rebuild or a
+// delta update picks it up.
 func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 	var built, delta string
 	err := s.db.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), ''),
@@ -1103,6 +1104,7 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 	top := &topK{k: k}
 	if len(curs) > 0 {
 		acc := make([]float64, scoreWindow)
+		floor := math.Inf(-1)
 		norm := bm25K1 * bm25B / avgdl
 		for lo := int64(0); lo <= ix.deltaID; lo += scoreWindow {
 			hi := min(lo+scoreWindow, ix.deltaID+1)
@@ -1138,12 +1140,17 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 				delete(extra, early[0])
 				early = early[1:]
 			}
+			// Most chunks cannot enter the top k: compare with the worst
+			// kept score before offering.
 			for i, sc := range acc[:hi-lo] {
-				if sc != 0 {
+				if sc != 0 && sc >= floor {
 					top.offer(lo+int64(i), sc)
-					acc[i] = 0
+					if f, full := top.floor(); full {
+						floor = f
+					}
 				}
 			}
+			clear(acc[:hi-lo])
 		}
 	}
 	for id, sc := range extra {
@@ -1228,6 +1235,15 @@ func (s *Store) ftsAverages(ctx context.Context) (int64, []uint64, error) {
 type topK struct {
 	k int
 	h scoredHeap
+}
+
+// floor returns the worst kept score once k hits are kept (full is false
+// before): a score below it cannot enter.
+func (t *topK) floor() (sc float64, full bool) {
+	if len(t.h) < t.k || len(t.h) == 0 {
+		return 0, false
+	}
+	return t.h[0].Score, true
 }
 
 func (t *topK) offer(id int64, sc float64) {

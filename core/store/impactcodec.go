@@ -281,9 +281,7 @@ func (d *blockDecoder) next() (int, error) {
 		m := modes[f]
 		switch {
 		case m&riceFlag != 0:
-			for i := 0; i < cnt; i++ {
-				vals[i] = r.readRice(m &^ riceFlag)
-			}
+			r.readRices(m&^riceFlag, vals[:cnt])
 		case m&sparseFlag != 0:
 			wd := m &^ sparseFlag
 			clear(vals[:cnt])
@@ -386,6 +384,35 @@ func (r *bitReader) peek() uint64 {
 		x = binary.LittleEndian.Uint64(tmp[:])
 	}
 	return x >> (r.off & 7)
+}
+
+// readRices reads len(out) Rice codes of parameter k: readRice in one
+// loop, with the offset in a register (the hot loop of a BM25 query).
+func (r *bitReader) readRices(k uint8, out []uint32) {
+	b, off := r.b, r.off
+	mask := uint32(1)<<k - 1
+	for i := range out {
+		j := off >> 3
+		var x uint64
+		if j+8 <= uint(len(b)) {
+			x = binary.LittleEndian.Uint64(b[j:])
+		} else {
+			var tmp [8]byte
+			copy(tmp[:], b[min(j, uint(len(b))):])
+			x = binary.LittleEndian.Uint64(tmp[:])
+		}
+		x >>= off & 7
+		q := bits.TrailingZeros64(x)
+		if q >= riceEscape {
+			r.off = off + riceEscape + 1
+			out[i] = uint32(r.read(32))
+			off = r.off
+			continue
+		}
+		off += uint(q) + 1 + uint(k)
+		out[i] = uint32(q)<<k | uint32(x>>(q+1))&mask
+	}
+	r.off = off
 }
 
 func (r *bitReader) readRice(k uint8) uint32 {
