@@ -67,6 +67,50 @@ func TestSeenCorruptAndExpired(t *testing.T) {
 	}
 }
 
+// Other sessions' expired files go in a sweep at most once per SweepEvery,
+// so a hook does not stat the whole directory on every call.
+func TestSeenSweep(t *testing.T) {
+	dir := t.TempDir()
+	expired := func(name string) string {
+		p := filepath.Join(dir, SafeName(name)+".json")
+		os.WriteFile(p, []byte(`{"session_id":"`+name+`","chunks":[1]}`), 0o600)
+		past := time.Now().Add(-SeenTTL - time.Hour)
+		os.Chtimes(p, past, past)
+		return p
+	}
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	first := expired("first")
+	if _, err := OpenSeen(dir, "me"); err != nil {
+		t.Fatal(err)
+	}
+	if exists(first) {
+		t.Fatal("the first OpenSeen did not sweep an expired file")
+	}
+	second := expired("second")
+	if _, err := OpenSeen(dir, "me"); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(second) {
+		t.Fatal("swept again within SweepEvery")
+	}
+	past := time.Now().Add(-SweepEvery - time.Minute)
+	os.Chtimes(filepath.Join(dir, sweptMarker), past, past)
+	if _, err := OpenSeen(dir, "me"); err != nil {
+		t.Fatal(err)
+	}
+	if exists(second) {
+		t.Fatal("no sweep after SweepEvery")
+	}
+	fresh, _ := OpenSeen(dir, "me")
+	fresh.Add(7)
+	if err := fresh.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := OpenSeen(dir, "me"); !again.Has(7) {
+		t.Fatal("a live session's state was lost")
+	}
+}
+
 func TestSafeName(t *testing.T) {
 	for _, id := range []string{"toolu_01abc", "a/b", "a_b", "../../etc/passwd", "", ".hidden", strings.Repeat("x", 300), "é"} {
 		n := SafeName(id)
