@@ -11,47 +11,69 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
-// Seal finishes a Bulk store: it merges the FTS5 index segments, returns
-// the pages that frees to the file system, switches the file to WAL mode,
-// and closes it. The file is then ready for Replace.
+// Seal finishes a Bulk store: it merges the FTS5 index segments, rewrites
+// the file compacted and defragmented (VACUUM INTO a sibling file that
+// then takes its name), switches it to WAL mode, and closes it. The file
+// is then ready for Replace.
+//
+// The rewrite lays every table and index out in page order. A search
+// process pays for each 64 KiB of the file it touches (the kernel maps
+// that much around every page read, and unmaps it at exit); on the large
+// corpus the rewrite halved the file a hybrid query touches (18 to 9 MB)
+// and took 0.7 s.
 func (s *Store) Seal(ctx context.Context) error {
+	fail := func(err error) error {
+		s.db.Close()
+		return fmt.Errorf("seal %s: %w", s.path, err)
+	}
 	if _, err := s.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')"); err != nil {
-		s.db.Close()
+		return fail(err)
+	}
+	packed := s.path + ".packed"
+	if err := removeDB(packed); err != nil {
+		return fail(err)
+	}
+	if _, err := s.db.ExecContext(ctx, "VACUUM INTO ?", packed); err != nil {
+		removeDB(packed)
+		return fail(err)
+	}
+	if err := s.db.Close(); err != nil {
+		removeDB(packed)
 		return fmt.Errorf("seal %s: %w", s.path, err)
 	}
-	if err := s.vacuumFree(ctx); err != nil {
-		s.db.Close()
+	if err := os.Rename(packed, s.path); err != nil {
+		removeDB(packed)
 		return fmt.Errorf("seal %s: %w", s.path, err)
 	}
+	db, err := sql.Open(driverName, "file:"+escapePath(s.path))
+	if err != nil {
+		return fmt.Errorf("seal %s: %w", s.path, err)
+	}
+	db.SetMaxOpenConns(1)
 	for _, q := range []string{
 		"PRAGMA journal_mode=WAL",
 		"PRAGMA optimize",
 	} {
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
-			s.db.Close()
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			db.Close()
 			return fmt.Errorf("seal %s: %w", s.path, err)
 		}
 	}
-	if err := s.db.Close(); err != nil {
+	if err := db.Close(); err != nil {
 		return fmt.Errorf("seal %s: %w", s.path, err)
 	}
 	return nil
 }
 
-// vacuumFree returns free pages to the file system. incremental_vacuum
-// frees one page per row it returns, so the rows must be drained.
-func (s *Store) vacuumFree(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, "PRAGMA incremental_vacuum")
-	if err != nil {
-		return err
+// removeDB deletes an SQLite file and its journal files; missing ones are
+// not an error.
+func removeDB(path string) error {
+	for _, p := range []string{path, path + "-journal", path + "-wal", path + "-shm"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
 	}
-	for rows.Next() {
-	}
-	if err := rows.Err(); err != nil {
-		rows.Close()
-		return err
-	}
-	return rows.Close()
+	return nil
 }
 
 // Replace atomically swaps the sealed index file src into place at dst.
