@@ -1104,7 +1104,9 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 	top := &topK{k: k}
 	if len(curs) > 0 {
 		acc := make([]float64, scoreWindow)
-		floor := math.Inf(-1)
+		// Every score is positive (FTS5's idf is at least 1e-6), so a
+		// floor above zero also skips the chunks no phrase matched.
+		floor := math.SmallestNonzeroFloat64
 		norm := bm25K1 * bm25B / avgdl
 		for lo := int64(0); lo <= ix.deltaID; lo += scoreWindow {
 			hi := min(lo+scoreWindow, ix.deltaID+1)
@@ -1143,7 +1145,7 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 			// Most chunks cannot enter the top k: compare with the worst
 			// kept score before offering.
 			for i, sc := range acc[:hi-lo] {
-				if sc != 0 && sc >= floor {
+				if sc >= floor {
 					top.offer(lo+int64(i), sc)
 					if f, full := top.floor(); full {
 						floor = f
