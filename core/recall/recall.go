@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -154,7 +155,30 @@ func Search(ctx context.Context, e *engine.Engine, cfg config.Config, query stri
 	return hits, Measure(hits, terms), nil
 }
 
+// MaxQueryBytes is how much of a prompt or tool intent the hooks search
+// with: its first 4 KiB, cut at a word boundary. The first few hundred
+// words say what a prompt is about; searching megabytes of pasted text
+// would only spend the hook's deadline (a 7.9 MB prompt ran past 1.5 s).
+const MaxQueryBytes = 4096
+
+// capQuery returns the first MaxQueryBytes of q, cut before a space when
+// one is near the end, never inside a UTF-8 sequence.
+func capQuery(q string) string {
+	if len(q) <= MaxQueryBytes {
+		return q
+	}
+	cut := MaxQueryBytes
+	for cut > 0 && !utf8.RuneStart(q[cut]) {
+		cut--
+	}
+	if sp := strings.LastIndexFunc(q[:cut], unicode.IsSpace); sp > cut-200 {
+		cut = sp
+	}
+	return q[:cut]
+}
+
 func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, query string, budget int) ([]byte, error) {
+	query = capQuery(query)
 	if len(hookio.SearchableTerms(query)) < MinTerms {
 		return nil, nil
 	}

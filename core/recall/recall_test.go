@@ -2,12 +2,13 @@ package recall
 
 import (
 	"context"
-	"github.com/vaultctx/vaultctx/core/retrieve"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/retrieve"
 )
 
 func input(tb testing.TB, payload string) hookio.Input {
@@ -130,5 +131,24 @@ func TestSeenKeyIsContentNotRowID(t *testing.T) {
 	moved.ChunkID = 99
 	if SeenKey(zebra) != SeenKey(moved) {
 		t.Error("the same chunk under a new row id gets a new key")
+	}
+}
+
+func TestCapQuery(t *testing.T) {
+	short := "how do I rotate the ssh keys"
+	if got := capQuery(short); got != short {
+		t.Fatalf("capQuery(short) = %q", got)
+	}
+	long := strings.Repeat("päste ", 3000) // 2-byte runes, spaces every 7 bytes
+	got := capQuery(long)
+	if len(got) > MaxQueryBytes || len(got) < MaxQueryBytes-200 {
+		t.Fatalf("capQuery kept %d bytes, want just under %d", len(got), MaxQueryBytes)
+	}
+	if !utf8.ValidString(got) || !strings.HasPrefix(long, got) || strings.HasSuffix(got, "p") {
+		t.Fatalf("capQuery cut badly: ...%q", got[len(got)-20:])
+	}
+	noSpace := strings.Repeat("é", 5000)
+	if got := capQuery(noSpace); !utf8.ValidString(got) || len(got) > MaxQueryBytes {
+		t.Fatalf("capQuery without spaces: %d bytes, valid %v", len(got), utf8.ValidString(got))
 	}
 }
