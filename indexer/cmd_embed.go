@@ -12,7 +12,7 @@ import (
 // embedding per text, as space-separated numbers on one line, or as JSON.
 // A lone "-" reads one text per line from stdin.
 type embedCmd struct {
-	Model string   `help:"Model directory (default $VAULTCTX_MODEL, else the default pull directory)." type:"path" placeholder:"DIR"`
+	Model string   `help:"Model directory (default: model in the config or $VAULTCTX_MODEL, else the default pull directory)." type:"path" placeholder:"DIR"`
 	JSON  bool     `help:"Print {model, dims, embeddings} as JSON."`
 	Texts []string `arg:"" help:"Texts to embed; '-' reads one text per line from stdin."`
 }
@@ -31,7 +31,7 @@ func (c *embedCmd) Run(g *globals) error {
 			return fmt.Errorf("embed: read stdin: %w", err)
 		}
 	}
-	m, err := openModel(c.Model)
+	m, err := openModel(g, c.Model)
 	if err != nil {
 		return err
 	}

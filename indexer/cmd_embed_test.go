@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -88,5 +89,27 @@ func TestEmbedCommand(t *testing.T) {
 func TestEmbedNoModel(t *testing.T) {
 	if code, _ := runCaptured(t, "embed", "--model", t.TempDir(), "hello"); code != 2 {
 		t.Errorf("exit %d, want 2", code)
+	}
+}
+
+// Without --model, embed and model info use the model the config file
+// names, as every other command does.
+func TestModelFromConfig(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("XDG_DATA_HOME", t.TempDir()) // no pulled default model
+	t.Setenv("VAULTCTX_MODEL", "")
+	dir := filepath.Join(sharedModels, "glove-120k")
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(cfg, []byte("model = "+strconv.Quote(dir)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("VAULTCTX_CONFIG", cfg)
+	code, out := runCaptured(t, "embed", "--json", "login error recovery")
+	if code != 0 || !strings.Contains(out, `"model":"glove-120k"`) {
+		t.Fatalf("embed without --model: exit %d, %.200s", code, out)
+	}
+	code, out = runCaptured(t, "model", "info", "--json")
+	if code != 0 || !strings.Contains(out, `"name": "glove-120k"`) {
+		t.Fatalf("model info without a dir: exit %d, %.200s", code, out)
 	}
 }

@@ -54,7 +54,7 @@ func (c *modelPullCmd) Run(g *globals) error {
 // modelInfoCmd is `vaultctx model info [DIR]`: name, dimensions, vocabulary
 // size, dtype, normalisation and content hash of a model directory.
 type modelInfoCmd struct {
-	Dir  string `arg:"" optional:"" type:"path" help:"Model directory (default $VAULTCTX_MODEL, else the default pull directory)."`
+	Dir  string `arg:"" optional:"" type:"path" help:"Model directory (default: model in the config or $VAULTCTX_MODEL, else the default pull directory)."`
 	JSON bool   `help:"Print the result as JSON."`
 }
 
@@ -72,7 +72,7 @@ type modelInfo struct {
 
 // Run executes the command.
 func (c *modelInfoCmd) Run(g *globals) error {
-	m, err := openModel(c.Dir)
+	m, err := openModel(g, c.Dir)
 	if err != nil {
 		return err
 	}
@@ -104,22 +104,30 @@ func writeModelInfo(w io.Writer, info modelInfo, asJSON bool) error {
 	return tw.Flush()
 }
 
-// modelDir picks the model directory: the flag, else $VAULTCTX_MODEL, else
-// where `model pull` installs the default model.
-func modelDir(flag string) string {
+// modelDir is the model directory a model command uses: the flag, else
+// the config's model (the file, overridden by $VAULTCTX_MODEL), else the
+// default pull directory.
+func modelDir(g *globals, flag string) (string, error) {
 	if flag != "" {
-		return flag
+		return flag, nil
 	}
-	if env := os.Getenv("VAULTCTX_MODEL"); env != "" {
-		return env
+	cfg, err := loadConfig(g)
+	if err != nil {
+		return "", err
 	}
-	return embed.DefaultDir(embed.DefaultModel)
+	if cfg.Model != "" {
+		return cfg.Model, nil
+	}
+	return embed.DefaultDir(embed.DefaultModel), nil
 }
 
 // openModel opens the model directory chosen by modelDir; a missing model
 // is a usage error that says how to get one.
-func openModel(flag string) (*embed.Model, error) {
-	dir := modelDir(flag)
+func openModel(g *globals, flag string) (*embed.Model, error) {
+	dir, err := modelDir(g, flag)
+	if err != nil {
+		return nil, err
+	}
 	m, err := embed.Open(dir)
 	if errors.Is(err, embed.ErrNotModel) || errors.Is(err, os.ErrNotExist) {
 		return nil, usageError{fmt.Sprintf("no model at %s: run `vaultctx model pull` or pass --model DIR (%v)", dir, err)}
