@@ -125,7 +125,8 @@ func (c *searchCmd) Run(g *globals) error {
 			if (c.Mode == retrieve.ModeHybrid || c.Mode == "") && h.BM25Rank == i+1 && i < cfg.Search.BM25Lead {
 				lead = " (kept first: bm25_lead)"
 			}
-			fmt.Fprintf(w, "    score=%.5f bm25_rank=%s vec_rank=%s bm25=%.3f cosine=%.3f%s\n", h.Score, rank(h.BM25Rank), rank(h.VecRank), h.BM25Score, h.VecScore, lead)
+			fmt.Fprintf(w, "    score=%.5f bm25_rank=%s vec_rank=%s bm25=%s cosine=%s%s\n", h.Score, rank(h.BM25Rank), rank(h.VecRank),
+				legScore(h.BM25Rank, h.BM25Score), legScore(h.VecRank, h.VecScore), lead)
 		}
 		text := h.Text
 		if !color {
@@ -136,6 +137,15 @@ func (c *searchCmd) Run(g *globals) error {
 		fmt.Fprintf(w, "    %s\n", retrieve.Snippet(text, query, 200, highlighter(color)))
 	}
 	return w.Flush()
+}
+
+// legScore formats a leg's score, or "-" when the hit is not in that leg's
+// list (no score was computed, or a vector hit fell under min_cosine).
+func legScore(rank int, score float64) string {
+	if rank == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", score)
 }
 
 func rank(r int) string {

@@ -298,3 +298,27 @@ func TestUnknownWordsGiveNoVectorHits(t *testing.T) {
 		t.Errorf("a query the model cannot embed returned %v (%v), want nothing", hits, err)
 	}
 }
+
+type constEmbedder struct{}
+
+func (constEmbedder) Encode(string) ([]float32, error) { return []float32{1, 0}, nil }
+
+// A query of punctuation alone has nothing to match: no mode may return
+// the arbitrary nearest neighbours of its embedding.
+func TestNoWordsNoHits(t *testing.T) {
+	src := fakeSource{kw: []Scored{{1, 2}}, vec: []Scored{{4, 0.9}}, texts: map[int64]string{1: "aaaa", 4: "dddd"}}
+	for _, q := range []string{"*", `"`, " -- ", "📅"} {
+		for _, mode := range []string{ModeBM25, ModeVector, ModeHybrid} {
+			hits, err := Search(context.Background(), src, constEmbedder{}, q, Options{Mode: mode})
+			if err != nil || len(hits) != 0 {
+				t.Errorf("%s %q: %d hits, %v; want none", mode, q, len(hits), err)
+			}
+		}
+	}
+	if hits, _ := Search(context.Background(), src, constEmbedder{}, "a1", Options{Mode: ModeVector}); len(hits) == 0 {
+		t.Error("a query with a word found nothing")
+	}
+	if _, err := Search(context.Background(), src, nil, "*", Options{Mode: ModeVector}); err != ErrNoVectors {
+		t.Errorf("vector mode without vectors: %v, want ErrNoVectors", err)
+	}
+}

@@ -90,9 +90,18 @@ type Embedder interface {
 // k = 60, weights 1.0 unless set), then keeps BM25's first Options.BM25Lead
 // hits in front (KeepLead) and returns the first Options.K. With a nil
 // Embedder, or a source without vectors, hybrid degrades to BM25 ranks
-// alone (VecRank stays 0), and vector mode returns ErrNoVectors.
+// alone (VecRank stays 0), and vector mode returns ErrNoVectors. A query
+// without a letter or a digit returns no hits.
 func Search(ctx context.Context, src Source, emb Embedder, query string, opt Options) ([]Hit, error) {
 	opt = opt.withDefaults()
+	if !hasWord(query) {
+		// Nothing to match ("*", a lone quote): BM25 finds nothing, and
+		// the embedding of punctuation would bring back arbitrary chunks.
+		if opt.Mode == ModeVector && emb == nil {
+			return nil, ErrNoVectors
+		}
+		return nil, nil
+	}
 	var kw, vec []Scored
 	var err error
 	needKW := opt.Mode == ModeBM25 || opt.Mode == ModeHybrid
@@ -296,4 +305,14 @@ func isZero(v []float32) bool {
 		}
 	}
 	return true
+}
+
+// hasWord reports whether s holds a letter or a digit.
+func hasWord(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }
