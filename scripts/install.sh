@@ -69,6 +69,19 @@ packages=(indexer hooks/userprompt hooks/pretooluse hooks/posttooluse)
 
 # ---------------------------------------------------------------- uninstall
 if [ "$uninstall" = 1 ]; then
+  if [ ! -x "$bindir/vaultctx" ]; then
+    # Installed with another --prefix: find the binaries through the hooks
+    # wired in settings.json, then through PATH.
+    settings="${CLAUDE_CONFIG_DIR:-$HOME/.claude}/settings.json"
+    hook="$(grep -o '"[^"]*vaultctx-userprompt' "$settings" 2>/dev/null | head -n 1 | sed -e 's/^"//' -e "s/^'//" || true)"
+    for dir in "$(dirname "$hook")" "$(dirname "$(command -v vaultctx 2>/dev/null || echo .)")"; do
+      case "$dir" in /*) ;; *) continue ;; esac
+      if [ -x "$dir/vaultctx" ] && [ -x "$dir/vaultctx-userprompt" ]; then
+        bindir="$dir"
+        break
+      fi
+    done
+  fi
   say "Removing vaultctx from $bindir"
   if [ "$no_hooks" = 0 ]; then
     tool="$bindir/vaultctx"
@@ -289,6 +302,8 @@ say "  hooks:     $hooks"
 say ""
 say "Try:  $vaultctx search \"what did I write about deadlines\""
 say "      $vaultctx doctor"
-say "Uninstall: scripts/install.sh --uninstall   (add --purge to delete the index and config)"
+uninstall_cmd="scripts/install.sh --uninstall"
+if [ "$bindir" != "$HOME/.local/bin" ]; then uninstall_cmd="$uninstall_cmd --prefix $(printf '%q' "$prefix")"; fi
+say "Uninstall: $uninstall_cmd   (add --purge to delete the index and config)"
 exit 0
 }

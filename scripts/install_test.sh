@@ -113,6 +113,17 @@ run --uninstall --purge || fail "purge failed"
 cmp -s "$settings" "$tmp/settings.orig" || fail "purge changed settings.json"
 pass "purge"
 
+# Installed with --prefix, uninstalled with the command the summary prints,
+# or without --prefix at all: the binaries are found through settings.json.
+run --vault "$vault" --no-model --prefix "$tmp/other" || fail "install with --prefix failed"
+grep -q -- "--uninstall --prefix" "$log" || fail "the summary's uninstall command lacks --prefix: $(grep Uninstall "$log")"
+[ -x "$tmp/other/bin/vaultctx-userprompt" ] || fail "no binaries in the --prefix"
+run --uninstall || fail "uninstall of a --prefix install failed"
+[ -e "$tmp/other/bin/vaultctx" ] && fail "uninstall left the binaries in the --prefix"
+cmp -s "$settings" "$tmp/settings.orig" || fail "uninstall of a --prefix install left settings.json changed"
+run --uninstall --purge || fail "purge after the --prefix install failed"
+pass "uninstall finds a --prefix install"
+
 # Offline without --model: the pull fails fast (through a proxy that refuses
 # connections), the install goes on BM25-only, and doctor still passes.
 HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 run --vault "$vault" || fail "offline install failed"
