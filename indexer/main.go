@@ -45,22 +45,27 @@ type cli struct {
 type command struct {
 	name, help string
 	cmd        any
+	// graceful commands stop on SIGINT or SIGTERM by cancelling the
+	// globals' context, and save their work (errInterrupted); the others
+	// die at once, which is right for a read-only query and spares it
+	// the signal set-up (a few tenths of a millisecond of its start).
+	graceful bool
 }
 
 // commands returns every subcommand, in the order help lists them.
 func commands() []command {
 	return []command{
-		{"index", "Index the vault (incremental by default).", &indexCmd{}},
-		{"search", "Search the index.", &searchCmd{}},
-		{"status", "Show what the index holds.", &statusCmd{}},
-		{"scrub", "Redact credentials from a file or stdin.", &scrubCmd{}},
-		{"model", "Download or inspect an embedding model.", &modelCmd{}},
-		{"embed", "Print the embeddings of texts.", &embedCmd{}},
-		{"hooks", "Wire the Claude Code hooks into settings.json.", &hooksCmd{}},
-		{"doctor", "Check the installation end to end.", &doctorCmd{}},
-		{"eval", "Measure retrieval quality (BEIR or a vault reference set).", &evalCmd{}},
-		{"bench", "Measure indexing and search speed on a vault.", &benchCmd{}},
-		{"version", "Print the version.", &versionCmd{}},
+		{"index", "Index the vault (incremental by default).", &indexCmd{}, true},
+		{"search", "Search the index.", &searchCmd{}, false},
+		{"status", "Show what the index holds.", &statusCmd{}, false},
+		{"scrub", "Redact credentials from a file or stdin.", &scrubCmd{}, false},
+		{"model", "Download or inspect an embedding model.", &modelCmd{}, true},
+		{"embed", "Print the embeddings of texts.", &embedCmd{}, false},
+		{"hooks", "Wire the Claude Code hooks into settings.json.", &hooksCmd{}, false},
+		{"doctor", "Check the installation end to end.", &doctorCmd{}, true},
+		{"eval", "Measure retrieval quality (BEIR or a vault reference set).", &evalCmd{}, true},
+		{"bench", "Measure indexing and search speed on a vault.", &benchCmd{}, true},
+		{"version", "Print the version.", &versionCmd{}, false},
 	}
 }
 
@@ -111,8 +116,16 @@ func main() {
 }
 
 func run(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	cmds := wanted(args)
+	ctx := context.Background()
+	for _, cmd := range cmds {
+		if cmd.graceful {
+			var stop context.CancelFunc
+			ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			break
+		}
+	}
 
 	var c cli
 	opts := []kong.Option{
@@ -120,7 +133,7 @@ func run(args []string) int {
 		kong.Description("Hybrid BM25 + vector search over a markdown vault, for Claude Code hooks."),
 		kong.UsageOnError(),
 	}
-	for _, cmd := range wanted(args) {
+	for _, cmd := range cmds {
 		opts = append(opts, kong.DynamicCommand(cmd.name, cmd.help, "", cmd.cmd))
 	}
 	parser, err := kong.New(&c, opts...)
