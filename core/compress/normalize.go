@@ -35,6 +35,25 @@ const monthRE = `(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}`
 // words there stay (log levels, host names).
 const dateZones = `(?:GMT|UTC|Z|[+-]\d{2}:?\d{2}|[ECMP][SD]T|AK[SD]T|HST|AE[SD]T|NZ[SD]T|CES?T|EES?T|WET|BST|IST|JST|KST|MSK)`
 
+// dateWordsPattern is the date-words rule's regexp (see normRules). A
+// match starts at most 34 bytes before its clock's first ':' ("Wednesday,
+// 30 September 2026 12:" and "Wednesday, September 30, 2026 12:" are the
+// longest heads) and ends at most maxDateWordsTail bytes after its clock,
+// which normDateWords relies on.
+const dateWordsPattern = `\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]{0,6},? )?(?:\d{1,2}[ /-]` + monthRE + `[ /-]\d{2,4}[ :]|` +
+	monthRE + ` {1,2}\d{1,2},?(?: \d{4})? )\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b(?: ` + dateZones + `\b)?(?: \d{4}\b)?(?: [+-]\d{2}:?\d{2}\b)?`
+
+// dateWordsAt is dateWordsPattern anchored at the start of its input.
+var dateWordsAt = regexp.MustCompile(`^(?:` + dateWordsPattern + `)`)
+
+// maxDateWordsHead bounds how far before its clock's first ':' a
+// date-words match starts (see dateWordsPattern), with a margin.
+const maxDateWordsHead = 36
+
+// maxDateWordsTail is the longest date-words match after its time: a zone
+// (" +01:00"), a year (" 2026") and an offset (" +0000"), 19 bytes.
+const maxDateWordsTail = 19
+
 // tmpNameRE is one path component under a temp root.
 const tmpNameRE = `[^/\s"'` + "`" + `:,;)\]]+`
 
@@ -79,9 +98,9 @@ var normRules = []rule{
 		// +0000") and syslog ("Nov 30 12:34:56"). A zone is taken only from
 		// dateZones, so a level word such as "INFO" after the time stays.
 		name: "date-words", trigger: trigMonthClock,
-		re: regexp.MustCompile(`\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]{0,6},? )?(?:\d{1,2}[ /-]` + monthRE + `[ /-]\d{2,4}[ :]|` +
-			monthRE + ` {1,2}\d{1,2},?(?: \d{4})? )\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b(?: ` + dateZones + `\b)?(?: \d{4}\b)?(?: [+-]\d{2}:?\d{2}\b)?`),
+		re:   regexp.MustCompile(dateWordsPattern),
 		repl: phTime,
+		fast: normDateWords,
 	},
 	{ // US-style dates with a time: "4/4/2026 1:02:03 PM", "11/30/2026,
 		// 13:02" (month/day or day/month, then a four-digit year).
@@ -145,6 +164,7 @@ var normRules = []rule{
 		name: "process", trigger: trigProcess,
 		re:   regexp.MustCompile(`\b([Pp]rocess(?: [Ii][Dd])?[ =:#]+)\d{2,}\b`),
 		repl: "${1}" + phPID,
+		fast: normProcessIDs,
 	},
 	{ // syslog-style "name[1234]:".
 		name: "pid-bracket", trigger: trigPIDBracket,
@@ -169,6 +189,7 @@ var normRules = []rule{
 			}
 			return m[0]
 		},
+		fast: normEpochs,
 	},
 	{ // Timing fields of structured output: "duration_ms: 38.44" (TAP/YAML),
 		// "# duration_ms 632.78", "elapsed=1.2", "took 35".
@@ -245,6 +266,215 @@ func normDurations(s string) string {
 		b.WriteString(phDur)
 		last = j
 		i = j - 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// normDateWords is the date-words rule with its regexp run only where a
+// match can start: at word starts at most maxDateWordsHead bytes before a
+// clock's first ':' that has a month abbreviation before it (monthBefore),
+// anchored there. Positions are tried left to right and matches replaced
+// without overlap, as ReplaceAllString does, so the result is the
+// regexp's; a line with a clock costs a few anchored attempts instead of a
+// search from every byte.
+func normDateWords(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 1; i+4 < len(s); i++ {
+		if s[i] != ':' || !isDigit(s[i-1]) || !isDigit(s[i+1]) || !isDigit(s[i+2]) || s[i+3] != ':' || !monthBefore(s, i) {
+			continue
+		}
+		// The match ends within maxDateWordsTail bytes after the clock's
+		// digits (and those of a CLF year before it): cut the input there,
+		// one byte on, so every \b the regexp checks sees its true
+		// neighbours.
+		j := i
+		for j < len(s) && (isDigit(s[j]) || s[j] == ':' || s[j] == '.' || s[j] == ',') {
+			j++
+		}
+		cut := min(len(s), j+maxDateWordsTail+1)
+		for p := max(last, i-maxDateWordsHead); p < i; p++ {
+			if p > 0 && isWordByte(s[p-1]) || !dateWordsStart(s[p:]) {
+				continue
+			}
+			if loc := dateWordsAt.FindStringIndex(s[p:cut]); loc != nil {
+				b.WriteString(s[last:p])
+				b.WriteString(phTime)
+				last = p + loc[1]
+				i = last - 1
+				break
+			}
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// normProcessIDs is the process rule without its regexp: after each
+// "process" or "Process" at a word start, an optional " id" (any case),
+// one or more of ' ', '=', ':', '#', then two or more digits ending at a
+// word boundary: the digits become <pid>.
+func normProcessIDs(s string) string {
+	var b strings.Builder
+	last := 0
+	for k := 1; k < len(s); {
+		r := strings.Index(s[k:], "rocess")
+		if r < 0 {
+			break
+		}
+		p := k + r - 1 // the 'P' or 'p'
+		k = p + len("process")
+		if p < last || s[p] != 'P' && s[p] != 'p' || p > 0 && isWordByte(s[p-1]) {
+			continue
+		}
+		num, end := -1, -1
+		for _, j := range []int{k + 3, k} { // " id" taken first, as the regexp does
+			if j == k+3 && (j > len(s) || s[k] != ' ' || s[k+1] != 'i' && s[k+1] != 'I' || s[k+2] != 'd' && s[k+2] != 'D') {
+				continue
+			}
+			d := j
+			for d < len(s) && strings.IndexByte(" =:#", s[d]) >= 0 {
+				d++
+			}
+			e := d
+			for e < len(s) && isDigit(s[e]) {
+				e++
+			}
+			if d > j && e-d >= 2 && (e == len(s) || !isWordByte(s[e])) {
+				num, end = d, e
+				break
+			}
+		}
+		if num < 0 {
+			continue
+		}
+		b.WriteString(s[last:num])
+		b.WriteString(phPID)
+		last, k = end, end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// weekdays are the three-letter weekday abbreviations dateWordsPattern
+// starts with.
+var weekdays = [...]string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
+
+// dateWordsStart reports whether a date-words match can start at s[0]: a
+// weekday or month abbreviation, or one or two digits then ' ', '/' or
+// '-'. It is a necessary condition of dateWordsAt that costs no regexp.
+func dateWordsStart(s string) bool {
+	switch {
+	case s == "":
+		return false
+	case isDigit(s[0]):
+		i := 1
+		if i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		return i < len(s) && (s[i] == ' ' || s[i] == '/' || s[i] == '-')
+	case len(s) < 3:
+		return false
+	}
+	for _, w := range weekdays {
+		if s[:3] == w {
+			return true
+		}
+	}
+	for _, m := range months {
+		if s[:3] == m {
+			return true
+		}
+	}
+	return false
+}
+
+// normEpochs is the epoch rule without its regexp: each maximal run of 10,
+// 13, 16 or 19 digits starting with 1, 2 or 3 (with a .fraction when a
+// word boundary follows it), not followed by a word byte, preceded by a
+// separator (an optional quote, blanks, ':' or '=', blanks, an optional
+// quote) and a key, is replaced with <time> when isTimeKey(key). The key is
+// the run of [\w.-] before the separator from its first position at or
+// after the previous match that is a word start holding [A-Za-z_], as the
+// regexp's leftmost match picks it.
+func normEpochs(s string) string {
+	var b strings.Builder
+	last := 0
+	for a := 0; a < len(s); a++ {
+		if !isDigit(s[a]) || a > 0 && isDigit(s[a-1]) {
+			continue
+		}
+		e := a
+		for e < len(s) && isDigit(s[e]) {
+			e++
+		}
+		n := e - a
+		if s[a] < '1' || s[a] > '3' || n != 10 && n != 13 && n != 16 && n != 19 {
+			a = e - 1
+			continue
+		}
+		end := e // the match's end: after the fraction if a boundary follows it
+		if e+1 < len(s) && s[e] == '.' && isDigit(s[e+1]) {
+			f := e + 2
+			for f < len(s) && isDigit(s[f]) {
+				f++
+			}
+			if f == len(s) || !isWordByte(s[f]) {
+				end = f
+			}
+		}
+		if end == e && e < len(s) && isWordByte(s[e]) {
+			a = e - 1
+			continue
+		}
+		// The separator, backwards: ["']? [ \t]* [:=] [ \t]* ["']?
+		k := a
+		if k > last && (s[k-1] == '"' || s[k-1] == '\'') {
+			k--
+		}
+		for k > last && (s[k-1] == ' ' || s[k-1] == '\t') {
+			k--
+		}
+		if k <= last || s[k-1] != ':' && s[k-1] != '=' {
+			a = e - 1
+			continue
+		}
+		k--
+		for k > last && (s[k-1] == ' ' || s[k-1] == '\t') {
+			k--
+		}
+		if k > last && (s[k-1] == '"' || s[k-1] == '\'') {
+			k--
+		}
+		keyEnd := k
+		for k > last && (isWordByte(s[k-1]) || s[k-1] == '.' || s[k-1] == '-') {
+			k--
+		}
+		start := -1
+		for p := k; p < keyEnd; p++ {
+			if (p == 0 || !isWordByte(s[p-1])) && (s[p] == '_' || s[p] >= 'A' && s[p] <= 'Z' || s[p] >= 'a' && s[p] <= 'z') {
+				start = p
+				break
+			}
+		}
+		if start < 0 || !isTimeKey(s[start:keyEnd]) {
+			a = end - 1
+			continue
+		}
+		b.WriteString(s[last:a])
+		b.WriteString(phTime)
+		last = end
+		a = end - 1
 	}
 	if last == 0 {
 		return s
