@@ -79,3 +79,32 @@ func TestParallelMatchesSequential(t *testing.T) {
 		t.Fatal("parallel and sequential extracts differ")
 	}
 }
+
+// BenchmarkNormalizeLogLines normalises 1 MB of log lines of the shapes
+// the date, epoch and process rules read (syslog, the common log format,
+// logfmt with epochs, RFC 1123 headers, Python logging), so their regexps
+// run on every line.
+func BenchmarkNormalizeLogLines(b *testing.B) {
+	shapes := []string{
+		"Nov 30 12:34:56 build-7 sshd[31188]: Accepted publickey for dev from 10.0.0.7 port 52144",
+		`10.0.0.7 - - [30/Nov/2026:12:34:56 +0000] "GET /api/v1/items?page=3 HTTP/1.1" 200 5123 "-" "curl/8.5.0"`,
+		"ts=1732981234 level=info msg=\"flushed batch\" count=3 took=12ms worker=4",
+		"< Date: Mon, 30 Nov 2026 12:34:56 GMT",
+		"2026-11-30 12:34:56,789 WARNING worker.pool: process 31188 restarted after 3 failures",
+		"    at Object.<anonymous> (/home/dev/proj/src/orders.test.js:12:5)",
+	}
+	var lines []string
+	size := 0
+	for size < 1<<20 {
+		for _, s := range shapes {
+			lines = append(lines, s)
+			size += len(s) + 1
+		}
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, l := range lines {
+			Normalize(l)
+		}
+	}
+}

@@ -9,7 +9,9 @@
 // description and the user's latest prompt (BM25 fused with position by
 // Reciprocal Rank Fusion) and emits what fits the budget in original order
 // with "[… N lines omitted …]" markers, under a one-line header that says
-// where the full output was saved. Two runs of a command that differ only in
+// where the full output was saved. An extract that is not at least
+// MinSavingPercent smaller than the output is not used (WorthReplacing).
+// Two runs of a command that differ only in
 // volatile tokens give byte-identical extracts, which keeps Claude's prompt
 // cache warm. Work is linear in the output and bounded: at most
 // MaxExaminedBytes of it are read line by line.

@@ -110,7 +110,8 @@ type Extract struct {
 }
 
 // ShouldCondense reports whether a Bash result is worth condensing: not an
-// image, not an empty interrupted result, and at least the threshold.
+// image, not an empty interrupted result, and at least the threshold. Its
+// extract then still replaces it only if WorthReplacing.
 func ShouldCondense(req Request, opts Options) bool {
 	opts = opts.withDefaults()
 	if req.IsImage {
@@ -121,6 +122,36 @@ func ShouldCondense(req Request, opts Options) bool {
 		return false
 	}
 	return size >= opts.ThresholdBytes
+}
+
+// MinSavingPercent is how much smaller than the original output (stdout
+// plus stderr, bytes) an extract, header included, must be to replace it:
+// 25%. Condensing drops lines (collapsed runs, ranked blocks that did not
+// fit); an output just over the threshold that would shrink by less than a
+// quarter (ls -la of 70 files: 4,399 bytes to 3,907, 12 entries lost) is
+// worth more whole, so it passes through unchanged (see WorthReplacing).
+const MinSavingPercent = 25
+
+// WorthReplacing reports whether ex, the extract of req, is at least
+// MinSavingPercent smaller than req's stdout plus stderr (bytes, the
+// extract's header included). When it is not, the hook prints nothing and
+// the original output reaches Claude as is. The rule depends only on byte
+// counts, so it is as deterministic as Condense.
+func WorthReplacing(req Request, ex Extract) bool {
+	in := len(req.Stdout) + len(req.Stderr)
+	out := len(ex.Stdout) + len(ex.Stderr)
+	return out*100 <= in*(100-MinSavingPercent)
+}
+
+// mayPassThrough reports whether the extract of req could fail
+// WorthReplacing: only when the extract's budget (bytes) is more than
+// (100-MinSavingPercent)% of the output, that is for outputs under about
+// 10.7 KB at the default budget. Larger outputs are always replaced (but
+// for budgets smaller than the header, see Condense).
+func mayPassThrough(req Request, opts Options) bool {
+	opts = opts.withDefaults()
+	in := len(req.Stdout) + len(req.Stderr)
+	return opts.BudgetTokens*CharsPerToken*100 > in*(100-MinSavingPercent)
 }
 
 // line is one cleaned, normalised output line.

@@ -3,6 +3,7 @@ package compress
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/vaultctx/vaultctx/core/hookio"
 )
@@ -15,14 +16,17 @@ type HookOptions struct {
 }
 
 // Hook answers one PostToolUse payload: for a Bash result worth condensing
-// (ShouldCondense) it saves the full output under opts.OutputDir, builds the
-// extract (Condense) and returns hookio.BashOutput bytes; for everything
+// (ShouldCondense) it builds the extract (Condense), saves the full output
+// under opts.OutputDir and returns hookio.BashOutput bytes; for everything
 // else (other events such as PostToolUseFailure, other tools, images, small
-// or empty-interrupted results) it returns nil, so the original output
-// reaches Claude unchanged. The latest user prompt is read from the
-// payload's transcript when it exists. The save runs alongside Condense.
-// Errors (no output directory, a failed save, ctx done) are returned
-// wrapped, and no extract then; the caller fails open.
+// or empty-interrupted results, and results whose extract would not be
+// MinSavingPercent smaller, see WorthReplacing) it returns nil, so the
+// original output reaches Claude unchanged and nothing is saved. The latest
+// user prompt is read from the payload's transcript when it is a regular
+// file. For an output too large for its extract to miss MinSavingPercent
+// (see mayPassThrough) the save runs alongside Condense. Errors (no output
+// directory, a failed save, ctx done) are returned wrapped, and no extract
+// then; the caller fails open.
 func Hook(ctx context.Context, in hookio.Input, opts HookOptions) ([]byte, error) {
 	if in.Event != "" && in.Event != "PostToolUse" || in.ToolName != "Bash" || !in.ToolResponse.IsObject() {
 		return nil, nil
@@ -44,20 +48,40 @@ func Hook(ctx context.Context, in hookio.Input, opts HookOptions) ([]byte, error
 	}
 	req.Prompt = LatestPrompt(in.TranscriptPath)
 	path := OutputPath(opts.OutputDir, in.ToolUseID, req.Stdout, req.Stderr)
-	// Saving (scrubbing and writing megabytes) and condensing are
-	// independent: they run side by side, and the extract is used only if
-	// the save worked.
-	saved := make(chan error, 1)
-	go func() {
+	save := func() (err error) {
 		defer func() {
 			if p := recover(); p != nil {
-				saved <- fmt.Errorf("save output: panic: %v", p)
+				err = fmt.Errorf("save output: panic: %v", p)
 			}
 		}()
-		saved <- SaveOutput(ctx, path, req.Stdout, req.Stderr, opts.KeepOutputs)
-	}()
+		return SaveOutput(ctx, path, req.Stdout, req.Stderr, opts.KeepOutputs)
+	}
+	var saved chan error
+	if !mayPassThrough(req, opts.Options) {
+		// Saving (scrubbing and writing megabytes) and condensing are
+		// independent: they run side by side, and the extract is used
+		// only if the save worked.
+		saved = make(chan error, 1)
+		go func() { saved <- save() }()
+	}
 	ex := Condense(ctx, req, opts.Options, path)
-	if err := <-saved; err != nil {
+	if !WorthReplacing(req, ex) {
+		hookio.Logger(ctx).Debug("extract saves too little: output passed through", "bytes_in", len(req.Stdout)+len(req.Stderr),
+			"bytes_out", len(ex.Stdout)+len(ex.Stderr))
+		if saved != nil { // a budget smaller than the header: rare
+			if err := <-saved; err == nil {
+				_ = os.Remove(path) // pruned later anyway if this fails
+			}
+		}
+		return nil, nil
+	}
+	var err error
+	if saved != nil {
+		err = <-saved
+	} else {
+		err = save()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("posttooluse: %w", err)
 	}
 	if err := ctx.Err(); err != nil {

@@ -3,6 +3,7 @@ package compress
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,9 +36,20 @@ func TestHookOnRealPayloads(t *testing.T) {
 				t.Fatal(err)
 			}
 			size := len(c.Req.Stdout) + len(c.Req.Stderr)
+			saved := filepath.Join(dir, c.ToolUse+".txt")
 			if size < DefaultThresholdBytes {
 				if out != nil {
 					t.Fatalf("small output (%d bytes) not passed through", size)
+				}
+				return
+			}
+			c.Req.Prompt = LatestPrompt(in.TranscriptPath)
+			if !WorthReplacing(c.Req, Condense(context.Background(), c.Req, opts.Options, saved)) {
+				if out != nil {
+					t.Fatalf("extract saves under %d%% of %d bytes but replaced the output", MinSavingPercent, size)
+				}
+				if _, err := os.Stat(saved); !os.IsNotExist(err) {
+					t.Fatalf("output passed through but saved: %v", err)
 				}
 				return
 			}
@@ -48,7 +60,6 @@ func TestHookOnRealPayloads(t *testing.T) {
 			if len(u.Map()) != 4 || u.Get("isImage").Bool() || u.Get("interrupted").Bool() != c.Req.Interrupted {
 				t.Fatalf("updatedToolOutput has the wrong shape: %s", u.Raw)
 			}
-			saved := filepath.Join(dir, c.ToolUse+".txt")
 			header := strings.SplitN(u.Get("stdout").String(), "\n", 2)[0]
 			if !strings.Contains(header, saved) || !strings.Contains(header, "condensed") {
 				t.Fatalf("header %q does not name %s", header, saved)
@@ -140,6 +151,64 @@ func TestOutputStaysUnderPreviewCut(t *testing.T) {
 		}
 		if n := len([]rune(string(out))); n >= 10000 {
 			t.Errorf("%s: hook output is %d characters", c.Name, n)
+		}
+	}
+}
+
+// TestHookMinSaving: real ls -la listings just over the threshold condense
+// by less than MinSavingPercent and pass through whole, with nothing saved;
+// a longer one is still condensed, and its extract saves at least that much.
+func TestHookMinSaving(t *testing.T) {
+	for _, c := range []struct {
+		file     string
+		replaced bool
+	}{
+		{"ls_la_usr_bin_head70.txt", false},
+		{"ls_la_usr_bin_head100.txt", false},
+		{"ls_la_usr_bin_head150.txt", true},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "passthrough", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(data) < DefaultThresholdBytes {
+				t.Fatalf("fixture of %d bytes is under the threshold", len(data))
+			}
+			n := strings.TrimSuffix(strings.TrimPrefix(c.file, "ls_la_usr_bin_head"), ".txt")
+			dir := t.TempDir()
+			p, _ := json.Marshal(map[string]any{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "toolu_ls",
+				"tool_input":    map[string]any{"command": "ls -la /usr/bin | head -" + n},
+				"tool_response": map[string]any{"stdout": string(data), "stderr": "", "interrupted": false, "isImage": false}})
+			out, err := Hook(context.Background(), readPayload(t, p), HookOptions{OutputDir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			files, _ := os.ReadDir(dir)
+			if !c.replaced {
+				if out != nil || len(files) != 0 {
+					t.Fatalf("want pass-through and nothing saved, got %d bytes out, %d files", len(out), len(files))
+				}
+				return
+			}
+			u := gjson.GetBytes(out, "hookSpecificOutput.updatedToolOutput")
+			got := len(u.Get("stdout").String()) + len(u.Get("stderr").String())
+			if out == nil || len(files) != 1 || got*100 > len(data)*(100-MinSavingPercent) {
+				t.Fatalf("want an extract at least %d%% smaller than %d bytes and the output saved: %d bytes, %d files", MinSavingPercent, len(data), got, len(files))
+			}
+		})
+	}
+}
+
+func TestWorthReplacing(t *testing.T) {
+	req := Request{Stdout: strings.Repeat("x", 3000), Stderr: strings.Repeat("y", 1000)} // 4,000 bytes
+	for _, c := range []struct {
+		out  int
+		want bool
+	}{{0, true}, {4000 * (100 - MinSavingPercent) / 100, true}, {4000*(100-MinSavingPercent)/100 + 1, false}, {4000, false}, {5000, false}} {
+		ex := Extract{Stdout: strings.Repeat("a", c.out/2), Stderr: strings.Repeat("b", c.out-c.out/2)}
+		if got := WorthReplacing(req, ex); got != c.want {
+			t.Errorf("WorthReplacing(4000 bytes -> %d) = %v, want %v", c.out, got, c.want)
 		}
 	}
 }

@@ -27,6 +27,36 @@ const (
 // 49152). Fixed service ports such as 8080 stay.
 const ephemeralPortMin = 32768
 
+// monthRE matches an English month name or its three-letter abbreviation.
+const monthRE = `(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}`
+
+// dateZones are the time zones the date-words rule takes after a time:
+// UTC and GMT, numeric offsets and common abbreviations. Other capitalised
+// words there stay (log levels, host names).
+const dateZones = `(?:GMT|UTC|Z|[+-]\d{2}:?\d{2}|[ECMP][SD]T|AK[SD]T|HST|AE[SD]T|NZ[SD]T|CES?T|EES?T|WET|BST|IST|JST|KST|MSK)`
+
+// dateWordsPattern is the date-words rule's regexp (see normRules). A
+// match starts at most 34 bytes before its clock's first ':' ("Wednesday,
+// 30 September 2026 12:" and "Wednesday, September 30, 2026 12:" are the
+// longest heads) and ends at most maxDateWordsTail bytes after its clock,
+// which normDateWords relies on.
+const dateWordsPattern = `\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]{0,6},? )?(?:\d{1,2}[ /-]` + monthRE + `[ /-]\d{2,4}[ :]|` +
+	monthRE + ` {1,2}\d{1,2},?(?: \d{4})? )\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b(?: ` + dateZones + `\b)?(?: \d{4}\b)?(?: [+-]\d{2}:?\d{2}\b)?`
+
+// dateWordsAt is dateWordsPattern anchored at the start of its input.
+var dateWordsAt = regexp.MustCompile(`^(?:` + dateWordsPattern + `)`)
+
+// maxDateWordsHead bounds how far before its clock's first ':' a
+// date-words match starts (see dateWordsPattern), with a margin.
+const maxDateWordsHead = 36
+
+// maxDateWordsTail is the longest date-words match after its time: a zone
+// (" +01:00"), a year (" 2026") and an offset (" +0000"), 19 bytes.
+const maxDateWordsTail = 19
+
+// tmpNameRE is one path component under a temp root.
+const tmpNameRE = `[^/\s"'` + "`" + `:,;)\]]+`
+
 type rule struct {
 	name string
 	// trigger is a necessary condition of re (see scanTriggers); the
@@ -60,9 +90,27 @@ var normRules = []rule{
 		re:   regexp.MustCompile(`\b\d{4}[-/]\d{2}[-/]\d{2}[T _]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2}\b| ?UTC\b)?`),
 		repl: phTime,
 	},
-	{ // Clock times: 12:25:50, 0:00:06, 12:25:50.217.
+	{ // Dates with month names, with the clock time they carry: RFC 1123
+		// and RFC 850 ("Mon, 30 Nov 2026 12:34:56 GMT", HTTP Date and
+		// Last-Modified headers, date -R), the common log format of web
+		// servers ("30/Nov/2026:12:34:56 +0000"), asctime, date(1) and git
+		// ("Mon Nov 30 12:34:56 UTC 2026", "Mon Nov 30 12:34:56 2026
+		// +0000") and syslog ("Nov 30 12:34:56"). A zone is taken only from
+		// dateZones, so a level word such as "INFO" after the time stays.
+		name: "date-words", trigger: trigMonthClock,
+		re:   regexp.MustCompile(dateWordsPattern),
+		repl: phTime,
+		fast: normDateWords,
+	},
+	{ // US-style dates with a time: "4/4/2026 1:02:03 PM", "11/30/2026,
+		// 13:02" (month/day or day/month, then a four-digit year).
+		name: "us-date", trigger: trigSlashYear,
+		re:   regexp.MustCompile(`\b\d{1,2}/\d{1,2}/\d{4},? \d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?: ?[AaPp][Mm])?\b`),
+		repl: phTime,
+	},
+	{ // Clock times: 12:25:50, 0:00:06, 12:25:50.217, 1:02:03 PM.
 		name: "clock", trigger: trigClock,
-		re:   regexp.MustCompile(`(^|[^\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b`),
+		re:   regexp.MustCompile(`(^|[^\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AaPp][Mm])?\b`),
 		repl: "${1}" + phTime,
 		fast: normClocks,
 	},
@@ -72,13 +120,17 @@ var normRules = []rule{
 		repl: phUUID,
 	},
 	{ // Temporary directories: the first component under a temp root when it
-		// looks generated (a run of 5+ digits as in Go's t.TempDir and
-		// os.MkdirTemp, or Python's mkdtemp 8-character suffix).
+		// looks generated (see isGeneratedName: Go's t.TempDir and
+		// os.MkdirTemp, Python's tempfile, mktemp), and pytest's numbered
+		// run directory in /tmp/pytest-of-<user>/pytest-<N>.
 		name: "tmpdir", trigger: trigTmp,
-		re: regexp.MustCompile(`((?:/private)?/var/folders/[^/\s]+/[^/\s]+/T|/(?:[\w.-]+/)*(?:tmp|temp|Temp|TEMP)|/dev/shm)/([^/\s"'` + "`" + `:,;)\]]+)`),
+		re: regexp.MustCompile(`((?:/private)?/var/folders/[^/\s]+/[^/\s]+/T|/(?:[\w.-]+/)*(?:tmp|temp|Temp|TEMP)|/dev/shm)/(` + tmpNameRE + `)(?:/(` + tmpNameRE + `))?`),
 		fn: func(m []string) string {
-			if isGeneratedName(m[2]) {
-				return m[1] + "/" + phTmp
+			switch {
+			case isGeneratedName(m[2]):
+				return m[1] + "/" + phTmp + strings.TrimPrefix(m[0], m[1]+"/"+m[2])
+			case strings.HasPrefix(m[2], "pytest-of-") && isPytestRun(m[3]):
+				return m[1] + "/" + m[2] + "/" + phTmp
 			}
 			return m[0]
 		},
@@ -88,9 +140,10 @@ var normRules = []rule{
 		re:   regexp.MustCompile(`\b\d+(?:\.\d+)?\s?[kKMGT]?i?[bB](?:ps|/s)\b`),
 		repl: phRate,
 	},
-	{ // Spelled-out durations: 12 ms, 1.234 s, 3 seconds.
+	{ // Spelled-out durations: 12 ms, 1.234 s, 3 seconds, jest's
+		// "estimated 4 s".
 		name: "duration-words", trigger: trigDurWords | trigDurUnit,
-		re: regexp.MustCompile(`(^|[^\w.])\d+(?:\.\d+)?\s(?:ms|msecs?|milliseconds?|secs?|seconds?|minutes?|mins?)\b|(^|[^\w.])\d+\.\d+ s\b`),
+		re: regexp.MustCompile(`(^|[^\w.])\d+(?:\.\d+)?\s(?:ms|msecs?|milliseconds?|secs?|seconds?|minutes?|mins?)\b|(^|[^\w.])\d+(?:\.\d+)? s\b`),
 		fn: func(m []string) string {
 			return m[1] + m[2] + phDur
 		},
@@ -106,6 +159,13 @@ var normRules = []rule{
 		re:   regexp.MustCompile(`\b(pid|PID|Pid)([ =:#]+)\d+\b`),
 		repl: "${1}${2}" + phPID,
 	},
+	{ // "process 1234", "Process ID: 1234" (the OOM killer, supervisors,
+		// test runners). Two digits at least, so "process 1 of 4" stays.
+		name: "process", trigger: trigProcess,
+		re:   regexp.MustCompile(`\b([Pp]rocess(?: [Ii][Dd])?[ =:#]+)\d{2,}\b`),
+		repl: "${1}" + phPID,
+		fast: normProcessIDs,
+	},
 	{ // syslog-style "name[1234]:".
 		name: "pid-bracket", trigger: trigPIDBracket,
 		re:   regexp.MustCompile(`\b([A-Za-z][\w.-]*)\[\d{2,}\]:`),
@@ -115,6 +175,21 @@ var normRules = []rule{
 		name: "thread-id", trigger: trigThread,
 		re:   regexp.MustCompile(`(thread '[^']*') \(\d+\)`),
 		repl: "${1} (" + phN + ")",
+	},
+	{ // Unix epoch values of a time-ish key (see isTimeKey): "ts=1732981234",
+		// "\"time\": 1732981234567", "created_at: 1732981234.5". Only 10,
+		// 13, 16 or 19 digits (s, ms, µs, ns) from 1,000,000,000 to
+		// 3,999,999,999 s (2001 to 2096), with an optional fraction: other
+		// numbers, and epochs after other keys ("size=1732981234"), stay.
+		name: "epoch", trigger: trigLongNum,
+		re: regexp.MustCompile(`\b([A-Za-z_][\w.-]*)(["']?[ \t]*[:=][ \t]*["']?)[1-3]\d{9}(?:\d{3}){0,3}(?:\.\d+)?\b`),
+		fn: func(m []string) string {
+			if isTimeKey(m[1]) {
+				return m[1] + m[2] + phTime
+			}
+			return m[0]
+		},
+		fast: normEpochs,
 	},
 	{ // Timing fields of structured output: "duration_ms: 38.44" (TAP/YAML),
 		// "# duration_ms 632.78", "elapsed=1.2", "took 35".
@@ -199,6 +274,215 @@ func normDurations(s string) string {
 	return b.String()
 }
 
+// normDateWords is the date-words rule with its regexp run only where a
+// match can start: at word starts at most maxDateWordsHead bytes before a
+// clock's first ':' that has a month abbreviation before it (monthBefore),
+// anchored there. Positions are tried left to right and matches replaced
+// without overlap, as ReplaceAllString does, so the result is the
+// regexp's; a line with a clock costs a few anchored attempts instead of a
+// search from every byte.
+func normDateWords(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 1; i+4 < len(s); i++ {
+		if s[i] != ':' || !isDigit(s[i-1]) || !isDigit(s[i+1]) || !isDigit(s[i+2]) || s[i+3] != ':' || !monthBefore(s, i) {
+			continue
+		}
+		// The match ends within maxDateWordsTail bytes after the clock's
+		// digits (and those of a CLF year before it): cut the input there,
+		// one byte on, so every \b the regexp checks sees its true
+		// neighbours.
+		j := i
+		for j < len(s) && (isDigit(s[j]) || s[j] == ':' || s[j] == '.' || s[j] == ',') {
+			j++
+		}
+		cut := min(len(s), j+maxDateWordsTail+1)
+		for p := max(last, i-maxDateWordsHead); p < i; p++ {
+			if p > 0 && isWordByte(s[p-1]) || !dateWordsStart(s[p:]) {
+				continue
+			}
+			if loc := dateWordsAt.FindStringIndex(s[p:cut]); loc != nil {
+				b.WriteString(s[last:p])
+				b.WriteString(phTime)
+				last = p + loc[1]
+				i = last - 1
+				break
+			}
+		}
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// normProcessIDs is the process rule without its regexp: after each
+// "process" or "Process" at a word start, an optional " id" (any case),
+// one or more of ' ', '=', ':', '#', then two or more digits ending at a
+// word boundary: the digits become <pid>.
+func normProcessIDs(s string) string {
+	var b strings.Builder
+	last := 0
+	for k := 1; k < len(s); {
+		r := strings.Index(s[k:], "rocess")
+		if r < 0 {
+			break
+		}
+		p := k + r - 1 // the 'P' or 'p'
+		k = p + len("process")
+		if p < last || s[p] != 'P' && s[p] != 'p' || p > 0 && isWordByte(s[p-1]) {
+			continue
+		}
+		num, end := -1, -1
+		for _, j := range []int{k + 3, k} { // " id" taken first, as the regexp does
+			if j == k+3 && (j > len(s) || s[k] != ' ' || s[k+1] != 'i' && s[k+1] != 'I' || s[k+2] != 'd' && s[k+2] != 'D') {
+				continue
+			}
+			d := j
+			for d < len(s) && strings.IndexByte(" =:#", s[d]) >= 0 {
+				d++
+			}
+			e := d
+			for e < len(s) && isDigit(s[e]) {
+				e++
+			}
+			if d > j && e-d >= 2 && (e == len(s) || !isWordByte(s[e])) {
+				num, end = d, e
+				break
+			}
+		}
+		if num < 0 {
+			continue
+		}
+		b.WriteString(s[last:num])
+		b.WriteString(phPID)
+		last, k = end, end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// weekdays are the three-letter weekday abbreviations dateWordsPattern
+// starts with.
+var weekdays = [...]string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
+
+// dateWordsStart reports whether a date-words match can start at s[0]: a
+// weekday or month abbreviation, or one or two digits then ' ', '/' or
+// '-'. It is a necessary condition of dateWordsAt that costs no regexp.
+func dateWordsStart(s string) bool {
+	switch {
+	case s == "":
+		return false
+	case isDigit(s[0]):
+		i := 1
+		if i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		return i < len(s) && (s[i] == ' ' || s[i] == '/' || s[i] == '-')
+	case len(s) < 3:
+		return false
+	}
+	for _, w := range weekdays {
+		if s[:3] == w {
+			return true
+		}
+	}
+	for _, m := range months {
+		if s[:3] == m {
+			return true
+		}
+	}
+	return false
+}
+
+// normEpochs is the epoch rule without its regexp: each maximal run of 10,
+// 13, 16 or 19 digits starting with 1, 2 or 3 (with a .fraction when a
+// word boundary follows it), not followed by a word byte, preceded by a
+// separator (an optional quote, blanks, ':' or '=', blanks, an optional
+// quote) and a key, is replaced with <time> when isTimeKey(key). The key is
+// the run of [\w.-] before the separator from its first position at or
+// after the previous match that is a word start holding [A-Za-z_], as the
+// regexp's leftmost match picks it.
+func normEpochs(s string) string {
+	var b strings.Builder
+	last := 0
+	for a := 0; a < len(s); a++ {
+		if !isDigit(s[a]) || a > 0 && isDigit(s[a-1]) {
+			continue
+		}
+		e := a
+		for e < len(s) && isDigit(s[e]) {
+			e++
+		}
+		n := e - a
+		if s[a] < '1' || s[a] > '3' || n != 10 && n != 13 && n != 16 && n != 19 {
+			a = e - 1
+			continue
+		}
+		end := e // the match's end: after the fraction if a boundary follows it
+		if e+1 < len(s) && s[e] == '.' && isDigit(s[e+1]) {
+			f := e + 2
+			for f < len(s) && isDigit(s[f]) {
+				f++
+			}
+			if f == len(s) || !isWordByte(s[f]) {
+				end = f
+			}
+		}
+		if end == e && e < len(s) && isWordByte(s[e]) {
+			a = e - 1
+			continue
+		}
+		// The separator, backwards: ["']? [ \t]* [:=] [ \t]* ["']?
+		k := a
+		if k > last && (s[k-1] == '"' || s[k-1] == '\'') {
+			k--
+		}
+		for k > last && (s[k-1] == ' ' || s[k-1] == '\t') {
+			k--
+		}
+		if k <= last || s[k-1] != ':' && s[k-1] != '=' {
+			a = e - 1
+			continue
+		}
+		k--
+		for k > last && (s[k-1] == ' ' || s[k-1] == '\t') {
+			k--
+		}
+		if k > last && (s[k-1] == '"' || s[k-1] == '\'') {
+			k--
+		}
+		keyEnd := k
+		for k > last && (isWordByte(s[k-1]) || s[k-1] == '.' || s[k-1] == '-') {
+			k--
+		}
+		start := -1
+		for p := k; p < keyEnd; p++ {
+			if (p == 0 || !isWordByte(s[p-1])) && (s[p] == '_' || s[p] >= 'A' && s[p] <= 'Z' || s[p] >= 'a' && s[p] <= 'z') {
+				start = p
+				break
+			}
+		}
+		if start < 0 || !isTimeKey(s[start:keyEnd]) {
+			a = end - 1
+			continue
+		}
+		b.WriteString(s[last:a])
+		b.WriteString(phTime)
+		last = end
+		a = end - 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
 // normClocks is the clock rule without its regexp: it replaces each clock
 // time h:mm:ss or hh:mm:ss (with an optional .fraction or ,fraction),
 // standing at the start of s or after a rune other than a word byte, ':'
@@ -233,8 +517,10 @@ func normClocks(s string) string {
 	return b.String()
 }
 
-// clockAt returns the end of the clock time \d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b
-// starting at s[q], or -1.
+// clockAt returns the end of the clock time
+// \d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AaPp][Mm])?\b starting at s[q], or -1.
+// It tries the regexp's alternatives in its order: the fraction, then an
+// AM/PM marker, each first taken and then left out.
 func clockAt(s string, q int) int {
 	h := 0 // hour digits
 	switch {
@@ -255,13 +541,34 @@ func clockAt(s string, q int) int {
 		for f < len(s) && isDigit(s[f]) {
 			f++
 		}
+		if m := meridiemEnd(s, f); m > 0 {
+			return m
+		}
 		if f == len(s) || !isWordByte(s[f]) {
 			return f
 		}
 		return e // without the fraction: '.' or ',' after the seconds is a boundary
 	}
+	if m := meridiemEnd(s, e); m > 0 {
+		return m
+	}
 	if e == len(s) || !isWordByte(s[e]) {
 		return e
+	}
+	return -1
+}
+
+// meridiemEnd matches (?: ?[AaPp][Mm])\b at s[e]: it returns the end of
+// the marker, or -1.
+func meridiemEnd(s string, e int) int {
+	for _, k := range []int{e + 1, e} { // with the space first, as ' ?' is greedy
+		if k == e+1 && (e >= len(s) || s[e] != ' ') {
+			continue
+		}
+		if k+1 < len(s) && strings.IndexByte("AaPp", s[k]) >= 0 && (s[k+1] == 'M' || s[k+1] == 'm') &&
+			(k+2 == len(s) || !isWordByte(s[k+2])) {
+			return k + 2
+		}
 	}
 	return -1
 }
@@ -425,14 +732,33 @@ func isWordByte(c byte) bool {
 
 // Normalize replaces the volatile tokens of one cleaned line with fixed
 // placeholders, so two runs of the same command that differ only in them
-// give the same text: timestamps and clock times (<time>), durations
-// (<dur>), data rates (<rate>), heap addresses (0x<addr>), process ids
-// (<pid>), goroutine numbers (goroutine <n>), ephemeral loopback ports
-// (<port>), generated temporary directory names (<tmp>), UUIDs (<uuid>) and
-// the speed/time columns of curl's and wget's progress output (<progress>). It is
-// idempotent on its own output.
+// give the same text: timestamps (ISO 8601, RFC 1123, the common log format,
+// asctime and date(1), syslog, US-style m/d/yyyy with a time), clock times
+// (with AM/PM) and Unix epoch values after a time-ish key (<time>),
+// durations (<dur>), data rates (<rate>), heap addresses (0x<addr>),
+// process ids (<pid>), goroutine numbers (goroutine <n>), ephemeral
+// loopback ports (<port>), generated temporary directory names (<tmp>),
+// UUIDs (<uuid>) and the speed/time columns of curl's and wget's progress
+// output (<progress>). Each rule in normRules documents its token. It
+// never removes a line, only tokens in it, and it is idempotent on its own
+// output.
+//
+// A git commit's date header ("Date:   Mon Nov 30 12:34:56 2026 +0000",
+// git log's and git show's "AuthorDate: " and "CommitDate: ") is left
+// whole: it is the commit's, the same in every run, and the reader may
+// need it.
 func Normalize(line string) string {
+	if isCommitDate(line) {
+		return line
+	}
 	return reporterTimings(normalizeTokens(line))
+}
+
+// isCommitDate reports whether line is a git commit date header: "Date:"
+// and three spaces (git's medium format pads it to the width of
+// "Author: "), or "AuthorDate: " or "CommitDate: " (fuller format).
+func isCommitDate(line string) bool {
+	return strings.HasPrefix(line, "Date:   ") || strings.HasPrefix(line, "AuthorDate: ") || strings.HasPrefix(line, "CommitDate: ")
 }
 
 // reporterTimings drops timings that test reporters print only sometimes,
@@ -516,9 +842,15 @@ func replaceFunc(re *regexp.Regexp, s string, fn func([]string) string) string {
 
 // isGeneratedName reports whether a temp-directory entry name looks
 // machine-generated: it holds a run of five or more digits (Go's
-// os.MkdirTemp and t.TempDir, go-build123…), or ends in an 8-character
-// [a-z0-9_] suffix after "tmp" or a separator (Python's tempfile.mkdtemp).
+// os.MkdirTemp and t.TempDir, go-build123…), it is "tmp" and a random part
+// (isTmpPrefixed: Python's tempfile, mktemp's default tmp.XXXXXXXXXX), it
+// ends in a mixed-case mktemp suffix (".aB3dE6"), or it ends in an
+// 8-character [a-z0-9_] suffix after "tmp" or a separator (Python's
+// tempfile.mkdtemp with a prefix).
 func isGeneratedName(name string) bool {
+	if isTmpPrefixed(name) || isMktempSuffix(name) {
+		return true
+	}
 	run := 0
 	for i := 0; i < len(name); i++ {
 		if name[i] >= '0' && name[i] <= '9' {
@@ -542,6 +874,92 @@ func isGeneratedName(name string) bool {
 	}
 	head := name[:len(name)-8]
 	return strings.HasSuffix(head, "tmp") || strings.HasSuffix(head, "-") || strings.HasSuffix(head, "_") || strings.HasSuffix(head, ".")
+}
+
+// isTmpPrefixed reports whether name is "tmp", an optional '.', '_' or '-',
+// a random part of [A-Za-z0-9_] and an optional extension of 1 to 5
+// letters or digits: Python's tempfile names ("tmp" and 8 characters:
+// tmpk2j3x9_q, tmpab12cd34.py) and mktemp's default (tmp.aB3dE6fGh1). The
+// random part needs 8 characters, or 4 with a digit, so "tmpfiles" and
+// "tmp_output" stay.
+func isTmpPrefixed(name string) bool {
+	rest, ok := strings.CutPrefix(name, "tmp")
+	if !ok {
+		return false
+	}
+	if rest != "" && (rest[0] == '.' || rest[0] == '_' || rest[0] == '-') {
+		rest = rest[1:]
+	}
+	n, digit := 0, false
+	for n < len(rest) && (isWordByte(rest[n])) {
+		digit = digit || isDigit(rest[n])
+		n++
+	}
+	if ext := rest[n:]; ext != "" {
+		if ext[0] != '.' || len(ext) < 2 || len(ext) > 6 || strings.IndexFunc(ext[1:], func(r rune) bool { return r > 127 || !isWordByte(byte(r)) }) >= 0 {
+			return false
+		}
+	}
+	return n >= 8 || n >= 4 && digit
+}
+
+// isMktempSuffix reports whether name ends in '.' and six or more random
+// [A-Za-z0-9] characters as mktemp(1) makes them from a template such as
+// build.XXXXXX: mixed case (an upper-case letter and a lower-case letter
+// or digit), which file extensions are not.
+func isMktempSuffix(name string) bool {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || len(name)-i-1 < 6 {
+		return false
+	}
+	upper, other := false, false
+	for _, c := range []byte(name[i+1:]) {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= 'a' && c <= 'z' || isDigit(c):
+			other = true
+		default:
+			return false
+		}
+	}
+	return upper && other
+}
+
+// isPytestRun reports whether name is pytest's numbered run directory
+// under its base temp: "pytest-" and digits.
+func isPytestRun(name string) bool {
+	n, ok := strings.CutPrefix(name, "pytest-")
+	return ok && n != "" && strings.Trim(n, "0123456789") == ""
+}
+
+// timeKeys are the last words of keys that hold a time (see isTimeKey):
+// JWT's iat, exp and nbf, file times, created/updated fields.
+var timeKeys = map[string]bool{
+	"time": true, "timestamp": true, "ts": true, "at": true, "date": true, "datetime": true, "epoch": true,
+	"stamp": true, "tstamp": true, "when": true, "mtime": true, "ctime": true, "atime": true, "iat": true,
+	"exp": true, "nbf": true, "expires": true, "expiry": true, "since": true, "until": true, "created": true,
+	"updated": true, "modified": true, "started": true, "finished": true, "ended": true, "start": true,
+	"end": true, "deadline": true,
+}
+
+// isTimeKey reports whether a key names a time: its last word (after the
+// last '_', '.' or '-', or the last camelCase hump), in lower case, is one
+// of timeKeys: ts, time, created_at, startTime, @timestamp, exp.
+func isTimeKey(key string) bool {
+	w := key
+	for i := len(key) - 1; i >= 0; i-- {
+		c := key[i]
+		if c == '_' || c == '.' || c == '-' {
+			w = key[i+1:]
+			break
+		}
+		if c >= 'A' && c <= 'Z' && i > 0 && key[i-1] >= 'a' && key[i-1] <= 'z' {
+			w = key[i:]
+			break
+		}
+	}
+	return timeKeys[strings.ToLower(w)]
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -571,6 +989,10 @@ const (
 	trigPort                           // five digits after "localhost:", "127.0.0.1:", "0.0.0.0:", "]:", "::" or "::1:"
 	trigDigit                          // any digit
 	trigDigitUnit                      // a digit, then 'n', 'u', 'm', 's', 'h' or the first byte of 'µ'
+	trigMonthClock                     // a clock's first ':' with a month abbreviation in the 24 bytes before it
+	trigSlashYear                      // a digit, '/', four digits, then ' ' or ','
+	trigProcess                        // "process" or "Process"
+	trigLongNum                        // a run of ten or more digits
 )
 
 // Byte classes of scanTriggers.
@@ -598,6 +1020,7 @@ var triggerClass = func() (t [256]uint8) {
 func scanTriggers(s string) trigger {
 	var t trigger
 	colon := false
+	runStart := 0 // where the current run of digits starts
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch triggerClass[c] {
@@ -605,6 +1028,11 @@ func scanTriggers(s string) trigger {
 			continue
 		case clsDigit:
 			t |= trigDigit
+			if i == 0 || !isDigit(s[i-1]) {
+				runStart = i
+			} else if i-runStart == 9 {
+				t |= trigLongNum
+			}
 			if i+1 < len(s) {
 				switch s[i+1] {
 				case 'n', 'u', 'm', 's', 'h', 0xc2:
@@ -642,6 +1070,9 @@ func scanTriggers(s string) trigger {
 			colon = true
 			if i >= 1 && i+4 < len(s) && isDigit(s[i-1]) && isDigit(next) && isDigit(s[i+2]) && s[i+3] == ':' {
 				t |= trigClock
+				if t&trigMonthClock == 0 && monthBefore(s, i) {
+					t |= trigMonthClock
+				}
 			}
 			if i > 0 && s[i-1] == ']' {
 				t |= trigPIDBracket
@@ -665,6 +1096,9 @@ func scanTriggers(s string) trigger {
 			if next == 's' && i > 0 && (s[i-1] == 'B' || s[i-1] == 'b') {
 				t |= trigRate
 			}
+			if i > 0 && isDigit(s[i-1]) && digitsAt(s, i+1, 4) && i+5 < len(s) && (s[i+5] == ' ' || s[i+5] == ',') {
+				t |= trigSlashYear
+			}
 		case 'K':
 			if next == ' ' && strings.HasPrefix(s[i+1:], " .") {
 				t |= trigWget
@@ -673,12 +1107,18 @@ func scanTriggers(s string) trigger {
 			if next == 'i' && strings.HasPrefix(s[i:], "pid") {
 				t |= trigPID
 			}
+			if next == 'r' && strings.HasPrefix(s[i:], "process") {
+				t |= trigProcess
+			}
 			if next == 's' && i > 0 && (s[i-1] == 'B' || s[i-1] == 'b') {
 				t |= trigRate
 			}
 		case 'P':
 			if strings.HasPrefix(s[i:], "PID") || strings.HasPrefix(s[i:], "Pid") {
 				t |= trigPID
+			}
+			if next == 'r' && strings.HasPrefix(s[i:], "Process") {
+				t |= trigProcess
 			}
 		case 't':
 			switch next {
@@ -723,6 +1163,26 @@ func scanTriggers(s string) trigger {
 		}
 	}
 	return t
+}
+
+// months are the three-letter month abbreviations monthRE starts with.
+var months = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+
+// monthBefore reports whether a month abbreviation lies within the 24
+// bytes before s[i], a clock's first ':'. The date-words rule's longest
+// span from a month to that colon is "September 30, 2026 12", 21 bytes.
+func monthBefore(s string, i int) bool {
+	for j := max(0, i-24); j+3 <= i; j++ {
+		switch s[j] {
+		case 'J', 'F', 'M', 'A', 'S', 'O', 'N', 'D':
+			for _, m := range months {
+				if s[j:j+3] == m {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // digitsAt reports whether s[i:i+n] are n digits.

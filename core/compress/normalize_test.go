@@ -35,6 +35,35 @@ func TestNormalize(t *testing.T) {
 		{"tap duration", "  duration_ms: 38.441229", "  duration_ms: <dur>"},
 		{"syslog pid", "sshd[1234]: accepted", "sshd[<pid>]: accepted"},
 		{"nothing volatile", "calc_test.go:36: Div(-7, 2) = -3, want -4", "calc_test.go:36: Div(-7, 2) = -3, want -4"},
+		// Temp paths.
+		{"mktemp default", "cleaning up /tmp/tmp.aB3dE6fGh1/out.log", "cleaning up /tmp/<tmp>/out.log"},
+		{"mktemp template", "extracting to /tmp/build.Qx7Lp2", "extracting to /tmp/<tmp>"},
+		{"python tempfile", "open /tmp/tmp8d6af57: ok", "open /tmp/<tmp>: ok"},
+		{"python tempfile suffix", "state /tmp/tmpartisi2_.json", "state /tmp/<tmp>"},
+		{"pytest run dir", "tmp_path = PosixPath('/tmp/pytest-of-dev/pytest-12/test_a0')", "tmp_path = PosixPath('/tmp/pytest-of-dev/<tmp>/test_a0')"},
+		{"macos tempfile", "wrote /var/folders/xx/yyyy/T/tmpk2j3/a.txt", "wrote /var/folders/xx/yyyy/T/<tmp>/a.txt"},
+		{"plain tmp names kept", "/tmp/tmpfiles /tmp/tmp_output /tmp/report.backup /tmp/pytest-of-dev/pytest-current", "/tmp/tmpfiles /tmp/tmp_output /tmp/report.backup /tmp/pytest-of-dev/pytest-current"},
+		// Dates.
+		{"rfc1123", "Date: Mon, 30 Nov 2026 12:34:56 GMT", "Date: <time>"},
+		{"date -R", "Mon, 30 Nov 2026 12:34:56 +0000 deploy", "<time> deploy"},
+		{"common log format", `127.0.0.1 - - [30/Nov/2026:12:34:56 +0000] "GET / HTTP/1.1" 200`, `127.0.0.1 - - [<time>] "GET / HTTP/1.1" 200`},
+		{"date(1)", "started Mon Nov 30 12:34:56 UTC 2026", "started <time>"},
+		{"syslog keeps level", "Nov  3 12:34:56 INFO ready", "<time> INFO ready"},
+		{"us style", "Last run 4/4/2026 1:02:03 PM by ci", "Last run <time> by ci"},
+		{"us style no seconds", "11/30/2026, 13:02 build", "<time> build"},
+		{"clock am pm", "at 11:59:59 AM and 1:02:03pm", "at <time> and <time>"},
+		{"git commit date kept", "Date:   Mon Nov 30 12:34:56 2026 +0000", "Date:   Mon Nov 30 12:34:56 2026 +0000"},
+		{"plain dates kept", "version 4/4 of 2026, Nov 30", "version 4/4 of 2026, Nov 30"},
+		// Epoch values.
+		{"logfmt epoch", "ts=1732981234 level=info", "ts=<time> level=info"},
+		{"json epoch ms", `{"time": 1732981234567, "n": 1732981234567}`, `{"time": <time>, "n": 1732981234567}`},
+		{"epoch keys", `createdAt: 1732981234 "@timestamp":"1732981234.125" iat=1732981234`, `createdAt: <time> "@timestamp":"<time>" iat=<time>`},
+		{"epoch range", "ts=0000000001 ts=4732981234 ts=17329812345 bytes=1732981234", "ts=0000000001 ts=4732981234 ts=17329812345 bytes=1732981234"},
+		// Process ids and durations.
+		{"process", "Killed process 31188 (python3); Process ID: 7712", "Killed process <pid> (python3); Process ID: <pid>"},
+		{"process count kept", "process 1 of 4", "process 1 of 4"},
+		{"jest estimate", "Time:        4 s, estimated 5 s", "Time:        <dur>"},
+		{"integer seconds", "done, estimated 4 s", "done, estimated <dur>"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := Normalize(c.in)

@@ -19,11 +19,20 @@ const transcriptTail = 1 << 20
 // joined with newlines; turns that hold only tool_result blocks, and meta
 // lines ("isMeta": true), are skipped. Only the last 1 MiB is read. A
 // missing, unreadable, partial or differently shaped file gives "".
+//
+// Only a regular file (or a symlink to one) is read: a FIFO, socket,
+// device or directory gives "" at once. The path is stat'ed first and then
+// opened without blocking (O_NONBLOCK), so a FIFO put in its place between
+// the two calls cannot hold the hook until its deadline either; the open
+// file is checked again.
 func LatestPrompt(path string) string {
 	if path == "" {
 		return ""
 	}
-	f, err := os.Open(path)
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		return ""
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|oNonblock, 0)
 	if err != nil {
 		return ""
 	}

@@ -7,8 +7,9 @@
 // {"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{…}}}
 // holding a header line and the extract (see package core/compress). For
 // every other payload (other tools, small outputs, images, empty interrupted
-// results, PostToolUseFailure) it prints nothing and the original output
-// reaches Claude unchanged.
+// results, PostToolUseFailure, and outputs whose extract would not be at
+// least 25% smaller, compress.MinSavingPercent) it prints nothing, saves
+// nothing, and the original output reaches Claude unchanged.
 //
 // Payloads of up to 16 MiB are read (hookio.MaxPostToolUseInput); of a
 // larger output only a head and a tail are condensed

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/vaultctx/vaultctx/core/compress"
 	"github.com/vaultctx/vaultctx/core/hookio"
 )
 
@@ -134,8 +135,17 @@ func TestRealPayloads(t *testing.T) {
 				if len(r.stdout) != 0 {
 					t.Fatalf("small output not passed through: %s", r.stdout)
 				}
+			} else if len(r.stdout) == 0 {
+				// Passed through because its extract saved too little:
+				// possible only when the budget exceeds 75% of the output.
+				if budget := compress.DefaultBudgetTokens * compress.CharsPerToken; budget*100 <= size*(100-compress.MinSavingPercent) {
+					t.Fatalf("output of %d bytes passed through; its extract (at most %d bytes) must save %d%%", size, budget, compress.MinSavingPercent)
+				}
 			} else {
 				u := gjson.GetBytes(r.stdout, "hookSpecificOutput.updatedToolOutput")
+				if n := len(u.Get("stdout").String()) + len(u.Get("stderr").String()); n*100 > size*(100-compress.MinSavingPercent) {
+					t.Fatalf("extract of %d bytes replaces %d bytes: under %d%% saved", n, size, compress.MinSavingPercent)
+				}
 				if gjson.GetBytes(r.stdout, "hookSpecificOutput.hookEventName").String() != "PostToolUse" || len(u.Map()) != 4 {
 					t.Fatalf("bad output: %.300s", r.stdout)
 				}
