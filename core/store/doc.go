@@ -13,10 +13,10 @@
 //   - chunks_fts: an FTS5 table over chunk_text, section, heading_context and
 //     cjk (CJK bigrams), content-synced to chunks by triggers that issue the
 //     FTS5 'delete' command before every delete or update of a chunk row;
-//   - impact_terms, impact_forms, impact_doclen, impact_dead: the BM25
-//     impact index of common terms, bit-packed posting lists that give
-//     bm25()'s scores for common words without FTS5's per-row cost (see
-//     impact.go);
+//   - impact_terms, impact_forms, impact_doclen, impact_delta, impact_dead,
+//     impact_gone: the BM25 impact index of common terms, bit-packed
+//     posting lists that give bm25()'s scores for common words without
+//     FTS5's per-row cost (see impact.go);
 //   - chunk_vecs: a sqlite-vec vec0 table of int8 embeddings (minus the
 //     corpus centre) keyed by chunk id, partitioned into IVF lists, plus
 //     chunk_vec_lists with the lists' centroids (present only when a model

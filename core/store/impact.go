@@ -36,7 +36,9 @@ import (
 //     date in a fraction of a second; chunks newer still (a search during
 //     an index run) get their common-term part from FTS5, restricted to
 //     rowid > impact_delta_max; chunks deleted since the build or the delta
-//     (impact_dead, filled by a trigger) are skipped.
+//     (impact_dead, filled by a trigger) are skipped, and each term's
+//     postings in them, counted by the incremental run (impact_gone),
+//     come off its document frequency.
 //
 // The Go part uses FTS5's own formula, constants and statistics (N and the
 // average length from FTS5's averages record, idf from the live document
@@ -136,7 +138,8 @@ func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error)
 		return st, fmt.Errorf("build impact index: %w", err)
 	}
 	defer tx.Rollback()
-	for _, q := range []string{"DELETE FROM impact_terms", "DELETE FROM impact_forms", "DELETE FROM impact_doclen", "DELETE FROM impact_dead", "DELETE FROM impact_delta"} {
+	for _, q := range []string{"DELETE FROM impact_terms", "DELETE FROM impact_forms", "DELETE FROM impact_doclen", "DELETE FROM impact_dead", "DELETE FROM impact_delta",
+		"DELETE FROM impact_gone", "DELETE FROM meta WHERE key = 'impact_gone_dead'"} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return st, fmt.Errorf("build impact index: %w", err)
 		}
@@ -209,7 +212,10 @@ func (s *Store) MaintainImpact(ctx context.Context) (bool, ImpactStats, error) {
 			return false, ImpactStats{}, fmt.Errorf("impact index: %w", err)
 		}
 		if float64(added+dead) <= ImpactStaleShare*float64(max(n, 1)) {
-			return false, ImpactStats{}, s.updateDelta(ctx, b, maxID)
+			if err := s.updateDelta(ctx, b, maxID); err != nil {
+				return false, ImpactStats{}, err
+			}
+			return false, ImpactStats{}, s.countGone(ctx)
 		}
 	}
 	st, err := s.BuildImpact(ctx, 0)
@@ -354,6 +360,72 @@ func (s *Store) updateDelta(ctx context.Context, built, maxID int64) error {
 	}
 	s.imp.Store(nil)
 	return nil
+}
+
+// countGone fills impact_gone: for every term, its postings (build and
+// delta) in the chunks impact_dead lists, so that a search corrects the
+// document frequency without decoding whole posting lists. It records in
+// meta('impact_gone_dead') how many dead ids it counted against; nothing is
+// done when that is still the number impact_dead holds.
+func (s *Store) countGone(ctx context.Context) error {
+	wrap := func(err error) error { return fmt.Errorf("impact dead counts: %w", err) }
+	var n int64
+	var counted string
+	if err := s.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM impact_dead),
+		coalesce((SELECT value FROM meta WHERE key = 'impact_gone_dead'), '')`).Scan(&n, &counted); err != nil {
+		return wrap(err)
+	}
+	if c, err := strconv.ParseInt(counted, 10, 64); err == nil && c == n {
+		return nil
+	}
+	dead, err := s.impactDead(ctx)
+	if err != nil {
+		return wrap(err)
+	}
+	gone := map[string]int64{}
+	if dead.n > 0 {
+		rows, err := s.db.QueryContext(ctx, `SELECT t.term, t.postings, d.postings FROM impact_terms t LEFT JOIN impact_delta d ON d.term = t.term`)
+		if err != nil {
+			return wrap(err)
+		}
+		for rows.Next() {
+			var term string
+			var postings, delta []byte
+			if err := rows.Scan(&term, &postings, &delta); err != nil {
+				rows.Close()
+				return wrap(err)
+			}
+			c, err := dead.countIn(postings, delta)
+			if err != nil {
+				rows.Close()
+				return wrap(err)
+			}
+			if c > 0 {
+				gone[term] = c
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return wrap(err)
+		}
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM impact_gone"); err != nil {
+		return wrap(err)
+	}
+	for term, c := range gone {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO impact_gone(term, n) VALUES(?, ?)", term, c); err != nil {
+			return wrap(err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES('impact_gone_dead', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", strconv.FormatInt(int64(dead.n), 10)); err != nil {
+		return wrap(err)
+	}
+	return tx.Commit()
 }
 
 // commonTerms returns FTS5's document and instance counts of every term in
@@ -924,8 +996,26 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 			lookup = append(lookup, w)
 		}
 	}
+	var maxID int64
+	var goneDead string
+	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(id), 0),
+		coalesce((SELECT value FROM meta WHERE key = 'impact_gone_dead'), '') FROM chunks`).Scan(&maxID, &goneDead); err != nil {
+		return nil, wrap(err)
+	}
+	dead, err := s.impactDead(ctx)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	newer := maxID > ix.deltaID // chunks neither the build nor the delta holds
+	// impact_gone counts each term's dead postings while impact_dead is
+	// as countGone saw it; otherwise the lists are decoded to count them.
+	counted := dead.n == 0
+	if c, err := strconv.ParseInt(goneDead, 10, 64); err == nil && c == int64(dead.n) {
+		counted = true
+	}
+
 	type stored struct {
-		df              int64
+		df, gone        int64
 		postings, delta []byte
 	}
 	byForm := map[string]stored{}
@@ -935,7 +1025,11 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 		if ix.noDelta || ix.deltaID == ix.maxID {
 			delta = "NULL"
 		}
-		rows, err := s.db.QueryContext(ctx, `SELECT f.surface, t.df, t.postings, `+delta+` FROM impact_forms f JOIN impact_terms t ON t.term = f.term
+		gone := "0"
+		if counted && dead.n > 0 {
+			gone = "coalesce((SELECT n FROM impact_gone g WHERE g.term = f.term), 0)"
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT f.surface, t.df, t.postings, `+delta+`, `+gone+` FROM impact_forms f JOIN impact_terms t ON t.term = f.term
 			WHERE f.surface IN (SELECT value FROM json_each(?))`, string(list))
 		if err != nil {
 			return nil, wrap(err)
@@ -943,7 +1037,7 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 		for rows.Next() {
 			var w string
 			var st stored
-			if err := rows.Scan(&w, &st.df, &st.postings, &st.delta); err != nil {
+			if err := rows.Scan(&w, &st.df, &st.postings, &st.delta, &st.gone); err != nil {
 				rows.Close()
 				return nil, wrap(err)
 			}
@@ -954,15 +1048,6 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 			return nil, wrap(err)
 		}
 	}
-	var maxID int64
-	if err := s.db.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM chunks").Scan(&maxID); err != nil {
-		return nil, wrap(err)
-	}
-	dead, err := s.impactDead(ctx)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	newer := maxID > ix.deltaID // chunks neither the build nor the delta holds
 
 	// Live document frequencies, and the pruning of pruneCommon.
 	limit := max(int64(MinCommonDocs), int64(CommonTermShare*float64(nRow)))
@@ -980,16 +1065,13 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 		if n, k := binary.Uvarint(st.delta); k > 0 {
 			it.df += int64(n)
 		}
-		if len(dead) > 0 {
-			var gone int64
-			for _, list := range [][]byte{st.postings, st.delta} {
-				if err := decodePostings(list, func(doc uint32, _ *[4]uint32) {
-					if dead[doc] {
-						gone++
-					}
-				}); err != nil && len(list) > 0 {
-					return nil, wrap(err)
-				}
+		switch {
+		case counted:
+			it.df -= st.gone
+		default:
+			gone, err := dead.countIn(st.postings, st.delta)
+			if err != nil {
+				return nil, wrap(err)
 			}
 			it.df -= gone
 		}
@@ -1126,7 +1208,7 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 						if int64(doc) >= hi {
 							break
 						}
-						if dead != nil && dead[doc] {
+						if dead.n > 0 && dead.has(doc) {
 							continue
 						}
 						f := w[0]*float64(tfs[0][c.i]) + w[1]*float64(tfs[1][c.i]) + w[2]*float64(tfs[2][c.i]) + w[0]*float64(tfs[3][c.i])
@@ -1184,24 +1266,65 @@ func singleToken(term string) (string, bool) {
 }
 
 // impactDead returns the ids of indexed chunks deleted since the build.
-func (s *Store) impactDead(ctx context.Context) (map[uint32]bool, error) {
+func (s *Store) impactDead(ctx context.Context) (idSet, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT id FROM impact_dead")
 	if err != nil {
-		return nil, err
+		return idSet{}, err
 	}
 	defer rows.Close()
-	var dead map[uint32]bool
+	var dead idSet
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return idSet{}, err
 		}
-		if dead == nil {
-			dead = map[uint32]bool{}
-		}
-		dead[uint32(id)] = true
+		dead.add(uint32(id))
 	}
 	return dead, rows.Err()
+}
+
+// idSet is a set of chunk ids as a bitmap: a membership test per posting
+// costs a shift, where a map lookup cost more than scoring the posting.
+type idSet struct {
+	bits []uint64
+	n    int // members
+}
+
+func (s *idSet) add(id uint32) {
+	w := int(id >> 6)
+	if w >= len(s.bits) {
+		s.bits = append(s.bits, make([]uint64, w+1-len(s.bits))...)
+	}
+	if s.bits[w]&(1<<(id&63)) == 0 {
+		s.bits[w] |= 1 << (id & 63)
+		s.n++
+	}
+}
+
+func (s *idSet) has(id uint32) bool {
+	w := int(id >> 6)
+	return w < len(s.bits) && s.bits[w]&(1<<(id&63)) != 0
+}
+
+// countIn returns how many postings of the given lists are in the set.
+func (s *idSet) countIn(lists ...[]byte) (int64, error) {
+	var c int64
+	for _, list := range lists {
+		if len(list) == 0 {
+			continue
+		}
+		err := decodeBlocks(list, func(n int, docs *[blockLen]uint32, _ *[4][blockLen]uint32) {
+			for _, d := range docs[:n] {
+				if s.has(d) {
+					c++
+				}
+			}
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	return c, nil
 }
 
 // ftsAverages reads FTS5's averages record (rowid 1 of chunks_fts_data):

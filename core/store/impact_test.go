@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -204,6 +205,14 @@ func TestImpactMatchesFTS5(t *testing.T) {
 	s.db.QueryRow("SELECT count(*) FROM impact_delta").Scan(&deltaTerms)
 	if deltaTerms == 0 {
 		t.Fatal("no delta postings after adding notes")
+	}
+	// The deleted note's postings are counted per term, so searches
+	// correct document frequencies without decoding whole lists.
+	var goneTerms, deadIDs int
+	var goneDead string
+	s.db.QueryRow("SELECT (SELECT count(*) FROM impact_gone), (SELECT count(*) FROM impact_dead), (SELECT value FROM meta WHERE key = 'impact_gone_dead')").Scan(&goneTerms, &deadIDs, &goneDead)
+	if deadIDs == 0 || goneTerms == 0 || goneDead != fmt.Sprint(deadIDs) {
+		t.Fatalf("after MaintainImpact: %d dead ids, %d terms counted against %q", deadIDs, goneTerms, goneDead)
 	}
 	compareWithFTS5(t, s, queries)
 	// Deleting a chunk of the delta, and adding one no index holds yet.

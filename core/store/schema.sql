@@ -81,6 +81,13 @@ CREATE TABLE IF NOT EXISTS impact_delta (
 CREATE TABLE IF NOT EXISTS impact_dead (
   id INTEGER PRIMARY KEY
 );
+-- Per term, how many of its postings (build and delta) are in chunks of
+-- impact_dead, counted when impact_dead held meta('impact_gone_dead') ids;
+-- a search uses the counts only while that still holds.
+CREATE TABLE IF NOT EXISTS impact_gone (
+  term TEXT PRIMARY KEY,      -- an impact_terms term
+  n    INTEGER NOT NULL       -- its postings in dead chunks
+) WITHOUT ROWID;
 DROP TRIGGER IF EXISTS impact_ad;
 CREATE TRIGGER impact_ad AFTER DELETE ON chunks
 WHEN old.id <= (SELECT max(CAST(value AS INTEGER)) FROM meta WHERE key IN ('impact_max_id', 'impact_delta_max') AND value != '')
