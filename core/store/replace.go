@@ -33,6 +33,13 @@ func (s *Store) Seal(ctx context.Context) error {
 	if err := removeDB(packed); err != nil {
 		return fail(err)
 	}
+	// VACUUM gives the copy the connection's page cache and rebuilds every
+	// index through a sorter sized by it: with the 32 MB cache and
+	// temp_store=MEMORY it raised the indexer's peak memory from 241 to
+	// 352 MiB on the large corpus.
+	if _, err := s.db.ExecContext(ctx, "PRAGMA temp_store=FILE; PRAGMA cache_size=-4000"); err != nil {
+		return fail(err)
+	}
 	if _, err := s.db.ExecContext(ctx, "VACUUM INTO ?", packed); err != nil {
 		removeDB(packed)
 		return fail(err)
