@@ -147,6 +147,9 @@ func run(args []string) int {
 	kctx, err := parser.Parse(args)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vaultctx:", err)
+		if len(cmds) == 1 && cmds[0].name == "search" && strings.Contains(err.Error(), "unknown flag") {
+			fmt.Fprintln(os.Stderr, "vaultctx: a query that starts with - goes after --: vaultctx search -- -Recurse")
+		}
 		return 2
 	}
 	err = kctx.Run(&globals{ConfigPath: c.Config, Ctx: ctx})
