@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -910,22 +911,17 @@ func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 		return nil, fmt.Errorf("load impact index: %w", err)
 	}
 	ix.noDelta = hasDelta == 0
-	rows, err := s.db.QueryContext(ctx, "SELECT id, lens FROM impact_doclen")
-	if err != nil {
-		if strings.Contains(err.Error(), "no such table") {
-			return nil, nil
+	err = s.queryOwned(ctx, "SELECT id, lens FROM impact_doclen", nil, func(vals []driver.Value) error {
+		id, err := valInt64(vals[0])
+		if err != nil {
+			return err
 		}
-		return nil, fmt.Errorf("load impact index: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var lens []byte
-		if err := rows.Scan(&id, &lens); err != nil {
-			return nil, fmt.Errorf("load impact index: %w", err)
+		lens, err := valBytes(vals[1])
+		if err != nil {
+			return err
 		}
 		if len(lens) == 0 || (lens[0] != 2 && lens[0] != 4) {
-			continue
+			return nil
 		}
 		switch id {
 		case 1:
@@ -933,8 +929,12 @@ func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 		case 2:
 			ix.dlens = lens
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return nil, nil
+		}
 		return nil, fmt.Errorf("load impact index: %w", err)
 	}
 	if ix.lens == nil {
@@ -1029,22 +1029,29 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 		if counted && dead.n > 0 {
 			gone = "coalesce((SELECT n FROM impact_gone g WHERE g.term = f.term), 0)"
 		}
-		rows, err := s.db.QueryContext(ctx, `SELECT f.surface, t.df, t.postings, `+delta+`, `+gone+` FROM impact_forms f JOIN impact_terms t ON t.term = f.term
-			WHERE f.surface IN (SELECT value FROM json_each(?))`, string(list))
-		if err != nil {
-			return nil, wrap(err)
-		}
-		for rows.Next() {
-			var w string
+		err := s.queryOwned(ctx, `SELECT f.surface, t.df, t.postings, `+delta+`, `+gone+` FROM impact_forms f JOIN impact_terms t ON t.term = f.term
+			WHERE f.surface IN (SELECT value FROM json_each(?))`, []any{string(list)}, func(vals []driver.Value) error {
+			w, err := valString(vals[0])
+			if err != nil {
+				return err
+			}
 			var st stored
-			if err := rows.Scan(&w, &st.df, &st.postings, &st.delta, &st.gone); err != nil {
-				rows.Close()
-				return nil, wrap(err)
+			if st.df, err = valInt64(vals[1]); err != nil {
+				return err
+			}
+			if st.postings, err = valBytes(vals[2]); err != nil {
+				return err
+			}
+			if st.delta, err = valBytes(vals[3]); err != nil {
+				return err
+			}
+			if st.gone, err = valInt64(vals[4]); err != nil {
+				return err
 			}
 			byForm[w] = st
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		})
+		if err != nil {
 			return nil, wrap(err)
 		}
 	}
