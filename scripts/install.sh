@@ -198,9 +198,17 @@ for i in "${!binaries[@]}"; do
     warn "$pkg has no main package yet; $name not built"
     continue
   fi
-  (cd "$repo" && CGO_ENABLED=1 CC="$cc" "$go" build -tags "$tags" -trimpath \
-    -ldflags "$ldflags" -o "$bindir/$name" "./$pkg") ||
-    die "building $name failed (see above)"
+  if ! (cd "$repo" && CGO_ENABLED=1 CC="$cc" "$go" build -tags "$tags" -trimpath \
+    -ldflags "$ldflags" -o "$bindir/$name" "./$pkg"); then
+    [ "$tags" = sqlite_fts5 ] && die "building $name failed (see above)"
+    # A static link can fail where a trivial one worked (a static library
+    # missing): fall back to dynamic linking for this and the rest.
+    warn "linking $name statically failed; building dynamically linked binaries instead"
+    tags="sqlite_fts5" ldflags="-X main.version=$version"
+    (cd "$repo" && CGO_ENABLED=1 CC="$cc" "$go" build -tags "$tags" -trimpath \
+      -ldflags "$ldflags" -o "$bindir/$name" "./$pkg") ||
+      die "building $name failed (see above)"
+  fi
   built+=("$name")
   say "built $bindir/$name"
 done
