@@ -12,6 +12,7 @@ import (
 // LockedError is returned by Run when another indexer holds the index.
 type LockedError struct{ PID int }
 
+// Error says which process holds the lock, when its pid is known.
 func (e *LockedError) Error() string {
 	if e.PID > 0 {
 		return fmt.Sprintf("index is locked by pid %d", e.PID)
