@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strconv"
@@ -172,8 +173,10 @@ func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error)
 	}
 	maxMeta := ""
 	if st.Terms > 0 {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO impact_doclen(id, lens) VALUES(1, ?)", lens); err != nil {
-			return st, fmt.Errorf("build impact index: %w", err)
+		for i, part := range splitLens(lens) {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO impact_doclen(id, lens) VALUES(?, ?)", lensPartID+i, part); err != nil {
+				return st, fmt.Errorf("build impact index: %w", err)
+			}
 		}
 		maxMeta = strconv.FormatInt(maxID, 10)
 	}
@@ -835,6 +838,34 @@ func (s *Store) docLengths(ctx context.Context, from, to int64) ([]byte, error) 
 	return out, nil
 }
 
+// lensPartID is the impact_doclen id of the first part of the build's
+// chunk lengths (ids 1 and 2 are the whole build and the delta).
+const lensPartID = 16
+
+// lensPartBytes is the most length bytes one impact_doclen part holds: 8
+// KiB fits in one 16 KiB page, so SQLite hands a search each part where it
+// lies, where a single blob of 325 KB (163k chunks) had to be assembled
+// from a chain of overflow pages into fresh memory first.
+const lensPartBytes = 8192
+
+// splitLens cuts a docLengths blob (width byte, then the lengths) into
+// parts of lensPartBytes/width lengths each, every part with its own width
+// byte.
+func splitLens(lens []byte) [][]byte {
+	if len(lens) == 0 {
+		return nil
+	}
+	w := int(lens[0])
+	per := lensPartBytes / w
+	var out [][]byte
+	for at := 1; at < len(lens); at += per * w {
+		part := make([]byte, 1, 1+per*w)
+		part[0] = byte(w)
+		out = append(out, append(part, lens[at:min(at+per*w, len(lens))]...))
+	}
+	return out
+}
+
 // sqliteVarint decodes SQLite's variable-length integer (big-endian, 7 bits
 // per byte, the ninth byte contributing all 8 bits), as FTS5 writes its
 // docsize and averages records. It returns the value and its length in
@@ -857,15 +888,26 @@ func sqliteVarint(b []byte) (uint64, int) {
 type impactIndex struct {
 	maxID   int64  // the last chunk id of the build
 	deltaID int64  // the last chunk id of the delta; larger ids are newer
-	lens    []byte // ids 0..maxID, see docLengths
+	lens    []byte // ids 0..maxID, see docLengths (a file written before the parts)
 	dlens   []byte // ids maxID+1..deltaID
 	noDelta bool   // a file written before impact_delta existed
+	// parts hold the lengths of ids 0..maxID instead of lens: part p
+	// covers the ids from p<<partShift on (see splitLens).
+	parts     [][]byte
+	partShift uint
 }
 
 func (ix *impactIndex) docLen(id uint32) float64 {
 	lens, i := ix.lens, int64(id)
-	if i > ix.maxID {
+	switch {
+	case i > ix.maxID:
 		lens, i = ix.dlens, i-ix.maxID-1
+	case ix.parts != nil:
+		p := i >> ix.partShift
+		if p >= int64(len(ix.parts)) {
+			return 0
+		}
+		lens, i = ix.parts[p], i&(1<<ix.partShift-1)
 	}
 	if len(lens) == 0 {
 		return 0
@@ -923,11 +965,17 @@ func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 		if len(lens) == 0 || (lens[0] != 2 && lens[0] != 4) {
 			return nil
 		}
-		switch id {
-		case 1:
+		switch {
+		case id == 1:
 			ix.lens = lens
-		case 2:
+		case id == 2:
 			ix.dlens = lens
+		case id >= lensPartID:
+			p := int(id - lensPartID)
+			if p >= len(ix.parts) {
+				ix.parts = append(ix.parts, make([][]byte, p+1-len(ix.parts))...)
+			}
+			ix.parts[p] = lens
 		}
 		return nil
 	})
@@ -937,7 +985,18 @@ func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 		}
 		return nil, fmt.Errorf("load impact index: %w", err)
 	}
-	if ix.lens == nil {
+	if ix.parts != nil {
+		// Parts come in id order and share one width; a gap or a mixed
+		// width means a damaged file: use FTS5 alone.
+		w := ix.parts[0][0]
+		for _, part := range ix.parts {
+			if part == nil || part[0] != w {
+				return nil, nil
+			}
+		}
+		ix.partShift = uint(bits.TrailingZeros(uint(lensPartBytes / int(w))))
+		ix.lens = nil
+	} else if ix.lens == nil {
 		return nil, nil
 	}
 	if ix.dlens == nil {
