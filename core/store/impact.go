@@ -986,15 +986,24 @@ func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 		return nil, fmt.Errorf("load impact index: %w", err)
 	}
 	if ix.parts != nil {
-		// Parts come in id order and share one width; a gap or a mixed
-		// width means a damaged file: use FTS5 alone.
-		w := ix.parts[0][0]
-		for _, part := range ix.parts {
-			if part == nil || part[0] != w {
+		// Parts come in id order, share one width, are full but for the
+		// last, and cover every id of the build; anything else means a
+		// damaged file: use FTS5 alone.
+		if slices.ContainsFunc(ix.parts, func(p []byte) bool { return p == nil }) {
+			return nil, nil
+		}
+		w := int(ix.parts[0][0]) // 2 or 4: rows of another width were skipped
+		per := lensPartBytes / w
+		for i, part := range ix.parts {
+			if int(part[0]) != w || (i < len(ix.parts)-1 && len(part) != 1+per*w) {
 				return nil, nil
 			}
 		}
-		ix.partShift = uint(bits.TrailingZeros(uint(lensPartBytes / int(w))))
+		last := ix.parts[len(ix.parts)-1]
+		if int64((len(ix.parts)-1)*per+(len(last)-1)/w) < maxID+1 {
+			return nil, nil
+		}
+		ix.partShift = uint(bits.TrailingZeros(uint(per)))
 		ix.lens = nil
 	} else if ix.lens == nil {
 		return nil, nil
@@ -1251,13 +1260,25 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 	slices.Sort(early)
 	top := &topK{k: k}
 	if len(curs) > 0 {
-		acc := make([]float64, scoreWindow)
+		win := scoreWindow
+		if ix.parts != nil {
+			win = min(win, 1<<ix.partShift) // a window reads one part
+		}
+		acc := make([]float64, win)
 		// Every score is positive (FTS5's idf is at least 1e-6), so a
 		// floor above zero also skips the chunks no phrase matched.
 		floor := math.SmallestNonzeroFloat64
 		norm := bm25K1 * bm25B / avgdl
-		for lo := int64(0); lo <= ix.deltaID; lo += scoreWindow {
-			hi := min(lo+scoreWindow, ix.deltaID+1)
+		for lo := int64(0); lo <= ix.deltaID; lo += win {
+			hi := min(lo+win, ix.deltaID+1)
+			// The chunk lengths of a window inside one part are read
+			// straight from it (loadImpact checked the parts' sizes).
+			var part []byte
+			var base int64
+			if ix.parts != nil && hi-1 <= ix.maxID && lo>>ix.partShift == (hi-1)>>ix.partShift {
+				base = lo >> ix.partShift << ix.partShift
+				part = ix.parts[lo>>ix.partShift]
+			}
 			for _, c := range curs {
 				for !c.done {
 					if c.i == c.n {
@@ -1277,8 +1298,17 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 						if dead.n > 0 && dead.has(doc) {
 							continue
 						}
+						var dl float64
+						switch {
+						case part == nil:
+							dl = ix.docLen(doc)
+						case part[0] == 2:
+							dl = float64(binary.LittleEndian.Uint16(part[1+2*(int64(doc)-base):]))
+						default:
+							dl = float64(binary.LittleEndian.Uint32(part[1+4*(int64(doc)-base):]))
+						}
 						f := w[0]*float64(tfs[0][c.i]) + w[1]*float64(tfs[1][c.i]) + w[2]*float64(tfs[2][c.i]) + w[0]*float64(tfs[3][c.i])
-						acc[int64(doc)-lo] += c.idf * (f * (bm25K1 + 1)) / (f + bm25K1*(1-bm25B) + norm*ix.docLen(doc))
+						acc[int64(doc)-lo] += c.idf * (f * (bm25K1 + 1)) / (f + bm25K1*(1-bm25B) + norm*dl)
 					}
 					if c.i < c.n {
 						break // the rest of the block is past this window
