@@ -62,27 +62,6 @@ func (l ivfLists) nearestUnit(u, scores []float32) int {
 	return best
 }
 
-// nearestN returns the n lists whose centroids are nearest to q, nearest
-// first (ties by smaller list).
-func (l ivfLists) nearestN(q i8, n int) []int64 {
-	scores := make([]float32, l.len())
-	dotsF32(q.unit(), l.c, scores)
-	order := make([]int64, len(scores))
-	for i := range order {
-		order[i] = int64(i)
-	}
-	slices.SortFunc(order, func(a, b int64) int {
-		if scores[a] != scores[b] {
-			if scores[a] > scores[b] {
-				return -1
-			}
-			return 1
-		}
-		return int(a - b)
-	})
-	return order[:min(n, len(order))]
-}
-
 // loadLists returns the centroids, reading them through db on first use.
 func (s *Store) loadLists(ctx context.Context, db queryer) (ivfLists, error) {
 	s.vecMu.Lock()

@@ -451,35 +451,6 @@ type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// scanListsGo scores every vector in the given lists (all lists when probe
-// is nil) by cosine with q and returns the k best: scanLists in Go, over
-// blobs copied out of SQLite, kept as its reference.
-func (s *Store) scanListsGo(ctx context.Context, q i8, probe []int64, k int) ([]Scored, error) {
-	top := &topK{k: k}
-	qn := q.norm()
-	dot, nn := make([]int32, ListChunk), make([]int32, ListChunk)
-	err := s.eachChunk(ctx, s.db, probe, func(c *vecChunk) {
-		if len(dot) < c.size {
-			dot, nn = make([]int32, c.size), make([]int32, c.size)
-		}
-		dotsI8(q, c.vectors, dot[:c.size], nn[:c.size])
-		for i := 0; i < c.size; i++ {
-			if !c.live(i) {
-				continue
-			}
-			score := 0.0
-			if qn != 0 && nn[i] != 0 {
-				score = float64(dot[i]) / (qn * math.Sqrt(float64(nn[i])))
-			}
-			top.offer(c.id(i), score)
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	return top.sorted(), nil
-}
-
 // vecChunk is one row of vec0's shadow tables: up to ListChunk slots of one
 // list. Its slices are valid only during the eachChunk callback.
 type vecChunk struct {
@@ -530,32 +501,6 @@ func (s *Store) eachChunk(ctx context.Context, db queryer, probe []int64, fn fun
 		return fmt.Errorf("vector scan: %w", err)
 	}
 	return nil
-}
-
-// vec0Hits is the slow reference for scanLists: vec0's own KNN over the
-// same int8 vectors (cosine distance), in one list or all (list < 0).
-func (s *Store) vec0Hits(ctx context.Context, q i8, list int64, k int) ([]Scored, error) {
-	query := "SELECT rowid, distance FROM chunk_vecs WHERE embedding MATCH vec_int8(?) AND k = ?"
-	args := []any{q.bytes(), k}
-	if list >= 0 {
-		query += " AND list = ?"
-		args = append(args, list)
-	}
-	rows, err := s.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Scored
-	for rows.Next() {
-		var id int64
-		var d float64
-		if err := rows.Scan(&id, &d); err != nil {
-			return nil, err
-		}
-		out = append(out, Scored{ID: id, Score: 1 - d})
-	}
-	return out, rows.Err()
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
