@@ -71,9 +71,21 @@ static void vc_top_offer(vc_top *t, int64_t id, double score) {
 	t->n++;
 }
 
+// agg_state returns an aggregate's state (zeroed on the first row), or
+// NULL after reporting an error: out of memory, or a failed earlier row
+// (the state's first int field is its failed flag).
+static void *agg_state(sqlite3_context *ctx, int size) {
+	int *s = sqlite3_aggregate_context(ctx, size);
+	if (s == NULL) {
+		sqlite3_result_error_nomem(ctx);
+		return NULL;
+	}
+	return s[0] ? NULL : s;
+}
+
 typedef struct {
+	int failed; // first: see agg_state
 	int started;
-	int failed;
 	int dim;
 	int8_t *q;
 	double qn;
@@ -83,12 +95,8 @@ typedef struct {
 } knn_state;
 
 static void knn_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-	knn_state *s = sqlite3_aggregate_context(ctx, sizeof(knn_state));
+	knn_state *s = agg_state(ctx, sizeof(knn_state));
 	if (s == NULL) {
-		sqlite3_result_error_nomem(ctx);
-		return;
-	}
-	if (s->failed) {
 		return;
 	}
 	(void)argc;
@@ -180,8 +188,8 @@ static void knn_final(sqlite3_context *ctx) {
 }
 
 typedef struct {
+	int failed; // first: see agg_state
 	int started;
-	int failed;
 	int dim;
 	float *u, *c;
 	vc_hit *h;
@@ -189,12 +197,8 @@ typedef struct {
 } nearest_state;
 
 static void nearest_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-	nearest_state *s = sqlite3_aggregate_context(ctx, sizeof(nearest_state));
+	nearest_state *s = agg_state(ctx, sizeof(nearest_state));
 	if (s == NULL) {
-		sqlite3_result_error_nomem(ctx);
-		return;
-	}
-	if (s->failed) {
 		return;
 	}
 	(void)argc;
