@@ -191,6 +191,10 @@ if [ "$(uname -s)" = Linux ] && printf 'int main(void) { return 0; }\n' | $cc -x
   ldflags="$ldflags -linkmode external -extldflags -static"
   say "linking statically"
 fi
+build() { # build NAME PKG with the current tags and ldflags
+  (cd "$repo" && CGO_ENABLED=1 CC="$cc" "$go" build -tags "$tags" -trimpath \
+    -ldflags "$ldflags" -o "$bindir/$1" "./$2")
+}
 built=()
 for i in "${!binaries[@]}"; do
   name="${binaries[$i]}" pkg="${packages[$i]}"
@@ -198,16 +202,13 @@ for i in "${!binaries[@]}"; do
     warn "$pkg has no main package yet; $name not built"
     continue
   fi
-  if ! (cd "$repo" && CGO_ENABLED=1 CC="$cc" "$go" build -tags "$tags" -trimpath \
-    -ldflags "$ldflags" -o "$bindir/$name" "./$pkg"); then
+  if ! build "$name" "$pkg"; then
     [ "$tags" = sqlite_fts5 ] && die "building $name failed (see above)"
     # A static link can fail where a trivial one worked (a static library
     # missing): fall back to dynamic linking for this and the rest.
     warn "linking $name statically failed; building dynamically linked binaries instead"
     tags="sqlite_fts5" ldflags="-X main.version=$version"
-    (cd "$repo" && CGO_ENABLED=1 CC="$cc" "$go" build -tags "$tags" -trimpath \
-      -ldflags "$ldflags" -o "$bindir/$name" "./$pkg") ||
-      die "building $name failed (see above)"
+    build "$name" "$pkg" || die "building $name failed (see above)"
   fi
   built+=("$name")
   say "built $bindir/$name"
