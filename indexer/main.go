@@ -128,7 +128,7 @@ func run(args []string) int {
 	parser, err := kong.New(&c, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vaultctx:", err)
-		return 1
+		return exitError
 	}
 	if len(args) == 0 {
 		args = []string{"--help"} // kong prints the help and exits 0
@@ -139,7 +139,7 @@ func run(args []string) int {
 		if len(cmds) == 1 && cmds[0].name == "search" && strings.Contains(err.Error(), "unknown flag") {
 			fmt.Fprintln(os.Stderr, "vaultctx: a query that starts with - goes after --: vaultctx search -- -Recurse")
 		}
-		return 2
+		return exitUsage
 	}
 	err = kctx.Run(&globals{ConfigPath: c.Config, Ctx: ctx})
 	code, hint := exitCode(err)
