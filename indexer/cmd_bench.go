@@ -51,10 +51,26 @@ func (c *benchCmd) Run(g *globals) error {
 	case err != nil:
 		return err
 	}
+	addBenchHints(rep)
 	if c.JSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
 	return rep.WriteTable(os.Stdout)
+}
+
+// addBenchHints appends to the note of each row that could not be
+// measured for want of something how to provide it.
+func addBenchHints(rep *bench.Report) {
+	for _, rows := range [][]bench.Latency{rep.Search, rep.Hooks} {
+		for i := range rows {
+			switch rows[i].Missing {
+			case bench.MissingVectors:
+				rows[i].Note += " (pass --model DIR)"
+			case bench.MissingHook:
+				rows[i].Note += ": build hooks/ (make install) or pass --hooks DIR"
+			}
+		}
+	}
 }

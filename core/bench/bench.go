@@ -42,14 +42,29 @@ type Options struct {
 }
 
 // Latency is one latency row, in milliseconds. N is 0 when the row could
-// not be measured; Note then says why.
+// not be measured; Note then says why, and Missing names what was missing
+// when that is the reason, so a caller can add how to provide it.
 type Latency struct {
-	Name  string  `json:"name"`
-	N     int     `json:"n"`
-	P50Ms float64 `json:"p50_ms"`
-	P95Ms float64 `json:"p95_ms"`
-	Note  string  `json:"note,omitempty"`
+	Name    string  `json:"name"`
+	N       int     `json:"n"`
+	P50Ms   float64 `json:"p50_ms"`
+	P95Ms   float64 `json:"p95_ms"`
+	Note    string  `json:"note,omitempty"`
+	Missing Missing `json:"-"`
 }
+
+// Missing is what a Latency row lacked to be measured.
+type Missing int
+
+const (
+	// NotMissing is the zero Missing: the row was measured, or failed
+	// for another reason.
+	NotMissing Missing = iota
+	// MissingVectors: the index holds no vectors (no model was given).
+	MissingVectors
+	// MissingHook: the hook binary was not found.
+	MissingHook
+)
 
 // Report is the result of Run, and the output of `vaultctx bench --json`.
 // Times are in seconds unless named Ms, sizes in bytes.

@@ -35,7 +35,7 @@ func searchLatency(ctx context.Context, opt Options, db string, queries []string
 	for _, mode := range eval.Modes {
 		row := Latency{Name: mode}
 		if mode != retrieve.ModeBM25 && !e.VecAvailable() {
-			row.Note = "no vectors (pass --model DIR)"
+			row.Note, row.Missing = "no vectors", MissingVectors
 			rep.Search = append(rep.Search, row)
 			continue
 		}
@@ -137,7 +137,7 @@ func hookLatency(ctx context.Context, hooksDir, db, vault, tmp string, queries [
 	for _, name := range HookNames {
 		bin := findBinary(hooksDir, name)
 		if bin == "" {
-			rep.Hooks = append(rep.Hooks, Latency{Name: name, Note: "not found: build hooks/ (make install) or pass --hooks DIR"})
+			rep.Hooks = append(rep.Hooks, Latency{Name: name, Note: "not found", Missing: MissingHook})
 			continue
 		}
 		var ms []float64
