@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/core/bench"
 )
 
 var tasksVault = filepath.Join("..", "..", "shared", "corpora", "obsidian", "tasks-demo-vault")
@@ -41,7 +43,7 @@ func TestBenchCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	var rep benchReport
+	var rep bench.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/vaultctx/vaultctx/core/doctor"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/install"
 )
@@ -157,7 +157,7 @@ func (c *hooksStatusCmd) Run(g *globals) error {
 	if err != nil {
 		return fmt.Errorf("hooks status: %w", err)
 	}
-	wired, err := hookWiring(rep.Entries)
+	wired, err := doctor.HookWiring(install.SettingsTemplate, rep.Entries)
 	if err != nil {
 		return err
 	}
@@ -168,62 +168,8 @@ func (c *hooksStatusCmd) Run(g *globals) error {
 	return nil
 }
 
-// wiring is what one of our events is hooked to in a settings file.
-type wiring struct {
-	Event    string
-	Binary   string // the binary the template wires to Event
-	Commands []string
-	Problem  string // "" when the event is wired once to an executable binary
-}
-
-// hookWiring checks entries against the events the template wires.
-func hookWiring(entries []settings.Entry) ([]wiring, error) {
-	plan, err := settings.Render(install.SettingsTemplate, "/")
-	if err != nil {
-		return nil, err
-	}
-	var out []wiring
-	for _, grp := range plan.Groups {
-		w := wiring{Event: grp.Event, Binary: grp.Handler.Binary}
-		for _, e := range entries {
-			if e.Event == grp.Event && e.Ours {
-				w.Commands = append(w.Commands, e.Command)
-				if e.Binary != grp.Handler.Binary {
-					w.Problem = fmt.Sprintf("runs %s, want %s", e.Binary, grp.Handler.Binary)
-				}
-			}
-		}
-		switch {
-		case len(w.Commands) == 0:
-			w.Problem = "not wired"
-		case len(w.Commands) > 1:
-			w.Problem = fmt.Sprintf("wired %d times", len(w.Commands))
-		case w.Problem == "":
-			w.Problem = checkExecutable(w.Commands[0])
-		}
-		out = append(out, w)
-	}
-	return out, nil
-}
-
-// checkExecutable returns "" when command's program is an executable
-// file, else what is wrong with it.
-func checkExecutable(command string) string {
-	prog := settings.Program(command)
-	fi, err := os.Stat(prog)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return prog + " does not exist"
-	case err != nil:
-		return err.Error()
-	case fi.IsDir() || fi.Mode()&0o111 == 0:
-		return prog + " is not executable"
-	}
-	return ""
-}
-
 // writeWiring prints the status listing.
-func writeWiring(w io.Writer, path string, wired []wiring, entries []settings.Entry) {
+func writeWiring(w io.Writer, path string, wired []doctor.Wiring, entries []settings.Entry) {
 	fmt.Fprintln(w, path)
 	for _, x := range wired {
 		others := 0

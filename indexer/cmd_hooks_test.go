@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/core/doctor"
 	"github.com/vaultctx/vaultctx/core/settings"
+	"github.com/vaultctx/vaultctx/install"
 )
 
 // hookBinDir makes a bin directory holding executables with the hook
@@ -57,7 +59,7 @@ func TestHooksInstallStatusUninstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wired, err := hookWiring(entries)
+	wired, err := doctor.HookWiring(install.SettingsTemplate, entries)
 	if err != nil {
 		t.Fatal(err)
 	}

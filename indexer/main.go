@@ -22,7 +22,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -101,16 +100,6 @@ type globals struct {
 	Ctx        context.Context
 }
 
-// errInterrupted is returned by a command that stopped early on SIGINT or
-// SIGTERM after saving its work; main maps it to exit status 130.
-var errInterrupted = errors.New("interrupted")
-
-// usageError is an error in how the command was called; its text says what
-// to do next. main maps it to exit status 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
 func main() {
 	os.Exit(run(os.Args[1:]))
 }
@@ -139,7 +128,7 @@ func run(args []string) int {
 	parser, err := kong.New(&c, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vaultctx:", err)
-		return 1
+		return exitError
 	}
 	if len(args) == 0 {
 		args = []string{"--help"} // kong prints the help and exits 0
@@ -150,25 +139,15 @@ func run(args []string) int {
 		if len(cmds) == 1 && cmds[0].name == "search" && strings.Contains(err.Error(), "unknown flag") {
 			fmt.Fprintln(os.Stderr, "vaultctx: a query that starts with - goes after --: vaultctx search -- -Recurse")
 		}
-		return 2
+		return exitUsage
 	}
 	err = kctx.Run(&globals{ConfigPath: c.Config, Ctx: ctx})
-	return exitCode(err)
-}
-
-// exitCode maps a command's error to the process exit status and prints it.
-func exitCode(err error) int {
-	var ue usageError
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, errInterrupted):
-		return 130
-	case errors.As(err, &ue):
+	code, hint := exitCode(err)
+	if err != nil && code != exitInterrupted {
 		fmt.Fprintln(os.Stderr, "vaultctx:", err)
-		return 2
-	default:
-		fmt.Fprintln(os.Stderr, "vaultctx:", err)
-		return 1
+		if hint != "" {
+			fmt.Fprintln(os.Stderr, "vaultctx:", hint)
+		}
 	}
+	return code
 }

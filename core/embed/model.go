@@ -138,7 +138,7 @@ func (m *Model) locate() error {
 				missing = append(missing, f)
 			}
 		}
-		return fmt.Errorf("open model %s: %w: missing %s (run `vaultctx model pull`)", root, ErrNotModel, strings.Join(missing, ", "))
+		return fmt.Errorf("open model %s: %w: missing %s", root, ErrNotModel, strings.Join(missing, ", "))
 	}
 	// The config sits in the model root; a 0_StaticEmbedding folder opened
 	// directly takes its parent's.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"slices"
@@ -122,4 +123,30 @@ func (b *Baseline) Sets() []string {
 
 func round4(x float64) float64 {
 	return math.Round(x*1e4) / 1e4
+}
+
+// CheckFile reads the Baseline at path and returns the regressions of r
+// against it, as Baseline.Check does with tol. A missing file is an error
+// wrapping fs.ErrNotExist; a set or mode missing from it, one wrapping
+// ErrNoBaseline.
+func CheckFile(path string, r *Report, tol float64) ([]Regression, error) {
+	b, err := ReadBaseline(path)
+	if err != nil {
+		return nil, err
+	}
+	return b.Check(r, tol)
+}
+
+// RecordFile records r into the Baseline at path (Baseline.Record) and
+// writes it back, creating the file when it does not exist.
+func RecordFile(path string, r *Report) error {
+	b, err := ReadBaseline(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		b, err = &Baseline{}, nil
+	}
+	if err != nil {
+		return err
+	}
+	b.Record(r)
+	return b.WriteFile(path)
 }

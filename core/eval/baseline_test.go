@@ -2,6 +2,7 @@ package eval
 
 import (
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -67,5 +68,25 @@ func TestBaselineRoundTrip(t *testing.T) {
 	}
 	if s := got.Sets(); len(s) != 2 || s[0] != "s" || s[1] != "t" {
 		t.Errorf("Sets = %v", s)
+	}
+}
+
+// TestBaselineFile records a report into a new file, passes against it,
+// and regresses against a raised one.
+func TestBaselineFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "baseline.json")
+	r := &Report{Set: "s", Modes: []ModeResult{{Mode: "bm25", NDCG: 0.5}}}
+	if _, err := CheckFile(path, r, 0); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("missing file: %v, want fs.ErrNotExist", err)
+	}
+	if err := RecordFile(path, r); err != nil {
+		t.Fatal(err)
+	}
+	if regs, err := CheckFile(path, r, 0.02); err != nil || len(regs) != 0 {
+		t.Fatalf("against its own record: %v, %v", regs, err)
+	}
+	r.Modes[0].NDCG = 0.4
+	if regs, err := CheckFile(path, r, 0.02); err != nil || len(regs) != 1 {
+		t.Errorf("0.1 below the record: %v, %v, want one regression", regs, err)
 	}
 }

@@ -16,12 +16,14 @@
 // Run sends every judged query to a Searcher (a small consumer interface the
 // engine satisfies) once per mode and returns a Report with the mean of each
 // metric and latency percentiles; Report.WriteTable prints it and the Report
-// marshals to JSON. CompareBaseline checks a Report against a committed
-// Baseline for CI.
+// marshals to JSON. Baseline.Check (or CheckFile) checks a Report against a
+// committed Baseline for CI; RecordFile records one.
 //
 // The metrics follow trec_eval (as wrapped by pytrec_eval, which BEIR uses):
 // linear graded gains, log2 discount, ideal DCG over all judged relevant
 // documents of the query. See NDCG for the details.
 //
-// The package is pure Go; it does not import the store.
+// The package is pure Go; it does not import the store. Package
+// eval/harness runs an evaluation end to end over the real indexer and
+// engine.
 package eval

@@ -78,17 +78,19 @@ type Summary struct {
 // Run indexes opt.Vault into opt.DB and returns what it did.
 //
 // Errors: *LockedError when another indexer runs, ErrInterrupted (with a
-// valid Summary) when ctx is cancelled, and wrapped errors for an unusable
-// vault, model or index file. Problems with single files never fail a run:
+// valid Summary) when ctx is cancelled, ErrNoVault, ErrNoDB, and errors
+// wrapping ErrDBIsDir, ErrNotAnIndex or ErrOtherVault for an index file
+// it must not write, embed.ErrNotModel for a model directory that is not
+// one, and other wrapped errors for an unusable vault, model or index file. Problems with single files never fail a run:
 // they are recorded per file and shown by `vaultctx status`.
 func Run(ctx context.Context, opt Options) (Summary, error) {
 	start := time.Now()
 	sum := Summary{Redactions: map[string]int{}}
 	if opt.Vault == "" {
-		return sum, errors.New("no vault: pass --vault DIR or set vault in the config")
+		return sum, ErrNoVault
 	}
 	if opt.DB == "" {
-		return sum, errors.New("no index file: pass --db FILE or set db in the config")
+		return sum, ErrNoDB
 	}
 	if fi, err := os.Stat(opt.Vault); err != nil {
 		return sum, fmt.Errorf("vault: %w", err)
@@ -215,12 +217,24 @@ func recordedModel(ctx context.Context, db string) string {
 	return dir
 }
 
+// ErrNoVault is returned by Run when Options.Vault is "".
+var ErrNoVault = errors.New("no vault")
+
+// ErrNoDB is returned by Run when Options.DB is "".
+var ErrNoDB = errors.New("no index file")
+
+// ErrDBIsDir is returned by Run when Options.DB is a directory; the
+// wrapping error names it.
+var ErrDBIsDir = errors.New("is a directory")
+
 // ErrNotAnIndex is returned by Run when opt.DB is an existing file that is
-// not a vaultctx index; it is never overwritten.
+// not a vaultctx index; it is never overwritten. The wrapping error names
+// the file.
 var ErrNotAnIndex = errors.New("not a vaultctx index")
 
 // ErrOtherVault is returned by an incremental Run when opt.DB holds the
-// index of another vault: indexing would delete all of it.
+// index of another vault: indexing would delete all of it. The wrapping
+// error names both vaults; a full Run replaces the index.
 var ErrOtherVault = errors.New("the index holds another vault")
 
 // checkTarget refuses, before any work, an index path that is a directory,
@@ -237,7 +251,7 @@ func checkTarget(ctx context.Context, opt Options) error {
 		return fmt.Errorf("index file: %w", err)
 	}
 	if fi.IsDir() {
-		return fmt.Errorf("index file %s is a directory: pass a file path with --db", opt.DB)
+		return fmt.Errorf("index file %s %w", opt.DB, ErrDBIsDir)
 	}
 	if fi.Size() == 0 {
 		return nil
@@ -250,12 +264,12 @@ func checkTarget(ctx context.Context, opt Options) error {
 	n, _ := io.ReadFull(f, head)
 	f.Close()
 	if string(head[:n]) != "SQLite format 3\x00" {
-		return fmt.Errorf("%s exists and is not an SQLite file: %w; refusing to overwrite it (remove it or choose another --db)", opt.DB, ErrNotAnIndex)
+		return fmt.Errorf("%s exists and is not an SQLite file: %w; refusing to overwrite it", opt.DB, ErrNotAnIndex)
 	}
 	st, err := store.Open(ctx, opt.DB, store.Options{ReadOnly: true})
 	switch {
 	case errors.Is(err, store.ErrNotIndexed):
-		return fmt.Errorf("%s is an SQLite database but %w; refusing to overwrite it (remove it or choose another --db)", opt.DB, ErrNotAnIndex)
+		return fmt.Errorf("%s is an SQLite database but %w; refusing to overwrite it", opt.DB, ErrNotAnIndex)
 	case err != nil:
 		return nil // damaged or another schema: the run reports it, --full replaces it
 	}
@@ -268,7 +282,7 @@ func checkTarget(ctx context.Context, opt Options) error {
 	if sameDir(held, want) {
 		return nil
 	}
-	return fmt.Errorf("%s holds the index of %s, not %s: %w; pass --full to re-index it for the new vault, or choose another --db", opt.DB, held, want, ErrOtherVault)
+	return fmt.Errorf("%s holds the index of %s, not %s: %w", opt.DB, held, want, ErrOtherVault)
 }
 
 // sameDir reports whether two absolute paths name the same directory.

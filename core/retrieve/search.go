@@ -27,7 +27,7 @@ const (
 
 // ErrNoVectors is returned by Search in vector mode when the index has no
 // usable vector index (no model configured, or sqlite-vec unavailable).
-var ErrNoVectors = errors.New("no vector index: index with a model (--model DIR) for vector search")
+var ErrNoVectors = errors.New("no vector index")
 
 // Options configures Search. The zero value means hybrid search with the
 // defaults.

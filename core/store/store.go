@@ -27,15 +27,15 @@ var schemaSQL string
 
 // ErrSchema is returned by Open when the file's schema version is not
 // SchemaVersion; a full index (`vaultctx index --full`) rebuilds it.
-var ErrSchema = errors.New("index schema version mismatch; run `vaultctx index --full`")
+var ErrSchema = errors.New("index schema version mismatch")
 
 // ErrNoFTS5 is returned by Open when SQLite was built without FTS5, which
 // happens when the binary was not built with `-tags sqlite_fts5`.
-var ErrNoFTS5 = errors.New("SQLite lacks FTS5: build with `go build -tags sqlite_fts5`")
+var ErrNoFTS5 = errors.New("SQLite lacks FTS5")
 
 // ErrNotIndexed is returned by Open with ReadOnly set when the file does not
 // exist or holds no index yet.
-var ErrNotIndexed = errors.New("no index yet; run `vaultctx index`")
+var ErrNotIndexed = errors.New("no index yet")
 
 // DefaultBusyTimeout is how long a connection waits for a lock before it
 // fails with SQLITE_BUSY.

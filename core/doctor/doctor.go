@@ -1,0 +1,382 @@
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/embed"
+	"github.com/vaultctx/vaultctx/core/settings"
+	"github.com/vaultctx/vaultctx/core/store"
+)
+
+// Status is the outcome kind of one check.
+type Status int
+
+const (
+	// OK is a passing check.
+	OK Status = iota
+	// Warn is a check that passed with a caveat. No check returns it
+	// yet; callers treat it as passing.
+	Warn
+	// Fail is a failing check; its Finding carries a Hint.
+	Fail
+)
+
+// Hint is the kind of remedy a Finding points at. The caller words it;
+// Finding.Subject holds the path, directory or command it applies to.
+type Hint int
+
+const (
+	// NoHint is the zero Hint: nothing to do.
+	NoHint Hint = iota
+	// HintInstall: build and install the binaries (scripts/install.sh).
+	HintInstall
+	// HintAddToPath: put the directory Subject on $PATH.
+	HintAddToPath
+	// HintFixConfigFile: the config file named in the message does not
+	// parse; fix or re-create it.
+	HintFixConfigFile
+	// HintSetVault: set vault in the config file Subject.
+	HintSetVault
+	// HintVaultDir: point vault at an existing folder.
+	HintVaultDir
+	// HintFixConfig: fix the config first (a check that needs it).
+	HintFixConfig
+	// HintIndex: build the index.
+	HintIndex
+	// HintRebuildIndex: rebuild the index from scratch.
+	HintRebuildIndex
+	// HintCgo: rebuild the binaries with cgo, for sqlite-vec.
+	HintCgo
+	// HintHome: set HOME or CLAUDE_CONFIG_DIR.
+	HintHome
+	// HintEnableHooks: set "disableAllHooks": false in the settings
+	// file Subject.
+	HintEnableHooks
+	// HintInstallHooks: wire the hooks into settings.json.
+	HintInstallHooks
+	// HintBug: an internal error; report it.
+	HintBug
+	// HintRunHook: run the hook command Subject by hand to see why it
+	// failed.
+	HintRunHook
+	// HintRebuildHooks: rebuild the hook binaries.
+	HintRebuildHooks
+	// HintPullModel: download a model and set it in the config.
+	HintPullModel
+	// HintRedownloadModel: download the model again.
+	HintRedownloadModel
+	// HintEmbed: index, so the notes get embedded.
+	HintEmbed
+	// HintReembed: rebuild the index with the configured model.
+	HintReembed
+	// HintHybridSetup: an OK finding for a BM25-only setup; how to get
+	// hybrid search.
+	HintHybridSetup
+)
+
+// Finding is the outcome of one check: its name, its status, what was
+// seen, and the remedy (always set for Fail).
+type Finding struct {
+	Check   string // e.g. "index integrity"
+	Status  Status
+	Message string // what was seen, one line
+	Hint    Hint
+	Subject string // what Hint applies to: a path, directory or command; may be ""
+}
+
+// Options says where the installation is.
+type Options struct {
+	// ConfigPath is the config file given by the user (--config); ""
+	// means $VAULTCTX_CONFIG, else the XDG default.
+	ConfigPath string
+	// Getenv reads the environment (config, XDG and Claude Code paths);
+	// nil means os.Getenv.
+	Getenv func(string) string
+	// BinDir is the directory of the running vaultctx binary; when every
+	// missing binary is there, the PATH check hints HintAddToPath.
+	BinDir string
+	// SettingsTemplate is the hooks template (install.SettingsTemplate)
+	// whose events the wiring check expects.
+	SettingsTemplate []byte
+	// OnFinding, if set, is called with each Finding as its check ends,
+	// so a caller can print progress (a round trip can take seconds).
+	OnFinding func(Finding)
+}
+
+// Run runs every check in order and returns their findings. It stops
+// early, returning the findings so far, when ctx is cancelled.
+func Run(ctx context.Context, opt Options) []Finding {
+	if opt.Getenv == nil {
+		opt.Getenv = os.Getenv
+	}
+	d := &doctor{opt: opt}
+	var out []Finding
+	for _, ch := range checks {
+		f := ch.run(d, ctx)
+		f.Check = ch.name
+		out = append(out, f)
+		if opt.OnFinding != nil {
+			opt.OnFinding(f)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return out
+}
+
+// passed is a passing finding.
+func passed(format string, a ...any) Finding {
+	return Finding{Status: OK, Message: fmt.Sprintf(format, a...)}
+}
+
+// failed is a failing finding with its remedy.
+func failed(hint Hint, subject, format string, a ...any) Finding {
+	return Finding{Status: Fail, Message: fmt.Sprintf(format, a...), Hint: hint, Subject: subject}
+}
+
+// doctor holds what checks learn for later checks: the config and the
+// hooks as wired.
+type doctor struct {
+	opt     Options
+	cfg     *doctorConfig
+	cfgErr  error
+	wiring  []Wiring
+	entries []settings.Entry
+}
+
+// doctorConfig is the part of the config the checks need.
+type doctorConfig struct {
+	Vault, DB, Model string
+}
+
+// check is one named check.
+type check struct {
+	name string
+	run  func(d *doctor, ctx context.Context) Finding
+}
+
+// checks are run in order; later ones may use what earlier ones found.
+var checks = []check{
+	{"binaries on PATH", (*doctor).checkPath},
+	{"config parses", (*doctor).checkConfig},
+	{"index integrity", (*doctor).checkIndex},
+	{"sqlite-vec loads", (*doctor).checkVec},
+	{"model matches index", (*doctor).checkModel},
+	{"hooks wired", (*doctor).checkHooks},
+	{"UserPromptSubmit round trip", roundTrip("UserPromptSubmit")},
+	{"PreToolUse round trip", roundTrip("PreToolUse")},
+	{"PostToolUse round trip", roundTrip("PostToolUse")},
+}
+
+// Binaries is every binary an installation has, looked up on $PATH.
+var Binaries = []string{"vaultctx", settings.UserPromptBinary, settings.PreToolUseBinary, settings.PostToolUseBinary}
+
+func (d *doctor) checkPath(ctx context.Context) Finding {
+	var missing, dirs []string
+	for _, b := range Binaries {
+		p, err := exec.LookPath(b)
+		if err != nil {
+			missing = append(missing, b)
+			continue
+		}
+		if dir := filepath.Dir(p); !contains(dirs, dir) {
+			dirs = append(dirs, dir)
+		}
+	}
+	if len(missing) == 0 {
+		return passed("%s", strings.Join(dirs, ", "))
+	}
+	hint, subject := HintInstall, ""
+	if dir := d.opt.BinDir; dir != "" && allIn(dir, missing) {
+		hint, subject = HintAddToPath, dir
+	}
+	return failed(hint, subject, "not found: %s", strings.Join(missing, ", "))
+}
+
+// allIn reports whether every named binary exists in dir.
+func allIn(dir string, names []string) bool {
+	for _, n := range names {
+		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *doctor) checkConfig(ctx context.Context) Finding {
+	d.cfg, d.cfgErr = d.loadConfig()
+	switch {
+	case d.cfgErr != nil:
+		return failed(HintFixConfigFile, "", "%v", d.cfgErr)
+	case d.cfg.Vault == "":
+		return failed(HintSetVault, d.configPath(), "no vault configured")
+	}
+	if fi, err := os.Stat(d.cfg.Vault); err != nil || !fi.IsDir() {
+		return failed(HintVaultDir, "", "vault %s is not a directory", d.cfg.Vault)
+	}
+	return passed("%s: vault %s, index %s", d.configPath(), d.cfg.Vault, d.cfg.DB)
+}
+
+// configPath is the config file in use.
+func (d *doctor) configPath() string {
+	if d.opt.ConfigPath != "" {
+		return d.opt.ConfigPath
+	}
+	return config.DefaultPath(d.opt.Getenv)
+}
+
+// loadConfig reads the config as every command does: ConfigPath, else
+// $VAULTCTX_CONFIG, else the XDG default, then the VAULTCTX_* env.
+func (d *doctor) loadConfig() (*doctorConfig, error) {
+	c, err := config.Load(d.opt.ConfigPath, d.opt.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return &doctorConfig{Vault: c.Vault, DB: c.DB, Model: c.Model}, nil
+}
+
+// openIndex opens the configured index read-only.
+func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
+	if d.cfg == nil {
+		return nil, failed(HintFixConfig, "", "no usable config"), false
+	}
+	st, err := store.Open(ctx, d.cfg.DB, store.Options{ReadOnly: true})
+	switch {
+	case errors.Is(err, store.ErrNotIndexed):
+		return nil, failed(HintIndex, "", "no index at %s", d.cfg.DB), false
+	case err != nil:
+		return nil, failed(HintRebuildIndex, "", "%v", err), false
+	}
+	return st, Finding{}, true
+}
+
+func (d *doctor) checkIndex(ctx context.Context) Finding {
+	st, f, opened := d.openIndex(ctx)
+	if !opened {
+		return f
+	}
+	defer st.Close()
+	if err := st.Check(ctx); err != nil {
+		return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
+	}
+	stats, err := st.Stats(ctx)
+	if err != nil {
+		return failed(HintRebuildIndex, "", "%v", err)
+	}
+	return passed("%s passes integrity_check and the FTS5 check (%d files, %d chunks)", d.cfg.DB, stats.Files, stats.Chunks)
+}
+
+func (d *doctor) checkVec(ctx context.Context) Finding {
+	st, f, opened := d.openIndex(ctx)
+	if !opened {
+		return f
+	}
+	defer st.Close()
+	if !st.VecLoadable(ctx) {
+		return failed(HintCgo, "", "the sqlite-vec extension did not load in this binary")
+	}
+	if !st.VecAvailable() {
+		return passed("loaded; the index holds no vectors (BM25 only)")
+	}
+	return passed("loaded; %d-dimensional vectors indexed", st.VecDim())
+}
+
+func (d *doctor) checkModel(ctx context.Context) Finding {
+	st, f, opened := d.openIndex(ctx)
+	if !opened {
+		return f
+	}
+	indexHash, err := st.Meta(ctx, "model_hash")
+	var indexDir string
+	if err == nil {
+		indexDir, err = st.Meta(ctx, "model_dir")
+	}
+	st.Close()
+	if err != nil {
+		return failed(HintRebuildIndex, "", "%v", err)
+	}
+	dir := d.cfg.Model
+	if dir == "" {
+		dir = indexDir
+	}
+	if dir == "" && indexHash == "" {
+		f := passed("none configured: BM25-only search")
+		f.Hint = HintHybridSetup
+		return f
+	}
+	m, err := embed.Open(dir)
+	if err != nil {
+		return failed(HintPullModel, "", "no usable model at %s: %v", dir, err)
+	}
+	defer m.Close()
+	hash, err := m.Hash()
+	switch {
+	case err != nil:
+		return failed(HintRedownloadModel, "", "%s: %v", dir, err)
+	case indexHash == "":
+		return failed(HintEmbed, "", "%s is configured but the index holds no vectors from it", dir)
+	case hash != indexHash:
+		return failed(HintReembed, "",
+			"%s (hash %.12s) is not the model the index was built with (hash %.12s)", dir, hash, indexHash)
+	}
+	return passed("%s (%s, %d dims), hash %.12s matches the index", dir, m.Name(), m.Dim(), hash)
+}
+
+func (d *doctor) checkHooks(ctx context.Context) Finding {
+	path, err := settings.UserPath(d.opt.Getenv)
+	if err != nil {
+		return failed(HintHome, "", "%v", err)
+	}
+	find := func(p string) ([]Wiring, []settings.Entry, bool, string) {
+		rep, err := settings.Status(ctx, p)
+		if err != nil {
+			return nil, nil, false, err.Error()
+		}
+		w, err := HookWiring(d.opt.SettingsTemplate, rep.Entries)
+		if err != nil {
+			return nil, nil, false, err.Error()
+		}
+		var problems []string
+		for _, x := range w {
+			if x.Problem != "" {
+				problems = append(problems, x.Event+": "+x.Problem)
+			}
+		}
+		return w, rep.Entries, rep.Disabled, strings.Join(problems, "; ")
+	}
+	w, entries, disabled, problem := find(path)
+	if problem != "" && !disabled {
+		// A project may wire them instead of the user settings.
+		if wd, err := os.Getwd(); err == nil {
+			pp := settings.ProjectPath(wd)
+			if pw, pe, pdis, pprob := find(pp); pprob == "" {
+				path, w, entries, disabled, problem = pp, pw, pe, pdis, ""
+			}
+		}
+	}
+	d.wiring, d.entries = w, entries
+	switch {
+	case disabled:
+		return failed(HintEnableHooks, path, "%s turns every hook off", path)
+	case problem != "":
+		return failed(HintInstallHooks, "", "%s: %s", path, problem)
+	}
+	return passed("%d events in %s", len(w), path)
+}

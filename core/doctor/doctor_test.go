@@ -1,0 +1,338 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vaultctx/vaultctx/core/embed"
+	"github.com/vaultctx/vaultctx/core/settings"
+	"github.com/vaultctx/vaultctx/core/store"
+	"github.com/vaultctx/vaultctx/install"
+	"github.com/vaultctx/vaultctx/internal/hooktest"
+)
+
+func TestDoctorIndexChecks(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "index.db")
+	st, err := store.Open(ctx, good, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	// A corrupt copy: the header survives, the pages behind it do not.
+	corrupt := filepath.Join(dir, "corrupt.db")
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 100; i < len(b); i++ {
+		b[i] = byte(i * 7)
+	}
+	os.WriteFile(corrupt, b, 0o600)
+
+	tests := []struct {
+		name   string
+		db     string
+		index  Status
+		vector Status
+	}{
+		{"fresh index", good, OK, OK},
+		{"missing index", filepath.Join(dir, "none.db"), Fail, Fail},
+		{"corrupt index", corrupt, Fail, Fail},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &doctor{opt: testOptions(), cfg: &doctorConfig{DB: tt.db}}
+			if f := d.checkIndex(ctx); f.Status != tt.index {
+				t.Errorf("checkIndex = %+v, want status %d", f, tt.index)
+			} else if f.Status == Fail && f.Hint == NoHint {
+				t.Errorf("failure without a fix: %+v", f)
+			}
+			if f := d.checkVec(ctx); f.Status != tt.vector {
+				t.Errorf("checkVec = %+v, want status %d", f, tt.vector)
+			}
+		})
+	}
+}
+
+func TestDoctorPath(t *testing.T) {
+	bin := hookBinDir(t)
+	os.WriteFile(filepath.Join(bin, "vaultctx"), []byte("#!/bin/sh\n"), 0o755)
+	t.Setenv("PATH", bin)
+	d := &doctor{opt: testOptions()}
+	if f := d.checkPath(context.Background()); f.Status != OK || !strings.Contains(f.Message, bin) {
+		t.Errorf("all binaries on PATH: %+v", f)
+	}
+	t.Setenv("PATH", t.TempDir())
+	if f := d.checkPath(context.Background()); f.Status != Fail || !strings.Contains(f.Message, "vaultctx-pretooluse") {
+		t.Errorf("empty PATH: %+v", f)
+	}
+}
+
+// hookScript writes an executable sh script and returns its path.
+func hookScript(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestDoctorHooksAndRoundTrips(t *testing.T) {
+	freshClaude(t)
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "hook dir")
+	os.MkdirAll(dir, 0o755)
+	// Stand-ins with the hooks' names, each reading its stdin like a hook.
+	hookScript(t, dir, settings.UserPromptBinary,
+		`cat >/dev/null; printf '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"x"}}'`)
+	hookScript(t, dir, settings.PreToolUseBinary, `cat >/dev/null`)
+	hookScript(t, dir, settings.PostToolUseBinary, `cat >/dev/null; echo broken >&2; exit 3`)
+
+	d := &doctor{opt: testOptions()}
+	if f := d.checkHooks(ctx); f.Status != Fail || f.Hint != HintInstallHooks {
+		t.Fatalf("before install: %+v", f)
+	}
+	installHooks(t, dir)
+	if f := d.checkHooks(ctx); f.Status != OK {
+		t.Fatalf("after install: %+v", f)
+	}
+	tests := []struct {
+		event  string
+		status Status
+		detail string
+	}{
+		{"UserPromptSubmit", OK, "bytes of UserPromptSubmit output"},
+		{"PreToolUse", OK, "no output"},
+		{"PostToolUse", Fail, "broken"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.event, func(t *testing.T) {
+			f := roundTrip(tt.event)(d, ctx)
+			if f.Status != tt.status || !strings.Contains(f.Message, tt.detail) || !strings.Contains(f.Message, " ms") {
+				t.Errorf("round trip = %+v, want status %d with %q and a time", f, tt.status, tt.detail)
+			}
+		})
+	}
+
+	// "disableAllHooks": true fails the hooks check, whatever is wired.
+	path, _ := settings.UserPath(os.Getenv)
+	src, _ := os.ReadFile(path)
+	disabled := strings.Replace(string(src), "{", `{"disableAllHooks": true, `, 1)
+	os.WriteFile(path, []byte(disabled), 0o600)
+	if f := (&doctor{opt: testOptions()}).checkHooks(ctx); f.Status != Fail || f.Hint != HintEnableHooks {
+		t.Errorf("disableAllHooks accepted: %+v", f)
+	}
+	os.WriteFile(path, src, 0o600)
+
+	// Output that is not a hook response for the event fails.
+	hookScript(t, dir, settings.PreToolUseBinary, `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"Stop"}}'`)
+	if f := roundTrip("PreToolUse")(d, ctx); f.Status != Fail {
+		t.Errorf("wrong event name accepted: %+v", f)
+	}
+}
+
+func TestSamplePayloads(t *testing.T) {
+	for _, ev := range []string{"UserPromptSubmit", "PreToolUse", "PostToolUse"} {
+		p, err := samplePayload(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(p), `"hook_event_name":"`+ev+`"`) {
+			t.Errorf("%s payload lacks its event name", ev)
+		}
+	}
+	// The PostToolUse sample must be big enough to be condensed (4 KB is
+	// the hook's default threshold).
+	p, _ := samplePayload("PostToolUse")
+	if len(p) < 8<<10 {
+		t.Errorf("PostToolUse sample is %d bytes, want well over 4 KB", len(p))
+	}
+}
+
+func TestDoctorConfig(t *testing.T) {
+	freshClaude(t)
+	for _, k := range []string{"VAULTCTX_CONFIG", "VAULTCTX_VAULT", "VAULTCTX_DB", "VAULTCTX_MODEL", "XDG_CONFIG_HOME", "XDG_DATA_HOME"} {
+		t.Setenv(k, "")
+	}
+	dir := t.TempDir()
+	absVault := filepath.Join(hooktest.Shared(), "corpora", "obsidian", "tasks-demo-vault")
+	os.Mkdir(filepath.Join(dir, "notes"), 0o755)
+	tests := []struct {
+		name   string
+		toml   string
+		status Status
+		detail string
+	}{
+		{"valid", `vault = "` + absVault + `"`, OK, absVault},
+		{"relative vault resolved against the file", `vault = "notes"`, OK, filepath.Join(dir, "notes")},
+		{"syntax error", `vault = "unterminated`, Fail, "config"},
+		{"unknown key", "vault = \"" + absVault + "\"\nvalut = \"x\"", Fail, "valut"},
+		{"no vault", `model = ""`, Fail, "no vault"},
+		{"vault missing on disk", `vault = "/nonexistent/notes"`, Fail, "not a directory"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, fmt.Sprintf("c%d.toml", i))
+			os.WriteFile(path, []byte(tt.toml+"\n"), 0o600)
+			opt := testOptions()
+			opt.ConfigPath = path
+			d := &doctor{opt: opt}
+			f := d.checkConfig(context.Background())
+			if f.Status != tt.status || !strings.Contains(f.Message, tt.detail) {
+				t.Errorf("checkConfig = %+v, want status %d mentioning %q", f, tt.status, tt.detail)
+			}
+			if f.Status == Fail && f.Hint == NoHint {
+				t.Errorf("failure without a fix")
+			}
+		})
+	}
+}
+
+func TestDoctorModel(t *testing.T) {
+	t.Setenv("HOME", t.TempDir()) // the model digest cache lives under it
+	t.Setenv("XDG_CACHE_HOME", "")
+	ctx := context.Background()
+	f32 := filepath.Join(hooktest.Shared(), "models", "m2v-fixtures", "float32")
+	i8 := filepath.Join(hooktest.Shared(), "models", "m2v-fixtures", "int8")
+	m, err := embed.Open(f32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, err := m.Hash()
+	m.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	dir := t.TempDir()
+	withModel := filepath.Join(dir, "with-model.db")
+	bare := filepath.Join(dir, "bare.db")
+	for _, p := range []string{withModel, bare} {
+		st, err := store.Open(ctx, p, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p == withModel {
+			if err := st.SetMeta(ctx, "model_hash", hash); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.SetMeta(ctx, "model_dir", f32); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st.Close()
+	}
+	tests := []struct {
+		name   string
+		db     string
+		model  string
+		status Status
+		detail string
+	}{
+		{"configured model matches", withModel, f32, OK, "matches the index"},
+		{"another model configured", withModel, i8, Fail, "not the model the index was built with"},
+		{"model recorded by the index", withModel, "", OK, "matches the index"},
+		{"configured model missing", withModel, filepath.Join(dir, "nope"), Fail, "no usable model"},
+		{"no model anywhere", bare, "", OK, "BM25-only"},
+		{"model configured, index has no vectors", bare, f32, Fail, "holds no vectors"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := &doctor{opt: testOptions(), cfg: &doctorConfig{DB: tt.db, Model: tt.model}}
+			f := d.checkModel(ctx)
+			if f.Status != tt.status || !strings.Contains(f.Message, tt.detail) {
+				t.Errorf("checkModel = %+v, want status %d mentioning %q", f, tt.status, tt.detail)
+			}
+			if f.Status == Fail && f.Hint == NoHint {
+				t.Errorf("failure without a fix")
+			}
+		})
+	}
+}
+
+// TestRunOnEmptyMachine runs every check with nothing installed: all nine
+// report in order, and every failure names its remedy.
+func TestRunOnEmptyMachine(t *testing.T) {
+	freshClaude(t)
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("VAULTCTX_CONFIG", filepath.Join(t.TempDir(), "none.toml"))
+	var streamed []Finding
+	opt := testOptions()
+	opt.OnFinding = func(f Finding) { streamed = append(streamed, f) }
+	got := Run(context.Background(), opt)
+	if len(got) != len(checks) || len(streamed) != len(got) {
+		t.Fatalf("%d findings, %d streamed, want %d", len(got), len(streamed), len(checks))
+	}
+	failures := 0
+	for i, f := range got {
+		if f.Check != checks[i].name || streamed[i] != f {
+			t.Errorf("finding %d = %+v, want check %q", i, f, checks[i].name)
+		}
+		if f.Status == Fail {
+			failures++
+			if f.Hint == NoHint {
+				t.Errorf("%s fails without a hint: %+v", f.Check, f)
+			}
+		}
+	}
+	if failures == 0 {
+		t.Error("nothing failed on an empty machine")
+	}
+}
+
+// testOptions are Options for the process environment and the real
+// hooks template.
+func testOptions() Options {
+	return Options{Getenv: os.Getenv, SettingsTemplate: install.SettingsTemplate}
+}
+
+// installHooks wires the hooks template for the binaries in dir into the
+// user settings, as `vaultctx hooks install --bin-dir dir` does.
+func installHooks(t *testing.T, dir string) {
+	t.Helper()
+	plan, err := settings.Render(install.SettingsTemplate, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := settings.UserPath(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := settings.Install(context.Background(), path, plan); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hookBinDir makes a bin directory holding executables with the hook
+// binaries' names (shell scripts that exit 0).
+func hookBinDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "bin dir") // a space, to exercise quoting
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []string{settings.UserPromptBinary, settings.PreToolUseBinary, settings.PostToolUseBinary} {
+		if err := os.WriteFile(filepath.Join(dir, b), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// freshClaude points HOME and CLAUDE_CONFIG_DIR at new temp dirs and returns
+// the settings path they select.
+func freshClaude(t *testing.T) string {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	cfg := filepath.Join(t.TempDir(), "claude")
+	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
+	return filepath.Join(cfg, "settings.json")
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/vaultctx/vaultctx/core/embed"
+	"github.com/vaultctx/vaultctx/core/index"
+	"github.com/vaultctx/vaultctx/core/retrieve"
+	"github.com/vaultctx/vaultctx/core/store"
+)
+
+// Exit statuses of vaultctx (see the command doc).
+const (
+	exitOK          = 0
+	exitError       = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// errInterrupted is returned by a command that stopped early on SIGINT or
+// SIGTERM after saving its work; main maps it to exit status 130.
+var errInterrupted = errors.New("interrupted")
+
+// usageError is an error in how the command was called; its text says what
+// to do next. main maps it to exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// hints are the next steps printed under a core error, by sentinel. Core
+// errors say what went wrong; only the CLI knows its commands and flags.
+var hints = []struct {
+	err  error
+	hint string
+}{
+	{store.ErrSchema, "run `vaultctx index --full`"},
+	{store.ErrNoFTS5, "build with `go build -tags sqlite_fts5`"},
+	{store.ErrNotIndexed, "run `vaultctx index`"},
+	{retrieve.ErrNoVectors, "index with a model (--model DIR) for vector search"},
+	{embed.ErrNotModel, "run `vaultctx model pull`"},
+	{index.ErrNoVault, "pass --vault DIR or set vault in the config"},
+	{index.ErrNoDB, "pass --db FILE or set db in the config"},
+	{index.ErrDBIsDir, "pass a file path with --db"},
+	{index.ErrNotAnIndex, "remove it or choose another --db"},
+	{index.ErrOtherVault, "pass --full to re-index it for the new vault, or choose another --db"},
+}
+
+// exitCode maps a command's error to the process exit status and the hint
+// printed under it ("" for none): 0 for nil, 130 for errInterrupted, 2 for
+// a usageError (whose text is its own hint), else 1 with the hint of the
+// first core sentinel err wraps.
+func exitCode(err error) (code int, hint string) {
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK, ""
+	case errors.Is(err, errInterrupted):
+		return exitInterrupted, ""
+	case errors.As(err, &ue):
+		return exitUsage, ""
+	}
+	for _, h := range hints {
+		if errors.Is(err, h.err) {
+			return exitError, h.hint
+		}
+	}
+	return exitError, ""
+}
