@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/vaultctx/vaultctx/core/internal/textan"
 )
 
 // Defaults of Options.
@@ -17,9 +19,10 @@ const (
 	DefaultThresholdBytes = 4096
 	// DefaultBudgetTokens is the extract's budget: 2,000 tokens.
 	DefaultBudgetTokens = 2000
-	// CharsPerToken is the token estimate: 4 characters (here: bytes, so
-	// the estimate is never low) per token.
-	CharsPerToken = 4
+	// CharsPerToken is the shared token estimate (textan.CharsPerToken, 4),
+	// applied here to bytes rather than runes so the estimate is never low
+	// and the hot path decodes no UTF-8; the goldens depend on bytes.
+	CharsPerToken = textan.CharsPerToken
 	// DefaultKeepOutputs is how many saved full outputs are kept.
 	DefaultKeepOutputs = 200
 	// MaxBudgetTokens caps BudgetTokens: Claude Code cuts hook output

@@ -1,14 +1,12 @@
 package hookio
 
 import (
-	"github.com/vaultctx/vaultctx/core/retrieve"
 	"strings"
 	"unicode/utf8"
-)
 
-// CharsPerToken is the estimate used for every budget in vaultctx's hooks:
-// 4 characters per token.
-const CharsPerToken = 4
+	"github.com/vaultctx/vaultctx/core/internal/textan"
+	"github.com/vaultctx/vaultctx/core/retrieve"
+)
 
 // ContextHeading is the first line of every context block.
 const ContextHeading = "## Relevant Memory Context"
@@ -30,7 +28,7 @@ type Hit struct {
 }
 
 // FormatContext renders hits, in the given order, as a markdown context
-// block of at most budgetTokens*CharsPerToken characters (runes):
+// block of at most textan.CharBudget(budgetTokens) characters (runes):
 //
 //	## Relevant Memory Context
 //
@@ -45,7 +43,7 @@ type Hit struct {
 // chance. The output is a pure function of its arguments. It returns ""
 // when budgetTokens <= 0 or no hit fits.
 func FormatContext(hits []Hit, budgetTokens int) string {
-	budget := budgetTokens * CharsPerToken
+	budget := textan.CharBudget(budgetTokens)
 	if budget <= 0 {
 		return ""
 	}

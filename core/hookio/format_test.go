@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/vaultctx/vaultctx/core/internal/textan"
 )
 
 func sampleHits() []Hit {
@@ -21,8 +23,8 @@ func TestFormatContextBudget(t *testing.T) {
 	for _, budget := range []int{0, 5, 20, 40, 100, 300, 500, 5000} {
 		t.Run(fmt.Sprint(budget), func(t *testing.T) {
 			got := FormatContext(hits, budget)
-			if n := utf8.RuneCountInString(got); n > budget*CharsPerToken {
-				t.Fatalf("%d chars over budget %d", n, budget*CharsPerToken)
+			if n := utf8.RuneCountInString(got); n > textan.CharBudget(budget) {
+				t.Fatalf("%d chars over budget %d", n, textan.CharBudget(budget))
 			}
 			if got == "" {
 				return

@@ -14,6 +14,7 @@ import (
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/internal/textan"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/scrub"
 )
@@ -46,7 +47,7 @@ const MinTerms = 2
 // prompts with fewer than MinTerms searchable terms, and prompts whose best
 // hit falls below the relevance floor.
 func Prompt(ctx context.Context, cfg config.Config, in hookio.Input) ([]byte, error) {
-	if hookio.IsSlashCommand(in.Prompt) {
+	if IsSlashCommand(in.Prompt) {
 		return nil, nil
 	}
 	return answer(ctx, cfg, in, EventPrompt, in.Prompt, cfg.Hooks.PromptBudgetTokens)
@@ -144,7 +145,7 @@ func FloorOf(cfg config.Config) Floor {
 // returns no hits and no error for a query with fewer than MinTerms
 // searchable terms. The relevance floor is not applied.
 func Search(ctx context.Context, e *engine.Engine, cfg config.Config, query string) ([]retrieve.Hit, Signals, error) {
-	terms := hookio.SearchableTerms(query)
+	terms := textan.SearchableTerms(query)
 	if len(terms) < MinTerms {
 		return nil, Signals{}, nil
 	}
@@ -179,7 +180,7 @@ func capQuery(q string) string {
 
 func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, query string, budget int) ([]byte, error) {
 	query = capQuery(query)
-	if len(hookio.SearchableTerms(query)) < MinTerms {
+	if len(textan.SearchableTerms(query)) < MinTerms {
 		return nil, nil
 	}
 	log := hookio.Logger(ctx)
