@@ -5,7 +5,7 @@ import (
 	"github.com/vaultctx/vaultctx/core/config"
 	"strconv"
 
-	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/internal/session"
 )
 
 // Environment variables read by HookOptionsFromEnv.
@@ -22,7 +22,7 @@ const (
 // for an unusable value or when no cache directory can be found.
 func HookOptionsFromEnv(getenv func(string) string) (HookOptions, error) {
 	var o HookOptions
-	dir, err := hookio.CacheDir(getenv, "outputs")
+	dir, err := session.CacheDir(getenv, "outputs")
 	if err != nil {
 		return o, fmt.Errorf("posttooluse options: %w", err)
 	}

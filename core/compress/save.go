@@ -12,14 +12,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/internal/session"
 )
 
 // stderrSeparator separates stdout from stderr in a saved full output.
 const stderrSeparator = "\n----- stderr -----\n"
 
 // OutputPath returns where the full output of tool use toolUseID is saved
-// under dir: dir/<hookio.SafeName(toolUseID)>.txt. An empty toolUseID is
+// under dir: dir/<session.SafeName(toolUseID)>.txt. An empty toolUseID is
 // replaced by a SHA-256 of the output, so the path is a pure function of
 // the request.
 func OutputPath(dir, toolUseID, stdout, stderr string) string {
@@ -31,7 +31,7 @@ func OutputPath(dir, toolUseID, stdout, stderr string) string {
 		h.Write([]byte(stderr))
 		name = "sha256-" + hex.EncodeToString(h.Sum(nil)[:12])
 	}
-	return filepath.Join(dir, hookio.SafeName(name)+".txt")
+	return filepath.Join(dir, session.SafeName(name)+".txt")
 }
 
 // SaveOutput writes the raw output (stdout, then stderrSeparator and stderr

@@ -14,6 +14,7 @@ import (
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/internal/session"
 	"github.com/vaultctx/vaultctx/core/internal/textan"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/scrub"
@@ -199,10 +200,10 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, quer
 		log.Debug("no relevant hit", "hits", len(hits), "cosine", sig.Cosine, "coverage", sig.Coverage)
 		return nil, nil
 	}
-	var seen *hookio.Seen
+	var seen *session.Seen
 	if in.SessionID != "" {
-		if dir, err := hookio.StateDir(os.Getenv, "sessions"); err == nil {
-			if s, err := hookio.OpenSeen(dir, in.SessionID); err == nil {
+		if dir, err := session.StateDir(os.Getenv, "sessions"); err == nil {
+			if s, err := session.Open(dir, in.SessionID); err == nil {
 				seen = s
 			}
 		}
