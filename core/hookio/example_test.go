@@ -18,8 +18,8 @@ func ExampleRunEnv() {
 		if strings.HasPrefix(in.Prompt, "/") {
 			return nil, nil // a slash command: print nothing
 		}
-		hits := []hookio.Hit{{Path: "cpp/text/convert.md", Section: "Example", Title: "Convert strings", Text: "Use WideCharToMultiByte."}}
-		return hookio.ContextOutput(in.Event, hookio.FormatContext(hits, 500)), nil
+		block := "## Relevant Memory Context\n\n### Example (Convert strings)\ncpp/text/convert.md\nUse WideCharToMultiByte.\n"
+		return hookio.ContextOutput(in.Event, block), nil
 	}
 	stdin := `{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"convert a wide string to UTF-8"}`
 	code := hookio.RunEnv(context.Background(), hookio.Env{Stdin: strings.NewReader(stdin), Stdout: os.Stdout, Stderr: os.Stderr},

@@ -209,69 +209,28 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, quer
 		}
 	}
 	sc := scrub.Default()
-	var show []hookio.Hit
+	var show []Hit
 	for _, h := range hits {
 		key := SeenKey(h)
 		if seen != nil && seen.Has(key) {
 			continue
 		}
 		clean := func(s string) string { out, _ := sc.Scrub(s); return out }
-		show = append(show, hookio.Hit{Path: clean(h.Path), Section: clean(h.Section), Title: clean(h.Title), Text: clean(h.Text), ChunkID: key})
+		show = append(show, Hit{Path: clean(h.Path), Section: clean(h.Section), Title: clean(h.Title), Text: clean(h.Text), ChunkID: key})
 	}
-	block := hookio.FormatContext(show, budget)
+	block, shown := FormatContext(show, budget)
 	if block == "" {
 		return nil, nil
 	}
 	if seen != nil {
-		for _, h := range show {
-			if shown(block, h) {
-				seen.Add(h.ChunkID)
-			}
+		for _, h := range shown {
+			seen.Add(h.ChunkID)
 		}
 		if err := seen.Save(); err != nil {
 			log.Debug("session state not saved", "err", err)
 		}
 	}
 	return hookio.ContextOutput(event, block), nil
-}
-
-// shownPrefix is how many runes of a hit's text identify it in a context
-// block, after its path line. FormatContext shows at least a few dozen
-// characters of every hit it includes.
-const shownPrefix = 24
-
-// shown reports whether FormatContext included h in block: its path line
-// followed by the start of its text. Matching the path alone would also
-// mark a chunk that was left out for lack of room when another chunk of
-// the same note was shown.
-func shown(block string, h hookio.Hit) bool {
-	text := []rune(strings.TrimSpace(h.Text))
-	if len(text) > shownPrefix {
-		text = text[:shownPrefix]
-	}
-	// FormatContext may cut inside the prefix (at a space, adding "…").
-	want := "\n" + strings.Join(strings.Fields(h.Path), " ") + "\n"
-	for i := strings.Index(block, want); i >= 0; {
-		rest := block[i+len(want):]
-		p := string(text)
-		for len(p) > 0 && !strings.HasPrefix(rest, p) {
-			j := strings.LastIndexFunc(p, unicode.IsSpace)
-			if j < 0 {
-				p = ""
-				break
-			}
-			p = strings.TrimRightFunc(p[:j], unicode.IsSpace)
-		}
-		if len(p) > 0 {
-			return true
-		}
-		next := strings.Index(rest, want)
-		if next < 0 {
-			break
-		}
-		i += len(want) + next
-	}
-	return false
 }
 
 // SeenKey identifies a chunk for session de-duplication by its content
