@@ -46,22 +46,24 @@ const MinTerms = 2
 
 // Prompt answers a UserPromptSubmit payload: nil for slash commands,
 // prompts with fewer than MinTerms searchable terms, and prompts whose best
-// hit falls below the relevance floor.
-func Prompt(ctx context.Context, cfg config.Config, in hookio.Input) ([]byte, error) {
+// hit falls below the relevance floor. opts.LeaveOpen leaves the index
+// open (see Options).
+func Prompt(ctx context.Context, cfg config.Config, in hookio.Input, opts Options) ([]byte, error) {
 	if IsSlashCommand(in.Prompt) {
 		return nil, nil
 	}
-	return answer(ctx, cfg, in, EventPrompt, in.Prompt, cfg.Hooks.PromptBudgetTokens)
+	return answer(ctx, cfg, in, opts, EventPrompt, in.Prompt, cfg.Hooks.PromptBudgetTokens)
 }
 
 // PreTool answers a PreToolUse payload for tools whose input states a
-// search intent (see Intent); every other tool gets nil.
-func PreTool(ctx context.Context, cfg config.Config, in hookio.Input) ([]byte, error) {
+// search intent (see Intent); every other tool gets nil. opts is as for
+// Prompt.
+func PreTool(ctx context.Context, cfg config.Config, in hookio.Input, opts Options) ([]byte, error) {
 	q := Intent(in)
 	if q == "" {
 		return nil, nil
 	}
-	return answer(ctx, cfg, in, EventPreTool, q, cfg.Hooks.PreToolBudgetTokens)
+	return answer(ctx, cfg, in, opts, EventPreTool, q, cfg.Hooks.PreToolBudgetTokens)
 }
 
 // Intent extracts the search intent of a tool call as plain words:
@@ -179,7 +181,7 @@ func capQuery(q string) string {
 	return q[:cut]
 }
 
-func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, query string, budget int) ([]byte, error) {
+func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Options, event, query string, budget int) ([]byte, error) {
 	query = capQuery(query)
 	if len(textan.SearchableTerms(query)) < MinTerms {
 		return nil, nil
@@ -189,7 +191,7 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, quer
 	if err != nil {
 		return nil, err
 	}
-	if !leaveOpen {
+	if !opts.LeaveOpen {
 		defer e.Close()
 	}
 	hits, sig, err := Search(ctx, e, cfg, query)

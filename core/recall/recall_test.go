@@ -62,13 +62,13 @@ func TestPreToolNeedsIntent(t *testing.T) {
 		`{"tool_name":"Grep","tool_input":{"pattern":"TODO"}}`,
 		`{"tool_name":"WebSearch","tool_input":{"query":"ok thanks"}}`,
 	} {
-		out, err := PreTool(context.Background(), cfg, input(t, payload))
+		out, err := PreTool(context.Background(), cfg, input(t, payload), Options{})
 		if out != nil || err != nil {
 			t.Errorf("%s: got %q, %v; want nothing", payload, out, err)
 		}
 	}
 	// The same config with a real intent does search, and fails.
-	if _, err := PreTool(context.Background(), cfg, input(t, `{"tool_name":"WebSearch","tool_input":{"query":"linker errors unresolved symbol"}}`)); err == nil {
+	if _, err := PreTool(context.Background(), cfg, input(t, `{"tool_name":"WebSearch","tool_input":{"query":"linker errors unresolved symbol"}}`), Options{}); err == nil {
 		t.Error("a search on a missing database did not fail")
 	}
 }
