@@ -221,13 +221,12 @@ func hasLetterOrDigit(s string) bool {
 	return false
 }
 
-// tokens splits text into lowercased runs of letters and digits of two or
-// more characters, skipping pure numbers and the normaliser's placeholders.
+// tokens returns the terms of text (textan.Terms: lowercased runs of
+// letters and digits) of two or more bytes, skipping pure numbers and the
+// normaliser's placeholders.
 func tokens(text string) []string {
 	var out []string
-	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
+	for _, f := range textan.Terms(text) {
 		if len(f) < 2 || isNumber(f) || isPlaceholderWord(f) {
 			continue
 		}
