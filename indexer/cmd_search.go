@@ -68,7 +68,7 @@ func (c *searchCmd) Run(g *globals) error {
 		return err
 	}
 	// The index is left open for the exit to reclaim: closing a mapped
-	// read-only file costs a quarter of a search's CPU (see recall.Main).
+	// read-only file costs a quarter of a search's CPU (see recall.Options).
 	k := c.K
 	if k <= 0 {
 		k = cfg.Search.K

@@ -1,14 +1,10 @@
 package compress
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/vaultctx/vaultctx/core/hookio"
 )
 
 // megabyteRequest builds a 1 MB Bash result from the real captured outputs
@@ -35,31 +31,6 @@ func BenchmarkCondense1MB(b *testing.B) {
 	b.SetBytes(int64(len(req.Stdout) + len(req.Stderr)))
 	for b.Loop() {
 		Condense(context.Background(), req, Options{}, testSavedPath)
-	}
-}
-
-// BenchmarkHook1MB runs what the hook process does after start-up: decode a
-// 1 MB payload, save the full output, condense and encode.
-func BenchmarkHook1MB(b *testing.B) {
-	req := megabyteRequest(b)
-	payload, err := json.Marshal(map[string]any{
-		"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "toolu_bench",
-		"tool_input":    map[string]any{"command": req.Command, "description": req.Description},
-		"tool_response": map[string]any{"stdout": req.Stdout, "stderr": req.Stderr, "interrupted": false, "isImage": false},
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	opts := HookOptions{OutputDir: b.TempDir()}
-	b.SetBytes(int64(len(payload)))
-	for b.Loop() {
-		in, err := hookio.ReadInput(bytes.NewReader(payload), 0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if out, err := Hook(context.Background(), in, opts); err != nil || out == nil {
-			b.Fatal(err)
-		}
 	}
 }
 

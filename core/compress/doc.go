@@ -16,6 +16,7 @@
 // cache warm. Work is linear in the output and bounded: at most
 // MaxExaminedBytes of it are read line by line.
 //
-// Hook wires it to a decoded hook payload; the vaultctx-posttooluse binary
-// is a thin main around it.
+// The package is pure: it reads no environment, files or transcripts, and
+// Condense is a function of its request, options and the saved path it is
+// told to name. core/posttool does the PostToolUse hook's I/O around it.
 package compress

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/vaultctx/vaultctx/core/internal/textan"
 )
 
 // Defaults of Options.
@@ -17,11 +19,10 @@ const (
 	DefaultThresholdBytes = 4096
 	// DefaultBudgetTokens is the extract's budget: 2,000 tokens.
 	DefaultBudgetTokens = 2000
-	// CharsPerToken is the token estimate: 4 characters (here: bytes, so
-	// the estimate is never low) per token.
-	CharsPerToken = 4
-	// DefaultKeepOutputs is how many saved full outputs are kept.
-	DefaultKeepOutputs = 200
+	// CharsPerToken is the shared token estimate (textan.CharsPerToken, 4),
+	// applied here to bytes rather than runes so the estimate is never low
+	// and the hot path decodes no UTF-8; the goldens depend on bytes.
+	CharsPerToken = textan.CharsPerToken
 	// MaxBudgetTokens caps BudgetTokens: Claude Code cuts hook output
 	// strings over 10,000 characters to a short preview, so an extract
 	// stays at 9,000 bytes or less, leaving room for JSON escapes.
@@ -143,12 +144,13 @@ func WorthReplacing(req Request, ex Extract) bool {
 	return out*100 <= in*(100-MinSavingPercent)
 }
 
-// mayPassThrough reports whether the extract of req could fail
+// MayPassThrough reports whether the extract of req could fail
 // WorthReplacing: only when the extract's budget (bytes) is more than
 // (100-MinSavingPercent)% of the output, that is for outputs under about
 // 10.7 KB at the default budget. Larger outputs are always replaced (but
-// for budgets smaller than the header, see Condense).
-func mayPassThrough(req Request, opts Options) bool {
+// for budgets smaller than the header, see Condense), so a caller may save
+// the full output alongside Condense without waiting for its verdict.
+func MayPassThrough(req Request, opts Options) bool {
 	opts = opts.withDefaults()
 	in := len(req.Stdout) + len(req.Stderr)
 	return opts.BudgetTokens*CharsPerToken*100 > in*(100-MinSavingPercent)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/internal/textan"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 )
 
@@ -117,7 +117,7 @@ func queryTerms(req Request) []string {
 	for _, t := range tokens(req.Command) {
 		add(t)
 	}
-	for _, t := range hookio.SearchableTerms(req.Description + "\n" + req.Prompt) {
+	for _, t := range textan.SearchableTerms(req.Description + "\n" + req.Prompt) {
 		add(t)
 	}
 	return out
@@ -221,13 +221,12 @@ func hasLetterOrDigit(s string) bool {
 	return false
 }
 
-// tokens splits text into lowercased runs of letters and digits of two or
-// more characters, skipping pure numbers and the normaliser's placeholders.
+// tokens returns the terms of text (textan.Terms: lowercased runs of
+// letters and digits) of two or more bytes, skipping pure numbers and the
+// normaliser's placeholders.
 func tokens(text string) []string {
 	var out []string
-	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
+	for _, f := range textan.Terms(text) {
 		if len(f) < 2 || isNumber(f) || isPlaceholderWord(f) {
 			continue
 		}
@@ -258,7 +257,7 @@ func isNumber(s string) bool {
 
 // query is what output lines are ranked against: the distinct terms of
 // the command, description and prompt (queryTerms), and their distinct
-// stems (see stem) in order of first appearance, each with a set to look
+// stems (see textan.StemForCompare) in order of first appearance, each with a set to look
 // tokens up in.
 type query struct {
 	terms, stems         []string
@@ -282,7 +281,7 @@ func newQuery(req Request) *query {
 	q := &query{terms: queryTerms(req)}
 	seen := map[string]bool{}
 	for _, t := range q.terms {
-		if t = stem(t); !seen[t] {
+		if t = textan.StemForCompare(t); !seen[t] {
 			seen[t] = true
 			q.stems = append(q.stems, t)
 		}
@@ -323,10 +322,10 @@ func (q *query) tokenStats(z *tokenizer, text string, hits []queryHit) (int, []q
 		h := queryHit{term: -1, stem: -1}
 		if lowered != nil {
 			h.term = q.termIndex.find(lowered)
-			h.stem = q.stemIndex.find(stemBytes(lowered))
+			h.stem = q.stemIndex.find(textan.StemForCompareBytes(lowered))
 		} else {
 			h.term = q.termIndex.findString(t)
-			h.stem = q.stemIndex.findString(stem(t))
+			h.stem = q.stemIndex.findString(textan.StemForCompare(t))
 		}
 		if h.term >= 0 || h.stem >= 0 {
 			hits = append(hits, h)
@@ -438,7 +437,7 @@ func bm25Rank(ids []int64, tokensOf func(k int, fn func(string, []byte)), terms 
 	var stems []string
 	index := map[string]int{}
 	for _, t := range terms {
-		if t = stem(t); !slices.Contains(stems, t) {
+		if t = textan.StemForCompare(t); !slices.Contains(stems, t) {
 			index[t] = len(stems)
 			stems = append(stems, t)
 		}
@@ -448,9 +447,9 @@ func bm25Rank(ids []int64, tokensOf func(k int, fn func(string, []byte)), terms 
 		tokensOf(k, func(t string, lowered []byte) {
 			docs[k].len++
 			if lowered != nil {
-				t = string(stemBytes(lowered))
+				t = string(textan.StemForCompareBytes(lowered))
 			} else {
-				t = stem(t)
+				t = textan.StemForCompare(t)
 			}
 			if i, ok := index[t]; ok {
 				if docs[k].tf == nil {
@@ -538,34 +537,4 @@ func filterSlotString(w string) int {
 	}
 	h := uint(len(w))*131 + uint(w[0])*31 + uint(w[len(w)-1])*7 + uint(w[len(w)/2])
 	return int(h % filterSize)
-}
-
-// stem strips one common English inflection ("-ing", "-ed", "-s")
-// when at least three letters remain, so "install" matches "installed" and
-// "installing" — a light suffix stripper in the spirit of the first step of
-// Porter's algorithm (Porter, "An algorithm for suffix stripping", 1980),
-// not the full algorithm. It returns a prefix of w.
-func stem(w string) string {
-	for _, suf := range []string{"ing", "ed", "s"} {
-		if len(w) >= len(suf)+3 && w[len(w)-len(suf):] == suf {
-			if suf == "s" && w[len(w)-2] == 's' { // "class", "pass"
-				return w
-			}
-			return w[:len(w)-len(suf)]
-		}
-	}
-	return w
-}
-
-// stemBytes is stem for a byte slice.
-func stemBytes(w []byte) []byte {
-	for _, suf := range []string{"ing", "ed", "s"} {
-		if len(w) >= len(suf)+3 && string(w[len(w)-len(suf):]) == suf {
-			if suf == "s" && w[len(w)-2] == 's' {
-				return w
-			}
-			return w[:len(w)-len(suf)]
-		}
-	}
-	return w
 }

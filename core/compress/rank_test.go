@@ -126,14 +126,3 @@ func TestEdgeRank(t *testing.T) {
 		t.Fatalf("edgeRank = %v, want %v", got, want)
 	}
 }
-
-func TestStem(t *testing.T) {
-	for in, want := range map[string]string{"installed": "install", "installing": "install", "packages": "package", "package": "package", "class": "class", "tests": "test", "go": "go", "fixes": "fixe", "passes": "passe"} {
-		if got := stem(in); got != want {
-			t.Errorf("stem(%q) = %q, want %q", in, got, want)
-		}
-		if got := string(stemBytes([]byte(in))); got != want {
-			t.Errorf("stemBytes(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

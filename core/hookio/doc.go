@@ -1,8 +1,9 @@
-// Package hookio is the shared plumbing of vaultctx's three Claude Code hook
-// binaries (UserPromptSubmit, PreToolUse, PostToolUse): decoding the hook
-// JSON on stdin, the fail-open runner every hook main calls, the protocol
-// output builders, the "## Relevant Memory Context" block formatter, prompt
-// gating helpers and the per-session "already injected" state.
+// Package hookio is the Claude Code hook protocol as vaultctx's three hook
+// binaries (UserPromptSubmit, PreToolUse, PostToolUse) speak it: decoding
+// the hook JSON on stdin (ReadInput, with its field scanner Fields), the
+// protocol output builders (ContextOutput, BashOutput) and the fail-open
+// runner every hook main calls (Run). What a hook answers lives elsewhere:
+// core/recall for the context hooks, core/posttool for PostToolUse.
 //
 // The contract is Claude Code's hooks reference, summarised in the
 // repository's ../shared/hook-payloads/README.md. The rules this package

@@ -15,11 +15,11 @@ import (
 //	func main() { os.Exit(hookio.Run("UserPromptSubmit", hookio.DefaultDeadline, handle)) }
 func ExampleRunEnv() {
 	handle := func(ctx context.Context, in hookio.Input) ([]byte, error) {
-		if hookio.IsSlashCommand(in.Prompt) || len(hookio.SearchableTerms(in.Prompt)) < 2 {
-			return nil, nil // nothing worth searching: print nothing
+		if strings.HasPrefix(in.Prompt, "/") {
+			return nil, nil // a slash command: print nothing
 		}
-		hits := []hookio.Hit{{Path: "cpp/text/convert.md", Section: "Example", Title: "Convert strings", Text: "Use WideCharToMultiByte."}}
-		return hookio.ContextOutput(in.Event, hookio.FormatContext(hits, 500)), nil
+		block := "## Relevant Memory Context\n\n### Example (Convert strings)\ncpp/text/convert.md\nUse WideCharToMultiByte.\n"
+		return hookio.ContextOutput(in.Event, block), nil
 	}
 	stdin := `{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"convert a wide string to UTF-8"}`
 	code := hookio.RunEnv(context.Background(), hookio.Env{Stdin: strings.NewReader(stdin), Stdout: os.Stdout, Stderr: os.Stderr},

@@ -36,7 +36,7 @@ func BenchmarkPrompt(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		in := hookio.Input{SessionID: "", Prompt: prompts[i%len(prompts)]}
-		if _, err := Prompt(context.Background(), cfg, in); err != nil {
+		if _, err := Prompt(context.Background(), cfg, in, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

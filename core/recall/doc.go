@@ -2,7 +2,7 @@
 // PreToolUse: it turns the hook input into a query, searches the vault
 // index (core/engine) in hybrid mode, drops weak results and chunks this
 // session has already been shown, scrubs credentials, and renders the
-// context block under a token budget (core/hookio).
+// context block under a token budget (FormatContext).
 //
 // # Relevance floor
 //

@@ -3,6 +3,7 @@ package recall
 import (
 	"strings"
 
+	"github.com/vaultctx/vaultctx/core/internal/textan"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 )
 
@@ -14,10 +15,10 @@ type Signals struct {
 	// came from the vector leg (no model, or no vectors in the index).
 	Cosine float64
 	// Coverage is the highest share, in [0, 1], of the query's topical
-	// terms (TopicalTerms of hookio.SearchableTerms) found in one hit found
+	// terms (TopicalTerms of textan.SearchableTerms) found in one hit found
 	// by the BM25 leg,
 	// matching each term by prefix after cutting a common English suffix
-	// (see stem), in the hit's title, section heading and text.
+	// (see textan.StemForContains), in the hit's title, section heading and text.
 	Coverage float64
 	// Matched is the number of query terms behind Coverage.
 	Matched int
@@ -130,21 +131,9 @@ func matchedTerms(h retrieve.Hit, terms []string) int {
 	hay := strings.ToLower(h.Title + "\n" + h.Section + "\n" + h.Text)
 	n := 0
 	for _, t := range terms {
-		if strings.Contains(hay, stem(t)) {
+		if strings.Contains(hay, textan.StemForContains(t)) {
 			n++
 		}
 	}
 	return n
-}
-
-// stem cuts a common English suffix ("ing", "es", "s", "ed") from terms of
-// more than three letters beyond it, so that "indexes" finds "index" as a
-// substring. It is a matching aid, not a linguistic stemmer.
-func stem(t string) string {
-	for _, suf := range []string{"ing", "es", "s", "ed"} {
-		if len(t) > len(suf)+3 && strings.HasSuffix(t, suf) {
-			return t[:len(t)-len(suf)]
-		}
-	}
-	return t
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/internal/session"
+	"github.com/vaultctx/vaultctx/core/internal/textan"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/scrub"
 )
@@ -44,22 +46,24 @@ const MinTerms = 2
 
 // Prompt answers a UserPromptSubmit payload: nil for slash commands,
 // prompts with fewer than MinTerms searchable terms, and prompts whose best
-// hit falls below the relevance floor.
-func Prompt(ctx context.Context, cfg config.Config, in hookio.Input) ([]byte, error) {
-	if hookio.IsSlashCommand(in.Prompt) {
+// hit falls below the relevance floor. opts.LeaveOpen leaves the index
+// open (see Options).
+func Prompt(ctx context.Context, cfg config.Config, in hookio.Input, opts Options) ([]byte, error) {
+	if IsSlashCommand(in.Prompt) {
 		return nil, nil
 	}
-	return answer(ctx, cfg, in, EventPrompt, in.Prompt, cfg.Hooks.PromptBudgetTokens)
+	return answer(ctx, cfg, in, opts, EventPrompt, in.Prompt, cfg.Hooks.PromptBudgetTokens)
 }
 
 // PreTool answers a PreToolUse payload for tools whose input states a
-// search intent (see Intent); every other tool gets nil.
-func PreTool(ctx context.Context, cfg config.Config, in hookio.Input) ([]byte, error) {
+// search intent (see Intent); every other tool gets nil. opts is as for
+// Prompt.
+func PreTool(ctx context.Context, cfg config.Config, in hookio.Input, opts Options) ([]byte, error) {
 	q := Intent(in)
 	if q == "" {
 		return nil, nil
 	}
-	return answer(ctx, cfg, in, EventPreTool, q, cfg.Hooks.PreToolBudgetTokens)
+	return answer(ctx, cfg, in, opts, EventPreTool, q, cfg.Hooks.PreToolBudgetTokens)
 }
 
 // Intent extracts the search intent of a tool call as plain words:
@@ -144,7 +148,7 @@ func FloorOf(cfg config.Config) Floor {
 // returns no hits and no error for a query with fewer than MinTerms
 // searchable terms. The relevance floor is not applied.
 func Search(ctx context.Context, e *engine.Engine, cfg config.Config, query string) ([]retrieve.Hit, Signals, error) {
-	terms := hookio.SearchableTerms(query)
+	terms := textan.SearchableTerms(query)
 	if len(terms) < MinTerms {
 		return nil, Signals{}, nil
 	}
@@ -177,9 +181,9 @@ func capQuery(q string) string {
 	return q[:cut]
 }
 
-func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, query string, budget int) ([]byte, error) {
+func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Options, event, query string, budget int) ([]byte, error) {
 	query = capQuery(query)
-	if len(hookio.SearchableTerms(query)) < MinTerms {
+	if len(textan.SearchableTerms(query)) < MinTerms {
 		return nil, nil
 	}
 	log := hookio.Logger(ctx)
@@ -187,7 +191,7 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, quer
 	if err != nil {
 		return nil, err
 	}
-	if !leaveOpen {
+	if !opts.LeaveOpen {
 		defer e.Close()
 	}
 	hits, sig, err := Search(ctx, e, cfg, query)
@@ -198,78 +202,37 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, event, quer
 		log.Debug("no relevant hit", "hits", len(hits), "cosine", sig.Cosine, "coverage", sig.Coverage)
 		return nil, nil
 	}
-	var seen *hookio.Seen
+	var seen *session.Seen
 	if in.SessionID != "" {
-		if dir, err := hookio.StateDir(os.Getenv, "sessions"); err == nil {
-			if s, err := hookio.OpenSeen(dir, in.SessionID); err == nil {
+		if dir, err := session.StateDir(os.Getenv, "sessions"); err == nil {
+			if s, err := session.Open(dir, in.SessionID); err == nil {
 				seen = s
 			}
 		}
 	}
 	sc := scrub.Default()
-	var show []hookio.Hit
+	var show []Hit
 	for _, h := range hits {
 		key := SeenKey(h)
 		if seen != nil && seen.Has(key) {
 			continue
 		}
 		clean := func(s string) string { out, _ := sc.Scrub(s); return out }
-		show = append(show, hookio.Hit{Path: clean(h.Path), Section: clean(h.Section), Title: clean(h.Title), Text: clean(h.Text), ChunkID: key})
+		show = append(show, Hit{Path: clean(h.Path), Section: clean(h.Section), Title: clean(h.Title), Text: clean(h.Text), ChunkID: key})
 	}
-	block := hookio.FormatContext(show, budget)
+	block, shown := FormatContext(show, budget)
 	if block == "" {
 		return nil, nil
 	}
 	if seen != nil {
-		for _, h := range show {
-			if shown(block, h) {
-				seen.Add(h.ChunkID)
-			}
+		for _, h := range shown {
+			seen.Add(h.ChunkID)
 		}
 		if err := seen.Save(); err != nil {
 			log.Debug("session state not saved", "err", err)
 		}
 	}
 	return hookio.ContextOutput(event, block), nil
-}
-
-// shownPrefix is how many runes of a hit's text identify it in a context
-// block, after its path line. FormatContext shows at least a few dozen
-// characters of every hit it includes.
-const shownPrefix = 24
-
-// shown reports whether FormatContext included h in block: its path line
-// followed by the start of its text. Matching the path alone would also
-// mark a chunk that was left out for lack of room when another chunk of
-// the same note was shown.
-func shown(block string, h hookio.Hit) bool {
-	text := []rune(strings.TrimSpace(h.Text))
-	if len(text) > shownPrefix {
-		text = text[:shownPrefix]
-	}
-	// FormatContext may cut inside the prefix (at a space, adding "…").
-	want := "\n" + strings.Join(strings.Fields(h.Path), " ") + "\n"
-	for i := strings.Index(block, want); i >= 0; {
-		rest := block[i+len(want):]
-		p := string(text)
-		for len(p) > 0 && !strings.HasPrefix(rest, p) {
-			j := strings.LastIndexFunc(p, unicode.IsSpace)
-			if j < 0 {
-				p = ""
-				break
-			}
-			p = strings.TrimRightFunc(p[:j], unicode.IsSpace)
-		}
-		if len(p) > 0 {
-			return true
-		}
-		next := strings.Index(rest, want)
-		if next < 0 {
-			break
-		}
-		i += len(want) + next
-	}
-	return false
 }
 
 // SeenKey identifies a chunk for session de-duplication by its content

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -61,13 +62,13 @@ func TestPreToolNeedsIntent(t *testing.T) {
 		`{"tool_name":"Grep","tool_input":{"pattern":"TODO"}}`,
 		`{"tool_name":"WebSearch","tool_input":{"query":"ok thanks"}}`,
 	} {
-		out, err := PreTool(context.Background(), cfg, input(t, payload))
+		out, err := PreTool(context.Background(), cfg, input(t, payload), Options{})
 		if out != nil || err != nil {
 			t.Errorf("%s: got %q, %v; want nothing", payload, out, err)
 		}
 	}
 	// The same config with a real intent does search, and fails.
-	if _, err := PreTool(context.Background(), cfg, input(t, `{"tool_name":"WebSearch","tool_input":{"query":"linker errors unresolved symbol"}}`)); err == nil {
+	if _, err := PreTool(context.Background(), cfg, input(t, `{"tool_name":"WebSearch","tool_input":{"query":"linker errors unresolved symbol"}}`), Options{}); err == nil {
 		t.Error("a search on a missing database did not fail")
 	}
 }
@@ -90,29 +91,30 @@ func FuzzPatternWords(f *testing.F) {
 
 func TestShown(t *testing.T) {
 	long := strings.Repeat("word ", 400)
-	a := hookio.Hit{Path: "notes/a.md", Section: "One", Text: "First chunk of note a, about linker errors.", ChunkID: 1}
-	b := hookio.Hit{Path: "notes/a.md", Section: "Two", Text: "Second chunk of note a. " + long, ChunkID: 2}
-	c := hookio.Hit{Path: "notes/c.md", Section: "Three", Text: "Third " + long, ChunkID: 3}
-	d := hookio.Hit{Path: "notes/a.md", Section: "Four", Text: "Fourth chunk of note a, short.", ChunkID: 4}
+	a := Hit{Path: "notes/a.md", Section: "One", Text: "First chunk of note a, about linker errors.", ChunkID: 1}
+	b := Hit{Path: "notes/a.md", Section: "Two", Text: "Second chunk of note a. " + long, ChunkID: 2}
+	c := Hit{Path: "notes/c.md", Section: "Three", Text: "Third " + long, ChunkID: 3}
+	d := Hit{Path: "notes/a.md", Section: "Four", Text: "Fourth chunk of note a, short.", ChunkID: 4}
 	for _, tc := range []struct {
 		name   string
-		hits   []hookio.Hit
+		hits   []Hit
 		budget int
 		want   []bool
 	}{
-		{"all fit", []hookio.Hit{a, d}, 500, []bool{true, true}},
-		{"same note, second cut to fit", []hookio.Hit{a, b}, 100, []bool{true, true}},
-		{"same note, one left out", []hookio.Hit{c, a, d}, 520, []bool{true, false, false}},
-		{"same note, later chunk left out", []hookio.Hit{b, d}, 100, []bool{true, false}},
-		{"nothing fits", []hookio.Hit{b}, 5, []bool{false}},
+		{"all fit", []Hit{a, d}, 500, []bool{true, true}},
+		{"same note, second cut to fit", []Hit{a, b}, 100, []bool{true, true}},
+		{"same note, one left out", []Hit{c, a, d}, 520, []bool{true, false, false}},
+		{"same note, later chunk left out", []Hit{b, d}, 100, []bool{true, false}},
+		{"nothing fits", []Hit{b}, 5, []bool{false}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			block := hookio.FormatContext(tc.hits, tc.budget)
+			block, shown := FormatContext(tc.hits, tc.budget)
 			for i, h := range tc.hits {
 				// The reference: the hit's own section heading is in the block.
 				ref := strings.Contains(block, "### "+h.Section+"\n")
-				if got := shown(block, h); got != tc.want[i] || got != ref {
-					t.Errorf("shown(hit %d) = %v, want %v (heading present: %v)\n%s", h.ChunkID, got, tc.want[i], ref, block)
+				got := slices.ContainsFunc(shown, func(s Hit) bool { return s.ChunkID == h.ChunkID })
+				if got != tc.want[i] || got != ref {
+					t.Errorf("hit %d shown = %v, want %v (heading present: %v)\n%s", h.ChunkID, got, tc.want[i], ref, block)
 				}
 			}
 		})

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/core/internal/textan"
 )
 
 func rrf(k float64, w float64, rank int) float64 { return w / (k + float64(rank)) }
@@ -242,8 +244,8 @@ func TestSearchModes(t *testing.T) {
 	if len(got) != 1 || got[0].Path != "p.md" || !strings.HasSuffix(got[0].Text, "…") {
 		t.Fatalf("Budget of a long first hit = %+v, want it cut", got)
 	}
-	if size := len([]rune(got[0].Path)) + len([]rune(got[0].Text)); size > 10*CharsPerToken {
-		t.Errorf("cut first hit is %d characters, over the budget of %d", size, 10*CharsPerToken)
+	if size := len([]rune(got[0].Path)) + len([]rune(got[0].Text)); size > textan.CharBudget(10) {
+		t.Errorf("cut first hit is %d characters, over the budget of %d", size, textan.CharBudget(10))
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vaultctx/vaultctx/core/internal/textan"
 )
 
 // Search modes.
@@ -20,9 +22,6 @@ const (
 const (
 	DefaultK          = 10
 	DefaultCandidates = 30
-	// CharsPerToken is the token estimate used for budgets: 4 characters
-	// per token.
-	CharsPerToken = 4
 )
 
 // ErrNoVectors is returned by Search in vector mode when the index has no
@@ -179,8 +178,8 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 }
 
 // Budget returns the longest prefix of hits whose estimated size fits in
-// maxTokens tokens, estimating CharsPerToken characters per token over each
-// hit's path, section and text. Order is kept. When even the first hit does
+// maxTokens tokens, estimating textan.CharsPerToken characters (runes) per
+// token over each hit's path, section and text. Order is kept. When even the first hit does
 // not fit, it is kept with its text cut (at a space, marked "…") to what the
 // budget leaves (see TrimText) - down to "…" alone when even its path and
 // section fill the budget - so a small budget never turns results into
@@ -189,11 +188,12 @@ func Budget(hits []Hit, maxTokens int) []Hit {
 	used := 0
 	for i, h := range hits {
 		used += len([]rune(h.Path)) + len([]rune(h.Section)) + len([]rune(h.Text))
-		if (used+CharsPerToken-1)/CharsPerToken > maxTokens {
+		// used > CharBudget(maxTokens) is ceil(used/CharsPerToken) > maxTokens.
+		if used > textan.CharBudget(maxTokens) {
 			if i > 0 {
 				return hits[:i]
 			}
-			room := max(maxTokens*CharsPerToken-len([]rune(h.Path))-len([]rune(h.Section)), 2)
+			room := max(textan.CharBudget(maxTokens)-len([]rune(h.Path))-len([]rune(h.Section)), 2)
 			first := h
 			first.Text = TrimText(h.Text, room)
 			return []Hit{first}

@@ -5,7 +5,8 @@
 // more (stdout plus stderr) it saves the full output under
 // $XDG_CACHE_HOME/vaultctx/outputs/ and prints
 // {"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{…}}}
-// holding a header line and the extract (see package core/compress). For
+// holding a header line and the extract (see packages core/posttool and
+// core/compress). For
 // every other payload (other tools, small outputs, images, empty interrupted
 // results, PostToolUseFailure, and outputs whose extract would not be at
 // least 25% smaller, compress.MinSavingPercent) it prints nothing, saves
@@ -33,9 +34,9 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/vaultctx/vaultctx/core/compress"
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/posttool"
 )
 
 func main() {
@@ -50,10 +51,10 @@ func main() {
 		if cfgErr != nil {
 			return nil, cfgErr
 		}
-		opts, err := compress.HookOptionsFromConfig(cfg.Hooks, os.Getenv)
+		opts, err := posttool.OptionsFromConfig(cfg.Hooks, os.Getenv)
 		if err != nil {
 			return nil, err
 		}
-		return compress.Hook(ctx, in, opts)
+		return posttool.Hook(ctx, in, opts)
 	}))
 }

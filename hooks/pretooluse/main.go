@@ -17,10 +17,16 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/vaultctx/vaultctx/core/recall"
 )
 
 func main() {
-	os.Exit(recall.Main(recall.EventPreTool, recall.PreTool))
+	// The process lives for tens of milliseconds: the garbage collector
+	// stays off unless the heap passes 512 MiB, and the index is left open
+	// for the exit to reclaim (recall.Options).
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(512 << 20)
+	os.Exit(recall.Run(recall.EventPreTool, recall.PreTool, recall.Options{LeaveOpen: true}))
 }

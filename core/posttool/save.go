@@ -1,25 +1,24 @@
-package compress
+package posttool
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/vaultctx/vaultctx/core/scrub"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/internal/session"
+	"github.com/vaultctx/vaultctx/core/scrub"
 )
 
 // stderrSeparator separates stdout from stderr in a saved full output.
 const stderrSeparator = "\n----- stderr -----\n"
 
 // OutputPath returns where the full output of tool use toolUseID is saved
-// under dir: dir/<hookio.SafeName(toolUseID)>.txt. An empty toolUseID is
+// under dir: dir/<session.SafeName(toolUseID)>.txt. An empty toolUseID is
 // replaced by a SHA-256 of the output, so the path is a pure function of
 // the request.
 func OutputPath(dir, toolUseID, stdout, stderr string) string {
@@ -31,7 +30,7 @@ func OutputPath(dir, toolUseID, stdout, stderr string) string {
 		h.Write([]byte(stderr))
 		name = "sha256-" + hex.EncodeToString(h.Sum(nil)[:12])
 	}
-	return filepath.Join(dir, hookio.SafeName(name)+".txt")
+	return filepath.Join(dir, session.SafeName(name)+".txt")
 }
 
 // SaveOutput writes the raw output (stdout, then stderrSeparator and stderr
@@ -99,33 +98,4 @@ func pruneOutputs(dir string, keep int, current string) {
 			_ = os.Remove(filepath.Join(dir, files[i].name))
 		}
 	}
-}
-
-// writeAtomic writes the concatenation of parts to path with mode 0600
-// through a temporary file and a rename (without first joining the parts:
-// outputs are up to megabytes).
-func writeAtomic(path string, parts ...string) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	for _, p := range parts {
-		if _, err = io.WriteString(f, p); err != nil {
-			break
-		}
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o600)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
-	}
-	return err
 }

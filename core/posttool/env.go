@@ -1,28 +1,28 @@
-package compress
+package posttool
 
 import (
 	"fmt"
-	"github.com/vaultctx/vaultctx/core/config"
 	"strconv"
 
-	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/internal/session"
 )
 
-// Environment variables read by HookOptionsFromEnv.
+// Environment variables read by OptionsFromEnv.
 const (
 	EnvThreshold = "VAULTCTX_POSTTOOLUSE_THRESHOLD" // bytes, default 4096
 	EnvBudget    = "VAULTCTX_POSTTOOLUSE_BUDGET"    // tokens, default 2000
 	EnvKeep      = "VAULTCTX_POSTTOOLUSE_KEEP"      // saved outputs kept, default 200
 )
 
-// HookOptionsFromEnv builds the PostToolUse hook's options from the
+// OptionsFromEnv builds the PostToolUse hook's options from the
 // environment: the output directory $XDG_CACHE_HOME/vaultctx/outputs
 // (default ~/.cache/vaultctx/outputs) and the optional EnvThreshold,
 // EnvBudget and EnvKeep overrides (positive integers). It returns an error
 // for an unusable value or when no cache directory can be found.
-func HookOptionsFromEnv(getenv func(string) string) (HookOptions, error) {
-	var o HookOptions
-	dir, err := hookio.CacheDir(getenv, "outputs")
+func OptionsFromEnv(getenv func(string) string) (Options, error) {
+	var o Options
+	dir, err := session.CacheDir(getenv, "outputs")
 	if err != nil {
 		return o, fmt.Errorf("posttooluse options: %w", err)
 	}
@@ -44,11 +44,11 @@ func HookOptionsFromEnv(getenv func(string) string) (HookOptions, error) {
 	return o, nil
 }
 
-// HookOptionsFromConfig is HookOptionsFromEnv on top of the [hooks] table of
+// OptionsFromConfig is OptionsFromEnv on top of the [hooks] table of
 // the config file: output_threshold_bytes and output_budget_tokens apply
 // unless the environment overrides them (precedence: env, file, defaults).
-func HookOptionsFromConfig(h config.Hooks, getenv func(string) string) (HookOptions, error) {
-	o, err := HookOptionsFromEnv(getenv)
+func OptionsFromConfig(h config.Hooks, getenv func(string) string) (Options, error) {
+	o, err := OptionsFromEnv(getenv)
 	if err != nil {
 		return o, err
 	}

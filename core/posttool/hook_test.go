@@ -1,4 +1,4 @@
-package compress
+package posttool
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/vaultctx/vaultctx/core/compress"
 	"github.com/vaultctx/vaultctx/core/hookio"
 )
 
@@ -24,7 +26,7 @@ func readPayload(t *testing.T, data []byte) hookio.Input {
 
 func TestHookOnRealPayloads(t *testing.T) {
 	dir := t.TempDir()
-	opts := HookOptions{OutputDir: dir}
+	opts := Options{OutputDir: dir}
 	for _, c := range loadCases(t) {
 		if c.Payload == nil {
 			continue // captured cases have no payload
@@ -37,16 +39,16 @@ func TestHookOnRealPayloads(t *testing.T) {
 			}
 			size := len(c.Req.Stdout) + len(c.Req.Stderr)
 			saved := filepath.Join(dir, c.ToolUse+".txt")
-			if size < DefaultThresholdBytes {
+			if size < compress.DefaultThresholdBytes {
 				if out != nil {
 					t.Fatalf("small output (%d bytes) not passed through", size)
 				}
 				return
 			}
 			c.Req.Prompt = LatestPrompt(in.TranscriptPath)
-			if !WorthReplacing(c.Req, Condense(context.Background(), c.Req, opts.Options, saved)) {
+			if !compress.WorthReplacing(c.Req, compress.Condense(context.Background(), c.Req, opts.Options, saved)) {
 				if out != nil {
-					t.Fatalf("extract saves under %d%% of %d bytes but replaced the output", MinSavingPercent, size)
+					t.Fatalf("extract saves under %d%% of %d bytes but replaced the output", compress.MinSavingPercent, size)
 				}
 				if _, err := os.Stat(saved); !os.IsNotExist(err) {
 					t.Fatalf("output passed through but saved: %v", err)
@@ -89,7 +91,7 @@ func TestHookOnRealPayloads(t *testing.T) {
 
 func TestHookPassThrough(t *testing.T) {
 	big := strings.Repeat("line of output\n", 1000)
-	opts := HookOptions{OutputDir: t.TempDir()}
+	opts := Options{OutputDir: t.TempDir()}
 	write, _ := os.ReadFile("../../../shared/hook-payloads/posttooluse-write.json")
 	for _, c := range []struct{ name, payload string }{
 		{"other tool", string(write)},
@@ -113,34 +115,22 @@ func TestHookPassThrough(t *testing.T) {
 	}
 }
 
-func TestHookOptionsFromEnv(t *testing.T) {
+func TestOptionsFromEnv(t *testing.T) {
 	env := map[string]string{"HOME": "/home/u", EnvThreshold: "100", EnvBudget: "50"}
-	o, err := HookOptionsFromEnv(func(k string) string { return env[k] })
+	o, err := OptionsFromEnv(func(k string) string { return env[k] })
 	if err != nil || o.OutputDir != "/home/u/.cache/vaultctx/outputs" || o.ThresholdBytes != 100 || o.BudgetTokens != 50 {
 		t.Fatalf("got %+v, %v", o, err)
 	}
 	env[EnvBudget] = "-3"
-	if _, err := HookOptionsFromEnv(func(k string) string { return env[k] }); err == nil {
+	if _, err := OptionsFromEnv(func(k string) string { return env[k] }); err == nil {
 		t.Fatal("negative budget accepted")
-	}
-}
-
-func TestBudgetOption(t *testing.T) {
-	for _, c := range loadCases(t) {
-		for _, budget := range []int{50, 200, 700} {
-			ex := Condense(context.Background(), c.Req, Options{ThresholdBytes: 1, BudgetTokens: budget}, testSavedPath)
-			header := headerLine(ex.Lines, 0, testSavedPath)
-			if n := len(ex.Stdout) + len(ex.Stderr); n > budget*CharsPerToken && n > len(header)+1 {
-				t.Errorf("%s: %d bytes over a %d-token budget", c.Name, n, budget)
-			}
-		}
 	}
 }
 
 // TestOutputStaysUnderPreviewCut: whatever budget is configured, the JSON
 // strings Claude Code receives stay under its 10,000-character preview cut.
 func TestOutputStaysUnderPreviewCut(t *testing.T) {
-	opts := HookOptions{OutputDir: t.TempDir(), Options: Options{BudgetTokens: 100000}}
+	opts := Options{OutputDir: t.TempDir(), Options: compress.Options{BudgetTokens: 100000}}
 	for _, c := range loadCases(t) {
 		if c.Payload == nil {
 			continue
@@ -156,7 +146,7 @@ func TestOutputStaysUnderPreviewCut(t *testing.T) {
 }
 
 // TestHookMinSaving: real ls -la listings just over the threshold condense
-// by less than MinSavingPercent and pass through whole, with nothing saved;
+// by less than compress.MinSavingPercent and pass through whole, with nothing saved;
 // a longer one is still condensed, and its extract saves at least that much.
 func TestHookMinSaving(t *testing.T) {
 	for _, c := range []struct {
@@ -172,7 +162,7 @@ func TestHookMinSaving(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(data) < DefaultThresholdBytes {
+			if len(data) < compress.DefaultThresholdBytes {
 				t.Fatalf("fixture of %d bytes is under the threshold", len(data))
 			}
 			n := strings.TrimSuffix(strings.TrimPrefix(c.file, "ls_la_usr_bin_head"), ".txt")
@@ -180,7 +170,7 @@ func TestHookMinSaving(t *testing.T) {
 			p, _ := json.Marshal(map[string]any{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "toolu_ls",
 				"tool_input":    map[string]any{"command": "ls -la /usr/bin | head -" + n},
 				"tool_response": map[string]any{"stdout": string(data), "stderr": "", "interrupted": false, "isImage": false}})
-			out, err := Hook(context.Background(), readPayload(t, p), HookOptions{OutputDir: dir})
+			out, err := Hook(context.Background(), readPayload(t, p), Options{OutputDir: dir})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,22 +183,9 @@ func TestHookMinSaving(t *testing.T) {
 			}
 			u := gjson.GetBytes(out, "hookSpecificOutput.updatedToolOutput")
 			got := len(u.Get("stdout").String()) + len(u.Get("stderr").String())
-			if out == nil || len(files) != 1 || got*100 > len(data)*(100-MinSavingPercent) {
-				t.Fatalf("want an extract at least %d%% smaller than %d bytes and the output saved: %d bytes, %d files", MinSavingPercent, len(data), got, len(files))
+			if out == nil || len(files) != 1 || got*100 > len(data)*(100-compress.MinSavingPercent) {
+				t.Fatalf("want an extract at least %d%% smaller than %d bytes and the output saved: %d bytes, %d files", compress.MinSavingPercent, len(data), got, len(files))
 			}
 		})
-	}
-}
-
-func TestWorthReplacing(t *testing.T) {
-	req := Request{Stdout: strings.Repeat("x", 3000), Stderr: strings.Repeat("y", 1000)} // 4,000 bytes
-	for _, c := range []struct {
-		out  int
-		want bool
-	}{{0, true}, {4000 * (100 - MinSavingPercent) / 100, true}, {4000*(100-MinSavingPercent)/100 + 1, false}, {4000, false}, {5000, false}} {
-		ex := Extract{Stdout: strings.Repeat("a", c.out/2), Stderr: strings.Repeat("b", c.out-c.out/2)}
-		if got := WorthReplacing(req, ex); got != c.want {
-			t.Errorf("WorthReplacing(4000 bytes -> %d) = %v, want %v", c.out, got, c.want)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package hookio
+package session
 
 import (
 	"crypto/sha256"
@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// SeenTTL is how long a session's de-duplication state lives: a state file
+// TTL is how long a session's de-duplication state lives: a state file
 // not written for 24 h is ignored and deleted.
-const SeenTTL = 24 * time.Hour
+const TTL = 24 * time.Hour
 
 // maxSeen caps the chunk IDs remembered per session (the newest are kept).
 const maxSeen = 10000
@@ -36,7 +36,7 @@ type seenFile struct {
 	Chunks    []int64 `json:"chunks"`
 }
 
-// SweepEvery is how often OpenSeen looks through the whole state
+// SweepEvery is how often Open looks through the whole state
 // directory for expired files; in between, a hook reads only its own
 // session's file (a sweep stats every file, about 2 ms for 450 of them,
 // too much for a hook that must answer in 15).
@@ -46,13 +46,13 @@ const SweepEvery = time.Hour
 // records the last sweep.
 const sweptMarker = ".swept"
 
-// OpenSeen loads the state of sessionID from dir (usually
+// Open loads the state of sessionID from dir (usually
 // $XDG_STATE_HOME/vaultctx/sessions, see StateDir), creating dir (mode 0700)
 // if needed, and, at most once per SweepEvery, deletes the state files in
-// dir older than SeenTTL. A missing, expired or corrupt state file gives an
+// dir older than TTL. A missing, expired or corrupt state file gives an
 // empty set (an expired one is deleted). It returns an error only when dir
 // cannot be created.
-func OpenSeen(dir, sessionID string) (*Seen, error) {
+func Open(dir, sessionID string) (*Seen, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open seen state: %w", err)
 	}
@@ -66,7 +66,7 @@ func OpenSeen(dir, sessionID string) (*Seen, error) {
 		expireSeen(dir, now)
 	}
 	s := &Seen{path: filepath.Join(dir, SafeName(sessionID)+".json"), origID: sessionID, set: map[int64]bool{}}
-	if info, err := os.Stat(s.path); err == nil && now.Sub(info.ModTime()) > SeenTTL {
+	if info, err := os.Stat(s.path); err == nil && now.Sub(info.ModTime()) > TTL {
 		_ = os.Remove(s.path)
 		return s, nil
 	}
@@ -102,7 +102,7 @@ func (s *Seen) Add(ids ...int64) {
 }
 
 // Save writes the state atomically (temporary file and rename, mode 0600).
-// It does nothing when nothing was added since OpenSeen.
+// It does nothing when nothing was added since Open.
 func (s *Seen) Save() error {
 	if !s.dirty {
 		return nil
@@ -115,14 +115,14 @@ func (s *Seen) Save() error {
 	if err != nil {
 		return fmt.Errorf("save seen state: %w", err)
 	}
-	if err := WriteFileAtomic(s.path, data); err != nil {
+	if err := writeFileAtomic(s.path, data); err != nil {
 		return fmt.Errorf("save seen state: %w", err)
 	}
 	s.dirty = false
 	return nil
 }
 
-// expireSeen deletes *.json state files older than SeenTTL; errors are
+// expireSeen deletes *.json state files older than TTL; errors are
 // ignored (another hook may be deleting the same file).
 func expireSeen(dir string, now time.Time) {
 	entries, err := os.ReadDir(dir)
@@ -134,7 +134,7 @@ func expireSeen(dir string, now time.Time) {
 			continue
 		}
 		info, err := e.Info()
-		if err == nil && now.Sub(info.ModTime()) > SeenTTL {
+		if err == nil && now.Sub(info.ModTime()) > TTL {
 			_ = os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
@@ -166,61 +166,4 @@ func SafeName(id string) string {
 		name += "-" + hex.EncodeToString(sum[:6])
 	}
 	return name
-}
-
-// WriteFileAtomic writes data to path with mode 0600 through a temporary
-// file in the same directory and a rename, so readers never see a partial
-// file.
-func WriteFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if err := cmpErr(werr, cerr, os.Chmod(tmp, 0o600)); err != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
-func cmpErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
-}
-
-// StateDir returns $XDG_STATE_HOME/vaultctx/<sub> (default
-// ~/.local/state/vaultctx/<sub>), using getenv for the environment. It
-// returns an error when neither XDG_STATE_HOME nor HOME is set.
-func StateDir(getenv func(string) string, sub string) (string, error) {
-	return xdgDir(getenv, "XDG_STATE_HOME", filepath.Join(".local", "state"), sub)
-}
-
-// CacheDir returns $XDG_CACHE_HOME/vaultctx/<sub> (default
-// ~/.cache/vaultctx/<sub>), using getenv for the environment. It returns an
-// error when neither XDG_CACHE_HOME nor HOME is set.
-func CacheDir(getenv func(string) string, sub string) (string, error) {
-	return xdgDir(getenv, "XDG_CACHE_HOME", ".cache", sub)
-}
-
-func xdgDir(getenv func(string) string, env, homeRel, sub string) (string, error) {
-	// The XDG spec says relative values are invalid and must be ignored.
-	if base := getenv(env); base != "" && filepath.IsAbs(base) {
-		return filepath.Join(base, "vaultctx", sub), nil
-	}
-	home := getenv("HOME")
-	if home == "" {
-		return "", fmt.Errorf("%s and HOME are unset", env)
-	}
-	return filepath.Join(home, homeRel, "vaultctx", sub), nil
 }

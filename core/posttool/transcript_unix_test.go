@@ -1,6 +1,6 @@
 //go:build unix
 
-package compress
+package posttool
 
 import (
 	"path/filepath"

@@ -1,38 +1,42 @@
-package compress
+package posttool
 
 import (
 	"context"
 	"fmt"
 	"os"
 
+	"github.com/vaultctx/vaultctx/core/compress"
 	"github.com/vaultctx/vaultctx/core/hookio"
 )
 
-// HookOptions configure Hook.
-type HookOptions struct {
-	Options
+// DefaultKeepOutputs is how many saved full outputs are kept.
+const DefaultKeepOutputs = 200
+
+// Options configure Hook: the extract's options and where full outputs go.
+type Options struct {
+	compress.Options
 	OutputDir   string // where full outputs are saved; required
 	KeepOutputs int    // saved outputs kept (default DefaultKeepOutputs)
 }
 
 // Hook answers one PostToolUse payload: for a Bash result worth condensing
-// (ShouldCondense) it builds the extract (Condense), saves the full output
+// (compress.ShouldCondense) it builds the extract (compress.Condense), saves the full output
 // under opts.OutputDir and returns hookio.BashOutput bytes; for everything
 // else (other events such as PostToolUseFailure, other tools, images, small
 // or empty-interrupted results, and results whose extract would not be
-// MinSavingPercent smaller, see WorthReplacing) it returns nil, so the
+// compress.MinSavingPercent smaller, see compress.WorthReplacing) it returns nil, so the
 // original output reaches Claude unchanged and nothing is saved. The latest
 // user prompt is read from the payload's transcript when it is a regular
 // file. For an output too large for its extract to miss MinSavingPercent
-// (see mayPassThrough) the save runs alongside Condense. Errors (no output
+// (see compress.MayPassThrough) the save runs alongside Condense. Errors (no output
 // directory, a failed save, ctx done) are returned wrapped, and no extract
 // then; the caller fails open.
-func Hook(ctx context.Context, in hookio.Input, opts HookOptions) ([]byte, error) {
+func Hook(ctx context.Context, in hookio.Input, opts Options) ([]byte, error) {
 	if in.Event != "" && in.Event != "PostToolUse" || in.ToolName != "Bash" || !in.ToolResponse.IsObject() {
 		return nil, nil
 	}
 	resp := hookio.Fields(in.ToolResponse, "stdout", "stderr", "interrupted", "isImage")
-	req := Request{
+	req := compress.Request{
 		Command:     in.ToolInput.Get("command").String(),
 		Description: in.ToolInput.Get("description").String(),
 		Stdout:      resp[0].String(),
@@ -40,7 +44,7 @@ func Hook(ctx context.Context, in hookio.Input, opts HookOptions) ([]byte, error
 		Interrupted: resp[2].Bool(),
 		IsImage:     resp[3].Bool(),
 	}
-	if !ShouldCondense(req, opts.Options) {
+	if !compress.ShouldCondense(req, opts.Options) {
 		return nil, nil
 	}
 	if opts.OutputDir == "" {
@@ -57,15 +61,15 @@ func Hook(ctx context.Context, in hookio.Input, opts HookOptions) ([]byte, error
 		return SaveOutput(ctx, path, req.Stdout, req.Stderr, opts.KeepOutputs)
 	}
 	var saved chan error
-	if !mayPassThrough(req, opts.Options) {
+	if !compress.MayPassThrough(req, opts.Options) {
 		// Saving (scrubbing and writing megabytes) and condensing are
 		// independent: they run side by side, and the extract is used
 		// only if the save worked.
 		saved = make(chan error, 1)
 		go func() { saved <- save() }()
 	}
-	ex := Condense(ctx, req, opts.Options, path)
-	if !WorthReplacing(req, ex) {
+	ex := compress.Condense(ctx, req, opts.Options, path)
+	if !compress.WorthReplacing(req, ex) {
 		hookio.Logger(ctx).Debug("extract saves too little: output passed through", "bytes_in", len(req.Stdout)+len(req.Stderr),
 			"bytes_out", len(ex.Stdout)+len(ex.Stderr))
 		if saved != nil { // a budget smaller than the header: rare

@@ -1,14 +1,12 @@
-package hookio
+package recall
 
 import (
-	"github.com/vaultctx/vaultctx/core/retrieve"
 	"strings"
 	"unicode/utf8"
-)
 
-// CharsPerToken is the estimate used for every budget in vaultctx's hooks:
-// 4 characters per token.
-const CharsPerToken = 4
+	"github.com/vaultctx/vaultctx/core/internal/textan"
+	"github.com/vaultctx/vaultctx/core/retrieve"
+)
 
 // ContextHeading is the first line of every context block.
 const ContextHeading = "## Relevant Memory Context"
@@ -30,7 +28,7 @@ type Hit struct {
 }
 
 // FormatContext renders hits, in the given order, as a markdown context
-// block of at most budgetTokens*CharsPerToken characters (runes):
+// block of at most textan.CharBudget(budgetTokens) characters (runes):
 //
 //	## Relevant Memory Context
 //
@@ -42,12 +40,14 @@ type Hit struct {
 // that does not fit is cut at the last line break or space before the limit
 // and marked with "…"; a hit that cannot show at least a few dozen
 // characters of text is skipped, and later (shorter) hits still get their
-// chance. The output is a pure function of its arguments. It returns ""
+// chance. It returns the block and the hits it shows, in order, as given
+// (their Text not trimmed), so a caller can record exactly what was shown.
+// The output is a pure function of its arguments. It returns "" and no hits
 // when budgetTokens <= 0 or no hit fits.
-func FormatContext(hits []Hit, budgetTokens int) string {
-	budget := budgetTokens * CharsPerToken
+func FormatContext(hits []Hit, budgetTokens int) (block string, shown []Hit) {
+	budget := textan.CharBudget(budgetTokens)
 	if budget <= 0 {
-		return ""
+		return "", nil
 	}
 	var b strings.Builder
 	used := utf8.RuneCountInString(ContextHeading) + 1 // heading and its newline
@@ -79,8 +79,9 @@ func FormatContext(hits []Hit, budgetTokens int) string {
 		b.WriteByte('\n')
 		used += fixed + utf8.RuneCountInString(text)
 		n++
+		shown = append(shown, h)
 	}
-	return b.String()
+	return b.String(), shown
 }
 
 // hitHeading returns "### section (title)", or whichever part exists.

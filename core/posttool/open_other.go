@@ -1,6 +1,6 @@
 //go:build !unix
 
-package compress
+package posttool
 
 // oNonblock is not needed where there are no FIFOs in the file system.
 const oNonblock = 0

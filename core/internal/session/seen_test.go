@@ -1,4 +1,4 @@
-package hookio
+package session
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 
 func TestSeenRoundTrip(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "sessions")
-	s, err := OpenSeen(dir, "3f1c2a7e-1b2d")
+	s, err := Open(dir, "3f1c2a7e-1b2d")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,14 +21,14 @@ func TestSeenRoundTrip(t *testing.T) {
 	if err := s.Save(); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := OpenSeen(dir, "3f1c2a7e-1b2d")
+	s2, err := Open(dir, "3f1c2a7e-1b2d")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !s2.Has(7) || !s2.Has(9) || s2.Has(8) {
 		t.Fatal("state not persisted")
 	}
-	other, _ := OpenSeen(dir, "another")
+	other, _ := Open(dir, "another")
 	if other.Has(7) {
 		t.Fatal("sessions share state")
 	}
@@ -45,7 +45,7 @@ func TestSeenCorruptAndExpired(t *testing.T) {
 	dir := t.TempDir()
 	corrupt := filepath.Join(dir, SafeName("bad")+".json")
 	os.WriteFile(corrupt, []byte("{not json"), 0o600)
-	s, err := OpenSeen(dir, "bad")
+	s, err := Open(dir, "bad")
 	if err != nil || s.Has(1) {
 		t.Fatalf("corrupt file: %v", err)
 	}
@@ -56,9 +56,9 @@ func TestSeenCorruptAndExpired(t *testing.T) {
 
 	old := filepath.Join(dir, SafeName("old")+".json")
 	os.WriteFile(old, []byte(`{"session_id":"old","chunks":[5]}`), 0o600)
-	past := time.Now().Add(-SeenTTL - time.Hour)
+	past := time.Now().Add(-TTL - time.Hour)
 	os.Chtimes(old, past, past)
-	s, _ = OpenSeen(dir, "old")
+	s, _ = Open(dir, "old")
 	if s.Has(5) {
 		t.Fatal("expired state was used")
 	}
@@ -74,20 +74,20 @@ func TestSeenSweep(t *testing.T) {
 	expired := func(name string) string {
 		p := filepath.Join(dir, SafeName(name)+".json")
 		os.WriteFile(p, []byte(`{"session_id":"`+name+`","chunks":[1]}`), 0o600)
-		past := time.Now().Add(-SeenTTL - time.Hour)
+		past := time.Now().Add(-TTL - time.Hour)
 		os.Chtimes(p, past, past)
 		return p
 	}
 	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
 	first := expired("first")
-	if _, err := OpenSeen(dir, "me"); err != nil {
+	if _, err := Open(dir, "me"); err != nil {
 		t.Fatal(err)
 	}
 	if exists(first) {
-		t.Fatal("the first OpenSeen did not sweep an expired file")
+		t.Fatal("the first Open did not sweep an expired file")
 	}
 	second := expired("second")
-	if _, err := OpenSeen(dir, "me"); err != nil {
+	if _, err := Open(dir, "me"); err != nil {
 		t.Fatal(err)
 	}
 	if !exists(second) {
@@ -95,18 +95,18 @@ func TestSeenSweep(t *testing.T) {
 	}
 	past := time.Now().Add(-SweepEvery - time.Minute)
 	os.Chtimes(filepath.Join(dir, sweptMarker), past, past)
-	if _, err := OpenSeen(dir, "me"); err != nil {
+	if _, err := Open(dir, "me"); err != nil {
 		t.Fatal(err)
 	}
 	if exists(second) {
 		t.Fatal("no sweep after SweepEvery")
 	}
-	fresh, _ := OpenSeen(dir, "me")
+	fresh, _ := Open(dir, "me")
 	fresh.Add(7)
 	if err := fresh.Save(); err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := OpenSeen(dir, "me"); !again.Has(7) {
+	if again, _ := Open(dir, "me"); !again.Has(7) {
 		t.Fatal("a live session's state was lost")
 	}
 }

@@ -1,10 +1,12 @@
-package hookio
+package recall
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/vaultctx/vaultctx/core/internal/textan"
 )
 
 func sampleHits() []Hit {
@@ -20,17 +22,20 @@ func TestFormatContextBudget(t *testing.T) {
 	hits := sampleHits()
 	for _, budget := range []int{0, 5, 20, 40, 100, 300, 500, 5000} {
 		t.Run(fmt.Sprint(budget), func(t *testing.T) {
-			got := FormatContext(hits, budget)
-			if n := utf8.RuneCountInString(got); n > budget*CharsPerToken {
-				t.Fatalf("%d chars over budget %d", n, budget*CharsPerToken)
+			got, shown := FormatContext(hits, budget)
+			if n := utf8.RuneCountInString(got); n > textan.CharBudget(budget) {
+				t.Fatalf("%d chars over budget %d", n, textan.CharBudget(budget))
 			}
 			if got == "" {
+				if shown != nil {
+					t.Fatalf("empty block, but %d hits shown", len(shown))
+				}
 				return
 			}
 			if !strings.HasPrefix(got, ContextHeading+"\n\n### ") {
 				t.Fatalf("bad start: %q", got[:min(len(got), 60)])
 			}
-			if got != FormatContext(hits, budget) {
+			if again, _ := FormatContext(hits, budget); got != again {
 				t.Fatal("not deterministic")
 			}
 			if strings.Contains(got, "notes/empty.md") {
@@ -41,7 +46,7 @@ func TestFormatContextBudget(t *testing.T) {
 }
 
 func TestFormatContextTrim(t *testing.T) {
-	got := FormatContext(sampleHits(), 100)
+	got, _ := FormatContext(sampleHits(), 100)
 	if !strings.Contains(got, "### Remarks (wcstombs_s, _wcstombs_s_l)\ncpp/c-runtime-library/reference/wcstombs-s.md\n") {
 		t.Fatalf("heading/path missing:\n%s", got)
 	}
@@ -57,20 +62,23 @@ func TestFormatContextTrim(t *testing.T) {
 	if !strings.Contains(" "+sampleHits()[0].Text, " "+last+" ") {
 		t.Fatalf("cut inside a word: %q", last)
 	}
-	if FormatContext(nil, 500) != "" {
+	if got, shown := FormatContext(nil, 500); got != "" || shown != nil {
 		t.Fatal("no hits must give empty output")
 	}
 }
 
 func ExampleFormatContext() {
-	fmt.Print(FormatContext([]Hit{{
+	block, shown := FormatContext([]Hit{{
 		Path: "cpp/text/how-to-convert.md", Section: "Example", Title: "Convert strings",
 		Text: "Use WideCharToMultiByte with CP_UTF8 to convert a wide string to UTF-8.",
-	}}, 32))
+	}}, 32)
+	fmt.Print(block)
+	fmt.Println(len(shown), "hit shown")
 	// Output:
 	// ## Relevant Memory Context
 	//
 	// ### Example (Convert strings)
 	// cpp/text/how-to-convert.md
 	// Use WideCharToMultiByte with CP_UTF8 to…
+	// 1 hit shown
 }
