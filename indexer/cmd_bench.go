@@ -115,7 +115,7 @@ func (c *benchCmd) Run(g *globals) error {
 
 	opt := index.Options{
 		Vault: vault, DB: db, Full: true, ModelDir: model, NoModel: model == "",
-		Rules: cfg.Rules(), Columns: cfg.Search.Columns, Logger: log,
+		Rules: cfg.Rules(), Logger: log,
 	}
 	fmt.Fprintln(os.Stderr, "full index ...")
 	sum, secs, err := timedIndex(ctx, opt)
@@ -286,11 +286,11 @@ func vectorLeg(ctx context.Context, e *engine.Engine, queries []string, rep *ben
 		}
 		in := map[int64]bool{}
 		for _, h := range got {
-			in[h.ID] = true
+			in[h.ChunkID] = true
 		}
 		for _, h := range exact {
 			total++
-			if in[h.ID] {
+			if in[h.ChunkID] {
 				found++
 			}
 		}

@@ -134,7 +134,7 @@ func (c *evalCmd) runBEIR(ctx context.Context, cfg config.Config, modes []string
 	fmt.Fprintf(os.Stderr, "indexing %d documents of %s ...\n", len(ds.Docs), ds.Name)
 	opt := index.Options{
 		Vault: vaultDir, DB: db, Full: true, ModelDir: model, NoModel: model == "",
-		Rules: config.Defaults().Rules(), Columns: cfg.Search.Columns, Logger: log,
+		Rules: config.Defaults().Rules(), Logger: log,
 	}
 	if _, err := index.Run(ctx, opt); err != nil {
 		return nil, err
@@ -190,7 +190,7 @@ func (c *evalCmd) runQueries(ctx context.Context, cfg config.Config, modes []str
 		fmt.Fprintf(os.Stderr, "indexing %s ...\n", orDefault(c.Vault, vault))
 		opt := index.Options{
 			Vault: vault, DB: db, ModelDir: model, NoModel: fresh && model == "",
-			Rules: cfg.Rules(), Columns: cfg.Search.Columns, Logger: log,
+			Rules: cfg.Rules(), Logger: log,
 		}
 		if _, err := index.Run(ctx, opt); err != nil {
 			return nil, err

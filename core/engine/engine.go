@@ -15,7 +15,9 @@ import (
 type Options struct {
 	// ReadOnly opens the index read-only (search, hooks).
 	ReadOnly bool
-	// Columns are the BM25 column weights; zero means the store default.
+	// Columns are the BM25 column weights (chunk text, section, heading
+	// context) that every search passes to the store; zero means
+	// store.DefaultColumnWeights.
 	Columns [3]float64
 	// ModelDir overrides the model directory recorded in the index.
 	ModelDir string
@@ -25,8 +27,9 @@ type Options struct {
 
 // Engine is an open index ready to search.
 type Engine struct {
-	st  *store.Store
-	log *slog.Logger
+	st      *store.Store
+	log     *slog.Logger
+	columns [3]float64
 
 	modelDir  string
 	modelOnce sync.Once
@@ -41,11 +44,11 @@ type Engine struct {
 // errors of store.Open. A missing or changed model is not an error: vector
 // search is then unavailable and VecAvailable reports false.
 func Open(ctx context.Context, dbPath string, opt Options) (*Engine, error) {
-	st, err := store.Open(ctx, dbPath, store.Options{ReadOnly: opt.ReadOnly, Columns: opt.Columns})
+	st, err := store.Open(ctx, dbPath, store.Options{ReadOnly: opt.ReadOnly})
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{st: st, log: opt.Logger}
+	e := &Engine{st: st, log: opt.Logger, columns: opt.Columns}
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)
 	}
@@ -123,18 +126,37 @@ func (e *Engine) Search(ctx context.Context, query string, opt retrieve.Options)
 			emb = m
 		}
 	}
-	return retrieve.Search(ctx, source{e.st}, emb, query, opt)
+	return retrieve.Search(ctx, source{e.st, e.columns}, emb, query, opt)
 }
 
-// source adapts the store to retrieve.Source.
-type source struct{ st *store.Store }
+// source adapts the store to retrieve.Source: it passes the engine's BM25
+// column weights with every keyword search and turns store hits into
+// retrieve's scored ids.
+type source struct {
+	st      *store.Store
+	columns [3]float64
+}
 
 func (s source) KeywordHits(ctx context.Context, q string, k int) ([]retrieve.Scored, error) {
-	return s.st.KeywordHits(ctx, q, k)
+	hits, err := s.st.KeywordHits(ctx, q, k, s.columns)
+	return scored(hits), err
 }
 
 func (s source) VectorHits(ctx context.Context, v []float32, k int) ([]retrieve.Scored, error) {
-	return s.st.VectorHits(ctx, v, k)
+	hits, err := s.st.VectorHits(ctx, v, k)
+	return scored(hits), err
+}
+
+// scored converts store hits to retrieve's type, in order (nil for none).
+func scored(hits []store.Hit) []retrieve.Scored {
+	if hits == nil {
+		return nil
+	}
+	out := make([]retrieve.Scored, len(hits))
+	for i, h := range hits {
+		out[i] = retrieve.Scored{ID: h.ChunkID, Score: h.Score}
+	}
+	return out
 }
 
 func (s source) Hydrate(ctx context.Context, ids []int64) ([]retrieve.Hit, error) {

@@ -47,9 +47,8 @@ type Options struct {
 	// NoModel indexes BM25 only and drops any vectors.
 	NoModel    bool
 	Rules      vault.Rules
-	Columns    [3]float64 // BM25 column weights; zero = store default
-	BatchFiles int        // files per transaction; 0 = DefaultBatchFiles
-	Workers    int        // parse/chunk/embed workers; 0 = GOMAXPROCS
+	BatchFiles int // files per transaction; 0 = DefaultBatchFiles
+	Workers    int // parse/chunk/embed workers; 0 = GOMAXPROCS
 	Logger     *slog.Logger
 	// Progress, if set, is called from the writing goroutine after every
 	// file written, with done counting files written so far this run out of
@@ -129,7 +128,7 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		removeStale(opt.DB)
 		defer os.Remove(target)
 	}
-	st, err := store.Open(wctx, target, store.Options{Columns: opt.Columns, Bulk: opt.Full})
+	st, err := store.Open(wctx, target, store.Options{Bulk: opt.Full})
 	if err != nil {
 		return sum, err
 	}

@@ -221,7 +221,7 @@ func TestFullRebuildSwapsAtomically(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, err := reader.KeywordHits(ctx, "recurring tasks", 5)
+	before, err := reader.KeywordHits(ctx, "recurring tasks", 5, store.DefaultColumnWeights)
 	if err != nil || len(before) == 0 {
 		t.Fatalf("reader before: %v %v", before, err)
 	}
@@ -233,7 +233,7 @@ func TestFullRebuildSwapsAtomically(t *testing.T) {
 		t.Errorf("full run: %+v", s)
 	}
 	st := check(t, db)
-	after, err := st.KeywordHits(ctx, "recurring tasks", 5)
+	after, err := st.KeywordHits(ctx, "recurring tasks", 5, store.DefaultColumnWeights)
 	if err != nil || len(after) == 0 {
 		t.Fatalf("after full rebuild: %v %v", after, err)
 	}
@@ -259,10 +259,20 @@ func TestUniqueIdentifierRanksFirst(t *testing.T) {
 type storeSource struct{ st *store.Store }
 
 func (s storeSource) KeywordHits(ctx context.Context, q string, k int) ([]retrieve.Scored, error) {
-	return s.st.KeywordHits(ctx, q, k)
+	hits, err := s.st.KeywordHits(ctx, q, k, store.DefaultColumnWeights)
+	return scored(hits), err
 }
 func (s storeSource) VectorHits(ctx context.Context, v []float32, k int) ([]retrieve.Scored, error) {
-	return s.st.VectorHits(ctx, v, k)
+	hits, err := s.st.VectorHits(ctx, v, k)
+	return scored(hits), err
+}
+
+func scored(hits []store.Hit) []retrieve.Scored {
+	out := make([]retrieve.Scored, len(hits))
+	for i, h := range hits {
+		out[i] = retrieve.Scored{ID: h.ChunkID, Score: h.Score}
+	}
+	return out
 }
 func (s storeSource) Hydrate(ctx context.Context, ids []int64) ([]retrieve.Hit, error) {
 	cs, err := s.st.Chunks(ctx, ids)

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"container/heap"
 	"context"
 	"database/sql"
 	"database/sql/driver"
@@ -17,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/vaultctx/vaultctx/core/internal/topk"
 )
 
 // The impact index: BM25 for common terms without FTS5's per-row cost.
@@ -1040,7 +1041,7 @@ type impactTerm struct {
 
 // keywordImpact is KeywordHits over the impact index; see the comment at
 // the top of this file.
-func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []string, k int) ([]Scored, error) {
+func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []string, k int, w [3]float64) ([]Hit, error) {
 	wrap := func(err error) error { return fmt.Errorf("keyword search: %w", err) }
 	nRow, totals, err := s.ftsAverages(ctx)
 	if err != nil {
@@ -1193,7 +1194,6 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 
 	// FTS5 part: rare phrases everywhere, common ones in newer chunks.
 	extra := map[int64]float64{}
-	w := s.opt.Columns
 	ftsPart := func(match string, after int64) error {
 		rows, err := s.db.QueryContext(ctx, "SELECT rowid, bm25(chunks_fts, ?, ?, ?, ?) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid > ?",
 			w[0], w[1], w[2], w[0], match, after)
@@ -1258,7 +1258,7 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 		}
 	}
 	slices.Sort(early)
-	top := &topK{k: k}
+	top := topk.New(k)
 	if len(curs) > 0 {
 		win := scoreWindow
 		if ix.parts != nil {
@@ -1324,8 +1324,8 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 			// kept score before offering.
 			for i, sc := range acc[:hi-lo] {
 				if sc >= floor {
-					top.offer(lo+int64(i), sc)
-					if f, full := top.floor(); full {
+					top.Offer(lo+int64(i), sc)
+					if f, full := top.Floor(); full {
 						floor = f
 					}
 				}
@@ -1334,9 +1334,9 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 		}
 	}
 	for id, sc := range extra {
-		top.offer(id, sc)
+		top.Offer(id, sc)
 	}
-	return top.sorted(), nil
+	return topHits(top), nil
 }
 
 // scoreWindow is the number of chunk ids keywordImpact scores at a time:
@@ -1449,61 +1449,4 @@ func (s *Store) ftsAverages(ctx context.Context) (int64, []uint64, error) {
 		b = b[k:]
 	}
 	return int64(n), totals, nil
-}
-
-// topK keeps the k best (score, id) pairs: higher score first, ties by the
-// smaller id, as ORDER BY bm25, rowid does.
-type topK struct {
-	k int
-	h scoredHeap
-}
-
-// floor returns the worst kept score once k hits are kept (full is false
-// before): a score below it cannot enter.
-func (t *topK) floor() (sc float64, full bool) {
-	if len(t.h) < t.k || len(t.h) == 0 {
-		return 0, false
-	}
-	return t.h[0].Score, true
-}
-
-func (t *topK) offer(id int64, sc float64) {
-	if len(t.h) < t.k {
-		heap.Push(&t.h, Scored{ID: id, Score: sc})
-		return
-	}
-	if worse(t.h[0], Scored{ID: id, Score: sc}) {
-		t.h[0] = Scored{ID: id, Score: sc}
-		heap.Fix(&t.h, 0)
-	}
-}
-
-func (t *topK) sorted() []Scored {
-	out := make([]Scored, len(t.h))
-	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(&t.h).(Scored)
-	}
-	return out
-}
-
-// worse reports whether a ranks below b.
-func worse(a, b Scored) bool {
-	if a.Score != b.Score {
-		return a.Score < b.Score
-	}
-	return a.ID > b.ID
-}
-
-// scoredHeap is a min-heap by rank: the root is the worst kept hit.
-type scoredHeap []Scored
-
-func (h scoredHeap) Len() int           { return len(h) }
-func (h scoredHeap) Less(i, j int) bool { return worse(h[i], h[j]) }
-func (h scoredHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *scoredHeap) Push(x any)        { *h = append(*h, x.(Scored)) }
-func (h *scoredHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }

@@ -91,7 +91,7 @@ func testQueries(tb testing.TB, sections map[string][]string) []string {
 
 // sameRanking fails unless got and want hold the same ids with the same
 // scores (to rounding), where ids may swap only within equal scores.
-func sameRanking(t *testing.T, q string, got, want []Scored) {
+func sameRanking(t *testing.T, q string, got, want []Hit) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Errorf("%q: %d hits, FTS5 alone gives %d", q, len(got), len(want))
@@ -99,21 +99,21 @@ func sameRanking(t *testing.T, q string, got, want []Scored) {
 	}
 	for i := range got {
 		if d := math.Abs(got[i].Score - want[i].Score); d > 1e-9*math.Max(1, math.Abs(want[i].Score)) {
-			t.Errorf("%q: hit %d scores %.12f (id %d), FTS5 alone %.12f (id %d)", q, i, got[i].Score, got[i].ID, want[i].Score, want[i].ID)
+			t.Errorf("%q: hit %d scores %.12f (id %d), FTS5 alone %.12f (id %d)", q, i, got[i].Score, got[i].ChunkID, want[i].Score, want[i].ChunkID)
 			return
 		}
 	}
-	key := func(s []Scored) []int64 {
+	key := func(s []Hit) []int64 {
 		var ids []int64
 		for _, h := range s {
-			ids = append(ids, h.ID)
+			ids = append(ids, h.ChunkID)
 		}
 		slices.Sort(ids)
 		return ids
 	}
 	// The last score may be tied with hits past k, so compare the ids
 	// scored strictly above it.
-	var g, w []Scored
+	var g, w []Hit
 	for i := range got {
 		if math.Abs(want[i].Score-want[len(want)-1].Score) > 1e-9 {
 			g, w = append(g, got[i]), append(w, want[i])
@@ -136,11 +136,11 @@ func compareWithFTS5(t *testing.T, s *Store, queries []string) (served int) {
 		if len(terms) == 0 {
 			continue
 		}
-		got, err := s.keywordImpact(ctx, ix, terms, 20)
+		got, err := s.keywordImpact(ctx, ix, terms, 20, DefaultColumnWeights)
 		if err != nil {
 			t.Fatalf("keywordImpact(%q): %v", q, err)
 		}
-		want, err := s.keywordFTS(ctx, terms, 20)
+		want, err := s.keywordFTS(ctx, terms, 20, DefaultColumnWeights)
 		if err != nil {
 			t.Fatalf("keywordFTS(%q): %v", q, err)
 		}

@@ -6,13 +6,15 @@ import (
 	"context"
 	"math"
 	"slices"
+
+	"github.com/vaultctx/vaultctx/core/internal/topk"
 )
 
 // scanListsGo scores every vector in the given lists (all lists when probe
 // is nil) by cosine with q and returns the k best: scanLists in Go, over
 // blobs copied out of SQLite, kept as its reference.
-func (s *Store) scanListsGo(ctx context.Context, q i8, probe []int64, k int) ([]Scored, error) {
-	top := &topK{k: k}
+func (s *Store) scanListsGo(ctx context.Context, q i8, probe []int64, k int) ([]Hit, error) {
+	top := topk.New(k)
 	qn := q.norm()
 	dot, nn := make([]int32, ListChunk), make([]int32, ListChunk)
 	err := s.eachChunk(ctx, s.db, probe, func(c *vecChunk) {
@@ -28,18 +30,18 @@ func (s *Store) scanListsGo(ctx context.Context, q i8, probe []int64, k int) ([]
 			if qn != 0 && nn[i] != 0 {
 				score = float64(dot[i]) / (qn * math.Sqrt(float64(nn[i])))
 			}
-			top.offer(c.id(i), score)
+			top.Offer(c.id(i), score)
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	return top.sorted(), nil
+	return topHits(top), nil
 }
 
 // vec0Hits is the slow reference for scanLists: vec0's own KNN over the
 // same int8 vectors (cosine distance), in one list or all (list < 0).
-func (s *Store) vec0Hits(ctx context.Context, q i8, list int64, k int) ([]Scored, error) {
+func (s *Store) vec0Hits(ctx context.Context, q i8, list int64, k int) ([]Hit, error) {
 	query := "SELECT rowid, distance FROM chunk_vecs WHERE embedding MATCH vec_int8(?) AND k = ?"
 	args := []any{q.bytes(), k}
 	if list >= 0 {
@@ -51,14 +53,14 @@ func (s *Store) vec0Hits(ctx context.Context, q i8, list int64, k int) ([]Scored
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Scored
+	var out []Hit
 	for rows.Next() {
 		var id int64
 		var d float64
 		if err := rows.Scan(&id, &d); err != nil {
 			return nil, err
 		}
-		out = append(out, Scored{ID: id, Score: 1 - d})
+		out = append(out, Hit{ChunkID: id, Score: 1 - d})
 	}
 	return out, rows.Err()
 }

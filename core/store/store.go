@@ -43,7 +43,8 @@ const DefaultBusyTimeout = 5 * time.Second
 
 // DefaultColumnWeights are the BM25 weights of the FTS5 columns chunk_text,
 // section and heading_context, in that order (the CJK bigram column takes
-// chunk_text's weight).
+// chunk_text's weight). KeywordHits uses them when it is passed the zero
+// weights.
 var DefaultColumnWeights = [3]float64{1.0, 0.5, 0.3}
 
 // Options configures Open.
@@ -52,9 +53,6 @@ type Options struct {
 	ReadOnly bool
 	// BusyTimeout is the lock wait; 0 means DefaultBusyTimeout.
 	BusyTimeout time.Duration
-	// Columns are the BM25 column weights (text, section, heading context);
-	// the zero value means DefaultColumnWeights.
-	Columns [3]float64
 	// Bulk tunes a private, freshly created file for a one-shot bulk load:
 	// no journal and no fsync until Close. Only for full rebuilds into a
 	// temporary file that is renamed into place afterwards.
@@ -110,9 +108,6 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	})
 	if opt.BusyTimeout == 0 {
 		opt.BusyTimeout = DefaultBusyTimeout
-	}
-	if opt.Columns == ([3]float64{}) {
-		opt.Columns = DefaultColumnWeights
 	}
 	if opt.ReadOnly {
 		if _, err := os.Stat(path); err != nil {

@@ -413,18 +413,18 @@ func (q i8) unit() []float32 {
 // only the Probes nearest IVF lists (see the layout above). q must have
 // VecDim dimensions; it need not be normalised. It returns nil when the
 // file has no vector index.
-func (s *Store) VectorHits(ctx context.Context, q []float32, k int) ([]Scored, error) {
+func (s *Store) VectorHits(ctx context.Context, q []float32, k int) ([]Hit, error) {
 	return s.vectorHits(ctx, q, k, false)
 }
 
 // ExactVectorHits is the exhaustive reference for VectorHits: it scores
 // every stored vector, in every list, the same way. It exists to measure
 // the recall of the list probing.
-func (s *Store) ExactVectorHits(ctx context.Context, q []float32, k int) ([]Scored, error) {
+func (s *Store) ExactVectorHits(ctx context.Context, q []float32, k int) ([]Hit, error) {
 	return s.vectorHits(ctx, q, k, true)
 }
 
-func (s *Store) vectorHits(ctx context.Context, q []float32, k int, all bool) ([]Scored, error) {
+func (s *Store) vectorHits(ctx context.Context, q []float32, k int, all bool) ([]Hit, error) {
 	if !s.vecOK || k <= 0 {
 		return nil, nil
 	}

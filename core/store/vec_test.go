@@ -313,7 +313,7 @@ func TestScanMatchesVec0(t *testing.T) {
 // sameHits compares two rankings whose scores were computed in different
 // float orders: scores must agree to 1e-6 rank by rank, and ids wherever
 // the score is not tied within that tolerance with a neighbour.
-func sameHits(t *testing.T, what string, fast, slow []Scored) {
+func sameHits(t *testing.T, what string, fast, slow []Hit) {
 	t.Helper()
 	if len(fast) != len(slow) {
 		t.Fatalf("%s: scan found %d, vec0 %d", what, len(fast), len(slow))
@@ -324,8 +324,8 @@ func sameHits(t *testing.T, what string, fast, slow []Scored) {
 			t.Fatalf("%s rank %d: scan %v, vec0 %v", what, i, fast[i], slow[i])
 		}
 		tied := (i > 0 && slow[i-1].Score-slow[i].Score < eps) || (i+1 < len(slow) && slow[i].Score-slow[i+1].Score < eps)
-		if !tied && fast[i].ID != slow[i].ID {
-			t.Fatalf("%s rank %d: scan id %d, vec0 id %d", what, i, fast[i].ID, slow[i].ID)
+		if !tied && fast[i].ChunkID != slow[i].ChunkID {
+			t.Fatalf("%s rank %d: scan id %d, vec0 id %d", what, i, fast[i].ChunkID, slow[i].ChunkID)
 		}
 	}
 }

@@ -55,7 +55,7 @@ func (s *Store) nearestLists(ctx context.Context, q i8) ([]int64, error) {
 // is nil) by cosine with q and returns the k best, best first (ties by
 // smaller id). The scoring runs in vaultctx_knn; scanListsGo is the same
 // scan in Go.
-func (s *Store) scanLists(ctx context.Context, q i8, probe []int64, k int) ([]Scored, error) {
+func (s *Store) scanLists(ctx context.Context, q i8, probe []int64, k int) ([]Hit, error) {
 	query := `SELECT vaultctx_knn(?, ?, c.validity, c.rowids, v.vectors)
 		FROM chunk_vecs_chunks c JOIN chunk_vecs_vector_chunks00 v ON v._rowid_ = c.chunk_id`
 	args := []any{q.bytes(), k}
@@ -69,11 +69,11 @@ func (s *Store) scanLists(ctx context.Context, q i8, probe []int64, k int) ([]Sc
 	if err := s.db.QueryRowContext(ctx, query, args...).Scan(&raw); err != nil {
 		return nil, fmt.Errorf("vector scan: %w", err)
 	}
-	out := make([]Scored, len(raw)/16)
+	out := make([]Hit, len(raw)/16)
 	for i := range out {
-		out[i] = Scored{
-			ID:    int64(binary.NativeEndian.Uint64(raw[16*i:])),
-			Score: math.Float64frombits(binary.NativeEndian.Uint64(raw[16*i+8:])),
+		out[i] = Hit{
+			ChunkID: int64(binary.NativeEndian.Uint64(raw[16*i:])),
+			Score:   math.Float64frombits(binary.NativeEndian.Uint64(raw[16*i+8:])),
 		}
 	}
 	return out, nil
