@@ -54,12 +54,12 @@ func Open(ctx context.Context, dbPath string, opt Options) (*Engine, error) {
 	}
 	e.modelDir = opt.ModelDir
 	if e.modelDir == "" {
-		if e.modelDir, err = st.Meta(ctx, "model_dir"); err != nil {
+		if e.modelDir, err = st.Meta(ctx, store.MetaModelDir); err != nil {
 			st.Close()
 			return nil, err
 		}
 	}
-	if e.modelHash, err = st.Meta(ctx, "model_hash"); err != nil {
+	if e.modelHash, err = st.Meta(ctx, store.MetaModelHash); err != nil {
 		st.Close()
 		return nil, err
 	}

@@ -210,7 +210,7 @@ func recordedModel(ctx context.Context, db string) string {
 		return ""
 	}
 	defer st.Close()
-	dir, _ := st.Meta(ctx, "model_dir")
+	dir, _ := st.Meta(ctx, store.MetaModelDir)
 	return dir
 }
 
@@ -259,7 +259,7 @@ func checkTarget(ctx context.Context, opt Options) error {
 		return nil // damaged or another schema: the run reports it, --full replaces it
 	}
 	defer st.Close()
-	held, err := st.Meta(ctx, "vault")
+	held, err := st.Meta(ctx, store.MetaVault)
 	if err != nil || held == "" || opt.Full {
 		return nil
 	}
@@ -301,7 +301,7 @@ type run struct {
 
 func (r *run) setupModel(dir string) error {
 	ctx := r.wctx
-	prevHash, err := r.st.Meta(ctx, "model_hash")
+	prevHash, err := r.st.Meta(ctx, store.MetaModelHash)
 	if err != nil {
 		return err
 	}
@@ -312,7 +312,7 @@ func (r *run) setupModel(dir string) error {
 				return err
 			}
 		}
-		for _, k := range []string{"model_hash", "model_dir", "model_name"} {
+		for _, k := range []string{store.MetaModelHash, store.MetaModelDir, store.MetaModelName} {
 			if err := r.st.SetMeta(ctx, k, ""); err != nil {
 				return err
 			}
@@ -341,7 +341,7 @@ func (r *run) setupModel(dir string) error {
 		m.Close()
 		return fmt.Errorf("vector index: %w", err)
 	}
-	for k, v := range map[string]string{"model_hash": hash, "model_dir": abs, "model_name": m.Name()} {
+	for k, v := range map[string]string{store.MetaModelHash: hash, store.MetaModelDir: abs, store.MetaModelName: m.Name()} {
 		if err := r.st.SetMeta(ctx, k, v); err != nil {
 			m.Close()
 			return err
@@ -676,8 +676,8 @@ func (r *run) finish() error {
 	ctx := r.wctx
 	abs, _ := filepath.Abs(r.opt.Vault)
 	for k, v := range map[string]string{
-		"vault":           abs,
-		"last_index_time": time.Now().UTC().Format(time.RFC3339),
+		store.MetaVault:         abs,
+		store.MetaLastIndexTime: time.Now().UTC().Format(time.RFC3339),
 	} {
 		if err := r.st.SetMeta(ctx, k, v); err != nil {
 			return err

@@ -231,7 +231,7 @@ func (s *Store) MaintainImpact(ctx context.Context) (bool, ImpactStats, error) {
 // (built, maxID], for the terms of the impact index. Their surface forms
 // not seen at the build are stemmed by FTS5 and added to impact_forms.
 func (s *Store) updateDelta(ctx context.Context, built, maxID int64) error {
-	cur, err := s.Meta(ctx, "impact_delta_max")
+	cur, err := s.Meta(ctx, metaImpactDeltaMax)
 	if err != nil {
 		return err
 	}

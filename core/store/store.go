@@ -215,13 +215,13 @@ func (s *Store) init(ctx context.Context) error {
 			}
 			return fmt.Errorf("create schema: %w", err)
 		}
-		v, err := s.Meta(ctx, "schema_version")
+		v, err := s.Meta(ctx, MetaSchemaVersion)
 		if err != nil {
 			return err
 		}
 		switch v {
 		case "":
-			if err := s.SetMeta(ctx, "schema_version", fmt.Sprint(SchemaVersion)); err != nil {
+			if err := s.SetMeta(ctx, MetaSchemaVersion, fmt.Sprint(SchemaVersion)); err != nil {
 				return err
 			}
 		case fmt.Sprint(SchemaVersion):
@@ -237,7 +237,7 @@ func (s *Store) init(ctx context.Context) error {
 			}
 			return err
 		}
-		v, err := s.Meta(ctx, "schema_version")
+		v, err := s.Meta(ctx, MetaSchemaVersion)
 		if err != nil {
 			return err
 		}
@@ -254,56 +254,6 @@ func (s *Store) Path() string { return s.path }
 // Close closes the database. For a Bulk store it first syncs the file.
 func (s *Store) Close() error {
 	return s.db.Close()
-}
-
-// Meta returns the value stored under key in the meta table, or "" when the
-// key is absent. A read-only store answers from the table as it was at
-// Open.
-func (s *Store) Meta(ctx context.Context, key string) (string, error) {
-	if s.meta != nil {
-		return s.meta[key], nil
-	}
-	var v string
-	err := s.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("read meta %s: %w", key, err)
-	}
-	return v, nil
-}
-
-// snapshotMeta reads the whole meta table into s.meta, which Meta then
-// answers from.
-func (s *Store) snapshotMeta(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, "SELECT key, value FROM meta")
-	if err != nil {
-		return fmt.Errorf("read meta: %w", err)
-	}
-	defer rows.Close()
-	m := map[string]string{}
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return fmt.Errorf("read meta: %w", err)
-		}
-		m[k] = v
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read meta: %w", err)
-	}
-	s.meta = m
-	return nil
-}
-
-// SetMeta stores value under key in the meta table.
-func (s *Store) SetMeta(ctx context.Context, key, value string) error {
-	_, err := s.db.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
-	if err != nil {
-		return fmt.Errorf("write meta %s: %w", key, err)
-	}
-	return nil
 }
 
 // Check runs PRAGMA integrity_check and the FTS5 integrity check; it returns

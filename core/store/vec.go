@@ -101,7 +101,7 @@ func (s *Store) initVec(ctx context.Context) error {
 		s.vecOK = false
 		return nil // sqlite-vec not loadable: BM25 only
 	}
-	d, err := s.Meta(ctx, "vec_dim")
+	d, err := s.Meta(ctx, metaVecDim)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func (s *Store) initVec(ctx context.Context) error {
 	if err != nil || dim <= 0 {
 		return fmt.Errorf("meta vec_dim %q is not a dimension", d)
 	}
-	layout, err := s.Meta(ctx, "vec_layout")
+	layout, err := s.Meta(ctx, metaVecLayout)
 	if err != nil {
 		return err
 	}
@@ -172,10 +172,10 @@ func (s *Store) EnsureVec(ctx context.Context, dim int, reset bool) error {
 			return fmt.Errorf("create vector tables: %w", err)
 		}
 	}
-	if err := s.SetMeta(ctx, "vec_dim", strconv.Itoa(dim)); err != nil {
+	if err := s.SetMeta(ctx, metaVecDim, strconv.Itoa(dim)); err != nil {
 		return err
 	}
-	if err := s.SetMeta(ctx, "vec_layout", vecLayout); err != nil {
+	if err := s.SetMeta(ctx, metaVecLayout, vecLayout); err != nil {
 		return err
 	}
 	s.vecDim, s.vecOK = dim, true
@@ -320,7 +320,7 @@ func (t *Tx) SetCenter(ctx context.Context, sample [][]float32) error {
 		}
 	}
 	b, _ := json.Marshal(c)
-	if err := t.SetMeta(ctx, "vec_center", string(b)); err != nil {
+	if err := t.SetMeta(ctx, metaVecCenter, string(b)); err != nil {
 		return err
 	}
 	t.s.center = c
@@ -339,7 +339,7 @@ func (s *Store) loadCenter(ctx context.Context) ([]float32, error) {
 	if s.center != nil {
 		return s.center, nil
 	}
-	raw, err := s.Meta(ctx, "vec_center")
+	raw, err := s.Meta(ctx, metaVecCenter)
 	if err != nil {
 		return nil, err
 	}
