@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
 )
 
 // BenchmarkKeywordHits measures BM25 search on a real index (set
@@ -25,7 +27,7 @@ func BenchmarkKeywordHits(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		q := qs[i%len(qs)]
-		terms := ftsTerms(q)
+		terms := ftsquery.Terms(q)
 		if len(terms) == 0 {
 			continue
 		}

@@ -85,15 +85,3 @@ func (l ivfLists) nearestN(q i8, n int) []int64 {
 	})
 	return order[:min(n, len(order))]
 }
-
-// decodePostings calls fn for each posting of blob, in doc order. It
-// returns errPostings for a blob that encodePostings did not produce.
-func decodePostings(blob []byte, fn func(doc uint32, tf *[4]uint32)) error {
-	var tf [4]uint32
-	return decodeBlocks(blob, func(n int, docs *[blockLen]uint32, tfs *[4][blockLen]uint32) {
-		for i := 0; i < n; i++ {
-			tf[0], tf[1], tf[2], tf[3] = tfs[0][i], tfs[1][i], tfs[2][i], tfs[3][i]
-			fn(docs[i], &tf)
-		}
-	})
-}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
 	"github.com/vaultctx/vaultctx/core/internal/topk"
 )
 
@@ -28,7 +29,7 @@ func topHits(top *topk.K) []Hit {
 
 // KeywordHits runs a BM25 search over chunks_fts and returns up to k chunk
 // ids, best first, with Score = -bm25 (higher is better). The query is user
-// text, never FTS5 syntax: see FTSQuery for how it becomes one. A query
+// text, never FTS5 syntax: see ftsquery.Terms for how it becomes one. A query
 // with no searchable term returns no hits and no error.
 //
 // The score is bm25(chunks_fts, text, section, heading context, text) with
@@ -39,7 +40,7 @@ func topHits(top *topk.K) []Hit {
 // the chunks (at least MinCommonDocs) is left out of the query when rarer
 // terms remain, since its IDF is close to zero; see pruneCommon.
 func (s *Store) KeywordHits(ctx context.Context, query string, k int, w [3]float64) ([]Hit, error) {
-	terms := ftsTerms(query)
+	terms := ftsquery.Terms(query)
 	if len(terms) == 0 || k <= 0 {
 		return nil, nil
 	}
@@ -56,7 +57,7 @@ func (s *Store) KeywordHits(ctx context.Context, query string, k int, w [3]float
 	return s.keywordFTS(ctx, terms, k, w)
 }
 
-// keywordFTS ranks terms (FTS5 expressions of ftsTerms) by FTS5's bm25()
+// keywordFTS ranks terms (FTS5 expressions of ftsquery.Terms) by FTS5's bm25()
 // alone: the path for files without an impact index, and the reference the
 // impact index is tested against.
 func (s *Store) keywordFTS(ctx context.Context, terms []string, k int, w [3]float64) ([]Hit, error) {
@@ -243,7 +244,7 @@ func (s *Store) Leaks(ctx context.Context, text string) ([]string, error) {
 	if _, err := s.db.ExecContext(ctx, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vocab USING fts5vocab(main, chunks_fts, 'row')"); err != nil {
 		return nil, fmt.Errorf("leak check: %w", err)
 	}
-	toks, _ := splitTokens(text)
+	toks, _ := ftsquery.SplitTokens(text)
 	for _, t := range toks {
 		if len(t) < 10 || !strings.ContainsAny(t, "0123456789") || strings.Trim(t, "0123456789") == "" {
 			continue

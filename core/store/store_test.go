@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/vaultctx/vaultctx/core/embed"
+	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
 )
 
 func mustOpen(tb testing.TB) *Store {
@@ -306,14 +307,14 @@ func TestPruneCommonTerms(t *testing.T) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	terms, err := s.pruneCommon(ctx, ftsTerms("common rare"))
+	terms, err := s.pruneCommon(ctx, ftsquery.Terms("common rare"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(terms) != `["rare"]` {
 		t.Errorf("pruned terms = %v, want only \"rare\"", terms)
 	}
-	only, err := s.pruneCommon(ctx, ftsTerms("common filler"))
+	only, err := s.pruneCommon(ctx, ftsquery.Terms("common filler"))
 	if err != nil || len(only) != 2 {
 		t.Errorf("all terms common: kept %v (%v), want both", only, err)
 	}
