@@ -5,17 +5,17 @@ package store
 import (
 	"context"
 	"math"
-	"slices"
 
+	"github.com/vaultctx/vaultctx/core/internal/ivf"
 	"github.com/vaultctx/vaultctx/core/internal/topk"
 )
 
 // scanListsGo scores every vector in the given lists (all lists when probe
 // is nil) by cosine with q and returns the k best: scanLists in Go, over
 // blobs copied out of SQLite, kept as its reference.
-func (s *Store) scanListsGo(ctx context.Context, q i8, probe []int64, k int) ([]Hit, error) {
+func (s *Store) scanListsGo(ctx context.Context, q ivf.Vec, probe []int64, k int) ([]Hit, error) {
 	top := topk.New(k)
-	qn := q.norm()
+	qn := q.Norm()
 	dot, nn := make([]int32, ListChunk), make([]int32, ListChunk)
 	err := s.eachChunk(ctx, s.db, probe, func(c *vecChunk) {
 		if len(dot) < c.size {
@@ -41,9 +41,9 @@ func (s *Store) scanListsGo(ctx context.Context, q i8, probe []int64, k int) ([]
 
 // vec0Hits is the slow reference for scanLists: vec0's own KNN over the
 // same int8 vectors (cosine distance), in one list or all (list < 0).
-func (s *Store) vec0Hits(ctx context.Context, q i8, list int64, k int) ([]Hit, error) {
+func (s *Store) vec0Hits(ctx context.Context, q ivf.Vec, list int64, k int) ([]Hit, error) {
 	query := "SELECT rowid, distance FROM chunk_vecs WHERE embedding MATCH vec_int8(?) AND k = ?"
-	args := []any{q.bytes(), k}
+	args := []any{q.Bytes(), k}
 	if list >= 0 {
 		query += " AND list = ?"
 		args = append(args, list)
@@ -63,25 +63,4 @@ func (s *Store) vec0Hits(ctx context.Context, q i8, list int64, k int) ([]Hit, e
 		out = append(out, Hit{ChunkID: id, Score: 1 - d})
 	}
 	return out, rows.Err()
-}
-
-// nearestN returns the n lists whose centroids are nearest to q, nearest
-// first (ties by smaller list).
-func (l ivfLists) nearestN(q i8, n int) []int64 {
-	scores := make([]float32, l.len())
-	dotsF32(q.unit(), l.c, scores)
-	order := make([]int64, len(scores))
-	for i := range order {
-		order[i] = int64(i)
-	}
-	slices.SortFunc(order, func(a, b int64) int {
-		if scores[a] != scores[b] {
-			if scores[a] > scores[b] {
-				return -1
-			}
-			return 1
-		}
-		return int(a - b)
-	})
-	return order[:min(n, len(order))]
 }

@@ -15,6 +15,8 @@ import (
 
 	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
 	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/vaultctx/vaultctx/core/internal/ivf"
 )
 
 // SchemaVersion is the version of schema.sql. Open refuses a file with a
@@ -69,7 +71,7 @@ type Store struct {
 	vecDim int
 	center []float32 // vector centre (see vec.go), loaded on first use
 	vecMu  sync.Mutex
-	lists  *ivfLists // IVF centroids (see ivf.go), loaded on first use
+	lists  *ivf.Lists // IVF centroids (see ivf.go), loaded on first use
 	imp    atomic.Pointer[impactIndex]
 	// meta is the meta table as a read-only store found it at Open (nil
 	// for a writer, which reads it afresh each time).

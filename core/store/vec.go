@@ -6,9 +6,10 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
+
+	"github.com/vaultctx/vaultctx/core/internal/ivf"
 )
 
 // Vector index layout: an inverted file (IVF) of int8 vectors.
@@ -262,8 +263,8 @@ func (t *Tx) putVec(ctx context.Context, id int64, v []float32) error {
 	if err != nil {
 		return err
 	}
-	q := quantize(v, center)
-	if _, err := t.insVec.ExecContext(ctx, id, lists.nearest(q), q.bytes()); err != nil {
+	q := ivf.Quantize(v, center)
+	if _, err := t.insVec.ExecContext(ctx, id, lists.Nearest(q), q.Bytes()); err != nil {
 		return fmt.Errorf("insert vector: %w", err)
 	}
 	return nil
@@ -354,60 +355,6 @@ func (s *Store) loadCenter(ctx context.Context) ([]float32, error) {
 	return c, nil
 }
 
-// i8 is a quantised vector: round(x·127/max|x|) per component.
-type i8 []int8
-
-// quantize returns v - center as int8, scaled so that the largest
-// component is ±127 (the zero vector stays zero).
-func quantize(v, center []float32) i8 {
-	x := make([]float32, len(v))
-	var m float32
-	for i := range v {
-		x[i] = v[i] - center[i]
-		if a := float32(math.Abs(float64(x[i]))); a > m {
-			m = a
-		}
-	}
-	out := make(i8, len(v))
-	if m == 0 {
-		return out
-	}
-	f := 127 / m
-	for i, a := range x {
-		out[i] = int8(max(-127, min(127, math.Round(float64(a*f)))))
-	}
-	return out
-}
-
-func (q i8) bytes() []byte {
-	b := make([]byte, len(q))
-	for i, x := range q {
-		b[i] = byte(x)
-	}
-	return b
-}
-
-func (q i8) norm() float64 {
-	var n int32
-	for _, x := range q {
-		n += int32(x) * int32(x)
-	}
-	return math.Sqrt(float64(n))
-}
-
-// unit returns q as a float32 vector of length 1 (or zero).
-func (q i8) unit() []float32 {
-	out := make([]float32, len(q))
-	n := q.norm()
-	if n == 0 {
-		return out
-	}
-	for i, x := range q {
-		out[i] = float32(float64(x) / n)
-	}
-	return out
-}
-
 // VectorHits returns up to k chunk ids nearest to q by centred cosine
 // similarity (Score in [-1, 1], best first; ties by smaller id), reading
 // only the Probes nearest IVF lists (see the layout above). q must have
@@ -435,7 +382,7 @@ func (s *Store) vectorHits(ctx context.Context, q []float32, k int, all bool) ([
 	if err != nil {
 		return nil, err
 	}
-	qq := quantize(q, center)
+	qq := ivf.Quantize(q, center)
 	var probe []int64
 	if !all {
 		if probe, err = s.nearestLists(ctx, qq); err != nil {
