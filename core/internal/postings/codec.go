@@ -226,6 +226,11 @@ func (d *Decoder) Reset(blob []byte) error {
 
 // Next decodes the next block into d.Docs and d.TFs and returns its number
 // of postings: 0 at the end, or with ErrCorrupt for a corrupt block.
+//
+// It is one function of about 80 lines on purpose: it is the inner loop of
+// a BM25 query (one call per 128 postings of every common query term), and
+// it checks the whole block header against the blob's length once, so that
+// the five field decoders after it run without bounds or error checks.
 func (d *Decoder) Next() (int, error) {
 	if d.left <= 0 {
 		return 0, nil
