@@ -84,53 +84,77 @@ func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error)
 	if err != nil {
 		return st, err
 	}
-	var stems []string
-	var lists []postings.Encoder
-	var df, cnt []int64
-	var forms map[string]int32
-	if len(common) > 0 {
-		cands, err := s.scanCandidates(ctx, common)
-		if err != nil {
-			return st, err
-		}
-		stemOf, err := s.stemSurfaces(ctx, slices.Collect(maps.Keys(cands.ids)))
-		if err != nil {
-			return st, err
-		}
-		// Group the candidates' lists by the FTS5 term they stem to.
-		byStem := map[string][]int32{}
-		for w, ids := range cands.ids {
-			stem, ok := stemOf[w]
-			if _, common := common[stem]; ok && common {
-				byStem[stem] = append(byStem[stem], ids...)
-			}
-		}
-		forms = map[string]int32{}
-		for stem, ids := range byStem {
-			i := int32(len(stems))
-			stems = append(stems, stem)
-			var e postings.Encoder
-			var d, c int64
-			postings.Merge(cands.lists, ids, func(p postings.Posting) {
-				e.Add(p)
-				d++
-				c += int64(p.TF[0] + p.TF[1] + p.TF[2] + p.TF[3])
-			})
-			lists = append(lists, e)
-			df, cnt = append(df, d), append(cnt, c)
-			for _, id := range ids {
-				if cands.overflow[id] {
-					df[i] = -1 // frequencies too large to pack: leave to FTS5
-				}
-				forms[cands.words[id]] = i
-			}
-		}
+	b, err := s.buildLists(ctx, common)
+	if err != nil {
+		return st, err
 	}
 	lens, err := s.docLengths(ctx, 0, maxID)
 	if err != nil {
 		return st, err
 	}
+	return s.writeImpact(ctx, common, b, lens, maxID)
+}
 
+// impactLists are the posting lists of a build, one per FTS5 term, before
+// they are checked against FTS5's counts and written.
+type impactLists struct {
+	stems   []string           // the FTS5 terms
+	lists   []postings.Encoder // by term
+	df, cnt []int64            // document and instance counts by term; df -1: leave to FTS5
+	forms   map[string]int32   // surface form -> term
+}
+
+// buildLists reads every chunk and builds the lists of the common terms.
+func (s *Store) buildLists(ctx context.Context, common map[string][2]int64) (*impactLists, error) {
+	b := &impactLists{}
+	if len(common) == 0 {
+		return b, nil
+	}
+	cands, err := s.scanCandidates(ctx, common)
+	if err != nil {
+		return nil, err
+	}
+	stemOf, err := s.stemSurfaces(ctx, slices.Collect(maps.Keys(cands.ids)))
+	if err != nil {
+		return nil, err
+	}
+	// Group the candidates' lists by the FTS5 term they stem to.
+	byStem := map[string][]int32{}
+	for w, ids := range cands.ids {
+		stem, ok := stemOf[w]
+		if _, common := common[stem]; ok && common {
+			byStem[stem] = append(byStem[stem], ids...)
+		}
+	}
+	b.forms = map[string]int32{}
+	for stem, ids := range byStem {
+		i := int32(len(b.stems))
+		b.stems = append(b.stems, stem)
+		var e postings.Encoder
+		var d, c int64
+		postings.Merge(cands.lists, ids, func(p postings.Posting) {
+			e.Add(p)
+			d++
+			c += int64(p.TF[0] + p.TF[1] + p.TF[2] + p.TF[3])
+		})
+		b.lists = append(b.lists, e)
+		b.df, b.cnt = append(b.df, d), append(b.cnt, c)
+		for _, id := range ids {
+			if cands.overflow[id] {
+				b.df[i] = -1 // frequencies too large to pack: leave to FTS5
+			}
+			b.forms[cands.words[id]] = i
+		}
+	}
+	return b, nil
+}
+
+// writeImpact replaces the impact index with the lists of b whose counts
+// equal FTS5's (common), and the chunk lengths lens of ids 0..maxID, in one
+// transaction.
+func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *impactLists, lens []byte, maxID int64) (ImpactStats, error) {
+	var st ImpactStats
+	stems, lists, df, cnt, forms := b.stems, b.lists, b.df, b.cnt, b.forms
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return st, fmt.Errorf("build impact index: %w", err)
@@ -234,38 +258,10 @@ func (s *Store) updateDelta(ctx context.Context, built, maxID int64) error {
 		return nil
 	}
 	wrap := func(err error) error { return fmt.Errorf("impact delta: %w", err) }
-	terms := map[string]int32{}
-	var names []string
-	rows, err := s.db.QueryContext(ctx, "SELECT term FROM impact_terms")
+	terms, names, forms, err := s.impactVocabulary(ctx)
 	if err != nil {
 		return wrap(err)
 	}
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			rows.Close()
-			return wrap(err)
-		}
-		terms[t] = int32(len(names))
-		names = append(names, t)
-	}
-	rows.Close()
-	forms := map[string]int32{}
-	rows, err = s.db.QueryContext(ctx, "SELECT surface, term FROM impact_forms")
-	if err != nil {
-		return wrap(err)
-	}
-	for rows.Next() {
-		var w, t string
-		if err := rows.Scan(&w, &t); err != nil {
-			rows.Close()
-			return wrap(err)
-		}
-		if i, ok := terms[t]; ok {
-			forms[w] = i
-		}
-	}
-	rows.Close()
 	common := make(map[string][2]int64, len(terms))
 	for t := range terms {
 		common[t] = [2]int64{}
@@ -325,7 +321,14 @@ func (s *Store) updateDelta(ctx context.Context, built, maxID int64) error {
 	if err != nil {
 		return err
 	}
+	return s.writeDelta(ctx, names, lists, newForms, lens, maxID)
+}
 
+// writeDelta replaces impact_delta with lists (by term, of names), adds
+// newForms (surface, term) to impact_forms, and stores lens, the chunk
+// lengths of the delta up to maxID, in one transaction.
+func (s *Store) writeDelta(ctx context.Context, names []string, lists []postings.Encoder, newForms [][2]string, lens []byte, maxID int64) error {
+	wrap := func(err error) error { return fmt.Errorf("impact delta: %w", err) }
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return wrap(err)
@@ -360,6 +363,43 @@ func (s *Store) updateDelta(ctx context.Context, built, maxID int64) error {
 	}
 	s.imp.Store(nil)
 	return nil
+}
+
+// impactVocabulary returns the terms of the impact index (name -> index
+// in names) and its surface forms (surface -> term index).
+func (s *Store) impactVocabulary(ctx context.Context) (terms map[string]int32, names []string, forms map[string]int32, err error) {
+	terms = map[string]int32{}
+	rows, err := s.db.QueryContext(ctx, "SELECT term FROM impact_terms")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return nil, nil, nil, err
+		}
+		terms[t] = int32(len(names))
+		names = append(names, t)
+	}
+	rows.Close()
+	forms = map[string]int32{}
+	rows, err = s.db.QueryContext(ctx, "SELECT surface, term FROM impact_forms")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for rows.Next() {
+		var w, t string
+		if err := rows.Scan(&w, &t); err != nil {
+			rows.Close()
+			return nil, nil, nil, err
+		}
+		if i, ok := terms[t]; ok {
+			forms[w] = i
+		}
+	}
+	rows.Close()
+	return terms, names, forms, nil
 }
 
 // countGone fills impact_gone: for every term, its postings (build and
