@@ -291,12 +291,3 @@ func (s *Store) ftsCheckRO(ctx context.Context) error {
 	}
 	return nil
 }
-
-// IsBusy reports whether err is SQLite's "database is locked" or "busy".
-func IsBusy(err error) bool {
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		return se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked
-	}
-	return false
-}
