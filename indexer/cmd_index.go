@@ -44,7 +44,6 @@ func (c *indexCmd) Run(g *globals) error {
 		ModelDir: orDefault(c.Model, cfg.Model),
 		NoModel:  c.NoModel,
 		Rules:    cfg.Rules(),
-		Columns:  cfg.Search.Columns,
 		Logger:   log,
 	}
 	opt.Progress = progress(c.JSON)

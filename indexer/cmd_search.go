@@ -60,7 +60,7 @@ func (c *searchCmd) Run(g *globals) error {
 		return usageError{"the query is empty: vaultctx search WORDS... (a query starting with - goes after --: vaultctx search -- -Recurse)"}
 	}
 	db := orDefault(c.DB, cfg.DB)
-	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true, Columns: cfg.Search.Columns})
+	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true, ModelDir: cfg.Model, Columns: cfg.Search.Columns})
 	if errors.Is(err, store.ErrNotIndexed) {
 		return fmt.Errorf("%s: no index yet: run `vaultctx index --vault DIR` first", db)
 	}
@@ -81,6 +81,11 @@ func (c *searchCmd) Run(g *globals) error {
 	}
 	if err != nil {
 		return err
+	}
+	if c.Mode != retrieve.ModeBM25 {
+		if err := e.VectorProblem(); errors.Is(err, engine.ErrModelMismatch) {
+			fmt.Fprintf(os.Stderr, "vaultctx: vector search off: %v; answering with BM25 only\n", err)
+		}
 	}
 	if c.JSON {
 		out := make([]jsonHit, len(hits))

@@ -59,8 +59,8 @@ func (c *statusCmd) Run(g *globals) error {
 	}
 	r := statusReport{DB: db, Config: orDefault(g.ConfigPath, configPath()), Files: stats.Files, Chunks: stats.Chunks, Vectors: stats.Vectors,
 		DBBytes: fileBytes(db), Skipped: stats.Skips, Problems: stats.Problems, VecAvailable: e.VecAvailable()}
-	for key, dst := range map[string]*string{"vault": &r.Vault, "last_index_time": &r.LastIndexTime, "schema_version": &r.SchemaVersion,
-		"model_name": &r.Model, "model_dir": &r.ModelDir, "model_hash": &r.ModelHash} {
+	for key, dst := range map[string]*string{store.MetaVault: &r.Vault, store.MetaLastIndexTime: &r.LastIndexTime, store.MetaSchemaVersion: &r.SchemaVersion,
+		store.MetaModelName: &r.Model, store.MetaModelDir: &r.ModelDir, store.MetaModelHash: &r.ModelHash} {
 		if *dst, err = st.Meta(g.Ctx, key); err != nil {
 			return err
 		}

@@ -134,7 +134,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 
 	iopt := index.Options{
 		Vault: vault, DB: db, Full: true, ModelDir: opt.Model, NoModel: opt.Model == "",
-		Rules: opt.Config.Rules(), Columns: opt.Config.Search.Columns, Logger: opt.Logger,
+		Rules: opt.Config.Rules(), Logger: opt.Logger,
 	}
 	fmt.Fprintln(progress, "full index ...")
 	sum, secs, err := timedIndex(ctx, iopt)

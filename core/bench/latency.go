@@ -89,11 +89,11 @@ func vectorLeg(ctx context.Context, e *engine.Engine, queries []string, rep *Rep
 		}
 		in := map[int64]bool{}
 		for _, h := range got {
-			in[h.ID] = true
+			in[h.ChunkID] = true
 		}
 		for _, h := range exact {
 			total++
-			if in[h.ID] {
+			if in[h.ChunkID] {
 				found++
 			}
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -15,7 +16,9 @@ import (
 type Options struct {
 	// ReadOnly opens the index read-only (search, hooks).
 	ReadOnly bool
-	// Columns are the BM25 column weights; zero means the store default.
+	// Columns are the BM25 column weights (chunk text, section, heading
+	// context) that every search passes to the store; zero means
+	// store.DefaultColumnWeights.
 	Columns [3]float64
 	// ModelDir overrides the model directory recorded in the index.
 	ModelDir string
@@ -23,40 +26,53 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// ErrModelMismatch is returned by Model (and VectorProblem) when the model
+// it opens is not the one the index's vectors were made with: its hash
+// (embed.Model.Hash) differs from the one the index records in meta
+// model_hash. The vectors would not be comparable, so vector search is off
+// and hybrid search answers with BM25 alone; a re-index with the new model
+// (or pointing ModelDir back at the old one) fixes it. The wrapping error
+// names both hashes (first 12 hex digits) and both directories.
+var ErrModelMismatch = errors.New("the model is not the one the index was built with")
+
 // Engine is an open index ready to search.
 type Engine struct {
-	st  *store.Store
-	log *slog.Logger
+	st      *store.Store
+	log     *slog.Logger
+	columns [3]float64
 
-	modelDir  string
+	modelDir  string // the model to load: Options.ModelDir, else indexDir
+	indexDir  string // the model directory the index records
 	modelOnce sync.Once
 	model     *embed.Model
 	modelErr  error
-	modelHash string
+	modelHash string // the model hash the index records
 }
 
 // Open opens the index at dbPath.
 //
 // Errors: store.ErrNotIndexed when there is no index yet, and the other
-// errors of store.Open. A missing or changed model is not an error: vector
-// search is then unavailable and VecAvailable reports false.
+// errors of store.Open. A missing or changed model is not an error of Open:
+// vector search is then unavailable, VecAvailable reports false and
+// VectorProblem says why (the model is opened and checked on first use).
 func Open(ctx context.Context, dbPath string, opt Options) (*Engine, error) {
-	st, err := store.Open(ctx, dbPath, store.Options{ReadOnly: opt.ReadOnly, Columns: opt.Columns})
+	st, err := store.Open(ctx, dbPath, store.Options{ReadOnly: opt.ReadOnly})
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{st: st, log: opt.Logger}
+	e := &Engine{st: st, log: opt.Logger, columns: opt.Columns}
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)
 	}
+	if e.indexDir, err = st.Meta(ctx, store.MetaModelDir); err != nil {
+		st.Close()
+		return nil, err
+	}
 	e.modelDir = opt.ModelDir
 	if e.modelDir == "" {
-		if e.modelDir, err = st.Meta(ctx, "model_dir"); err != nil {
-			st.Close()
-			return nil, err
-		}
+		e.modelDir = e.indexDir
 	}
-	if e.modelHash, err = st.Meta(ctx, "model_hash"); err != nil {
+	if e.modelHash, err = st.Meta(ctx, store.MetaModelHash); err != nil {
 		st.Close()
 		return nil, err
 	}
@@ -74,12 +90,17 @@ func (e *Engine) Close() error {
 	return e.st.Close()
 }
 
-// ModelDir returns the model directory the index records ("" for none).
+// ModelDir returns the model directory searches embed with:
+// Options.ModelDir, or else the one the index records ("" for none).
 func (e *Engine) ModelDir() string { return e.modelDir }
 
-// Model opens the index's embedding model on first use. It returns an error
-// when there is none, it cannot be opened, or its hash differs from the one
-// recorded in the index (the vectors would not be comparable).
+// Model opens the embedding model on first use (ModelDir) and checks that
+// it is the index's. It returns retrieve.ErrNoVectors when the index has no
+// vectors or records no model; a wrapped embed error when the model does
+// not open; an error when its dimensions differ from the index's; and an
+// error wrapping ErrModelMismatch when its hash differs from the one the
+// index records (an index that records no hash is not checked). The result
+// is kept: later calls return the same model or error.
 func (e *Engine) Model() (*embed.Model, error) {
 	e.modelOnce.Do(func() {
 		if e.modelDir == "" || !e.st.VecAvailable() {
@@ -96,9 +117,47 @@ func (e *Engine) Model() (*embed.Model, error) {
 			e.modelErr = fmt.Errorf("model %s has %d dimensions, index has %d: re-index", e.modelDir, m.Dim(), e.st.VecDim())
 			return
 		}
+		if err := e.checkHash(m); err != nil {
+			m.Close()
+			e.modelErr = err
+			e.log.Warn("vector search off; answering with BM25 only", "err", err)
+			return
+		}
 		e.model = m
 	})
 	return e.model, e.modelErr
+}
+
+// checkHash compares m's hash with the one the index records.
+func (e *Engine) checkHash(m *embed.Model) error {
+	if e.modelHash == "" {
+		return nil
+	}
+	hash, err := m.Hash()
+	if err != nil {
+		return fmt.Errorf("open model: %w", err)
+	}
+	if hash == e.modelHash {
+		return nil
+	}
+	return fmt.Errorf("model %s (hash %s) is not the model the index was built with, %s (hash %s): %w",
+		e.modelDir, short(hash), e.indexDir, short(e.modelHash), ErrModelMismatch)
+}
+
+// short returns the first 12 characters of a hex hash.
+func short(h string) string { return h[:min(12, len(h))] }
+
+// VectorProblem returns why vector search is off although the index holds
+// vectors: the error of Model (ErrModelMismatch, a model that does not open
+// or has other dimensions). It returns nil when vector search works and
+// when the index simply has no vectors (retrieve.ErrNoVectors). It opens
+// the model if no search has yet.
+func (e *Engine) VectorProblem() error {
+	_, err := e.Model()
+	if err == nil || errors.Is(err, retrieve.ErrNoVectors) {
+		return nil
+	}
+	return err
 }
 
 // VecAvailable reports whether vector search works: the index holds
@@ -108,8 +167,9 @@ func (e *Engine) VecAvailable() bool {
 	return err == nil
 }
 
-// Search runs a search; see retrieve.Search. Without a usable model, hybrid
-// mode is BM25 alone and vector mode fails with retrieve.ErrNoVectors.
+// Search runs a search; see retrieve.Search. Without a usable model (see
+// Model), hybrid mode is BM25 alone and vector mode fails with Model's
+// error (retrieve.ErrNoVectors, ErrModelMismatch, ...).
 func (e *Engine) Search(ctx context.Context, query string, opt retrieve.Options) ([]retrieve.Hit, error) {
 	var emb retrieve.Embedder
 	if opt.Mode != retrieve.ModeBM25 {
@@ -123,18 +183,37 @@ func (e *Engine) Search(ctx context.Context, query string, opt retrieve.Options)
 			emb = m
 		}
 	}
-	return retrieve.Search(ctx, source{e.st}, emb, query, opt)
+	return retrieve.Search(ctx, source{e.st, e.columns}, emb, query, opt)
 }
 
-// source adapts the store to retrieve.Source.
-type source struct{ st *store.Store }
+// source adapts the store to retrieve.Source: it passes the engine's BM25
+// column weights with every keyword search and turns store hits into
+// retrieve's scored ids.
+type source struct {
+	st      *store.Store
+	columns [3]float64
+}
 
 func (s source) KeywordHits(ctx context.Context, q string, k int) ([]retrieve.Scored, error) {
-	return s.st.KeywordHits(ctx, q, k)
+	hits, err := s.st.KeywordHits(ctx, q, k, s.columns)
+	return scored(hits), err
 }
 
 func (s source) VectorHits(ctx context.Context, v []float32, k int) ([]retrieve.Scored, error) {
-	return s.st.VectorHits(ctx, v, k)
+	hits, err := s.st.VectorHits(ctx, v, k)
+	return scored(hits), err
+}
+
+// scored converts store hits to retrieve's type, in order (nil for none).
+func scored(hits []store.Hit) []retrieve.Scored {
+	if hits == nil {
+		return nil
+	}
+	out := make([]retrieve.Scored, len(hits))
+	for i, h := range hits {
+		out[i] = retrieve.Scored{ID: h.ChunkID, Score: h.Score}
+	}
+	return out
 }
 
 func (s source) Hydrate(ctx context.Context, ids []int64) ([]retrieve.Hit, error) {

@@ -47,9 +47,8 @@ type Options struct {
 	// NoModel indexes BM25 only and drops any vectors.
 	NoModel    bool
 	Rules      vault.Rules
-	Columns    [3]float64 // BM25 column weights; zero = store default
-	BatchFiles int        // files per transaction; 0 = DefaultBatchFiles
-	Workers    int        // parse/chunk/embed workers; 0 = GOMAXPROCS
+	BatchFiles int // files per transaction; 0 = DefaultBatchFiles
+	Workers    int // parse/chunk/embed workers; 0 = GOMAXPROCS
 	Logger     *slog.Logger
 	// Progress, if set, is called from the writing goroutine after every
 	// file written, with done counting files written so far this run out of
@@ -131,7 +130,7 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		removeStale(opt.DB)
 		defer os.Remove(target)
 	}
-	st, err := store.Open(wctx, target, store.Options{Columns: opt.Columns, Bulk: opt.Full})
+	st, err := store.Open(wctx, target, store.Options{Bulk: opt.Full})
 	if err != nil {
 		return sum, err
 	}
@@ -213,7 +212,7 @@ func recordedModel(ctx context.Context, db string) string {
 		return ""
 	}
 	defer st.Close()
-	dir, _ := st.Meta(ctx, "model_dir")
+	dir, _ := st.Meta(ctx, store.MetaModelDir)
 	return dir
 }
 
@@ -274,7 +273,7 @@ func checkTarget(ctx context.Context, opt Options) error {
 		return nil // damaged or another schema: the run reports it, --full replaces it
 	}
 	defer st.Close()
-	held, err := st.Meta(ctx, "vault")
+	held, err := st.Meta(ctx, store.MetaVault)
 	if err != nil || held == "" || opt.Full {
 		return nil
 	}
@@ -316,7 +315,7 @@ type run struct {
 
 func (r *run) setupModel(dir string) error {
 	ctx := r.wctx
-	prevHash, err := r.st.Meta(ctx, "model_hash")
+	prevHash, err := r.st.Meta(ctx, store.MetaModelHash)
 	if err != nil {
 		return err
 	}
@@ -327,7 +326,7 @@ func (r *run) setupModel(dir string) error {
 				return err
 			}
 		}
-		for _, k := range []string{"model_hash", "model_dir", "model_name"} {
+		for _, k := range []string{store.MetaModelHash, store.MetaModelDir, store.MetaModelName} {
 			if err := r.st.SetMeta(ctx, k, ""); err != nil {
 				return err
 			}
@@ -356,7 +355,7 @@ func (r *run) setupModel(dir string) error {
 		m.Close()
 		return fmt.Errorf("vector index: %w", err)
 	}
-	for k, v := range map[string]string{"model_hash": hash, "model_dir": abs, "model_name": m.Name()} {
+	for k, v := range map[string]string{store.MetaModelHash: hash, store.MetaModelDir: abs, store.MetaModelName: m.Name()} {
 		if err := r.st.SetMeta(ctx, k, v); err != nil {
 			m.Close()
 			return err
@@ -691,8 +690,8 @@ func (r *run) finish() error {
 	ctx := r.wctx
 	abs, _ := filepath.Abs(r.opt.Vault)
 	for k, v := range map[string]string{
-		"vault":           abs,
-		"last_index_time": time.Now().UTC().Format(time.RFC3339),
+		store.MetaVault:         abs,
+		store.MetaLastIndexTime: time.Now().UTC().Format(time.RFC3339),
 	} {
 		if err := r.st.SetMeta(ctx, k, v); err != nil {
 			return err

@@ -3,7 +3,6 @@ package index
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"errors"
 	"io/fs"
 	"os"
@@ -221,7 +220,7 @@ func TestFullRebuildSwapsAtomically(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, err := reader.KeywordHits(ctx, "recurring tasks", 5)
+	before, err := reader.KeywordHits(ctx, "recurring tasks", 5, store.DefaultColumnWeights)
 	if err != nil || len(before) == 0 {
 		t.Fatalf("reader before: %v %v", before, err)
 	}
@@ -233,7 +232,7 @@ func TestFullRebuildSwapsAtomically(t *testing.T) {
 		t.Errorf("full run: %+v", s)
 	}
 	st := check(t, db)
-	after, err := st.KeywordHits(ctx, "recurring tasks", 5)
+	after, err := st.KeywordHits(ctx, "recurring tasks", 5, store.DefaultColumnWeights)
 	if err != nil || len(after) == 0 {
 		t.Fatalf("after full rebuild: %v %v", after, err)
 	}
@@ -259,10 +258,20 @@ func TestUniqueIdentifierRanksFirst(t *testing.T) {
 type storeSource struct{ st *store.Store }
 
 func (s storeSource) KeywordHits(ctx context.Context, q string, k int) ([]retrieve.Scored, error) {
-	return s.st.KeywordHits(ctx, q, k)
+	hits, err := s.st.KeywordHits(ctx, q, k, store.DefaultColumnWeights)
+	return scored(hits), err
 }
 func (s storeSource) VectorHits(ctx context.Context, v []float32, k int) ([]retrieve.Scored, error) {
-	return s.st.VectorHits(ctx, v, k)
+	hits, err := s.st.VectorHits(ctx, v, k)
+	return scored(hits), err
+}
+
+func scored(hits []store.Hit) []retrieve.Scored {
+	out := make([]retrieve.Scored, len(hits))
+	for i, h := range hits {
+		out[i] = retrieve.Scored{ID: h.ChunkID, Score: h.Score}
+	}
+	return out
 }
 func (s storeSource) Hydrate(ctx context.Context, ids []int64) ([]retrieve.Hit, error) {
 	cs, err := s.st.Chunks(ctx, ids)
@@ -311,15 +320,16 @@ func TestRefusesForeignTargets(t *testing.T) {
 			t.Fatalf("full=%v: the note was changed", full)
 		}
 	}
+	// testdata/other.db is an SQLite database of one table, t(x), with
+	// one row: SQL belongs to the store, so the test does not make it.
 	other := filepath.Join(dir, "other.db")
-	odb, err := sql.Open("sqlite3", other)
+	data, err := os.ReadFile("testdata/other.db")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := odb.Exec("CREATE TABLE t(x); INSERT INTO t VALUES (1)"); err != nil {
+	if err := os.WriteFile(other, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	odb.Close()
 	o := opts(v, other)
 	o.Full = true
 	if _, err := Run(context.Background(), o); !errors.Is(err, ErrNotAnIndex) {

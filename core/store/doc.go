@@ -16,11 +16,18 @@
 //   - impact_terms, impact_forms, impact_doclen, impact_delta, impact_dead,
 //     impact_gone: the BM25 impact index of common terms, bit-packed
 //     posting lists that give bm25()'s scores for common words without
-//     FTS5's per-row cost (see impact.go);
+//     FTS5's per-row cost (see impact.go and keyword.go);
 //   - chunk_vecs: a sqlite-vec vec0 table of int8 embeddings (minus the
 //     corpus centre) keyed by chunk id, partitioned into IVF lists, plus
 //     chunk_vec_lists with the lists' centroids (present only when a model
 //     is configured; vec.go describes the layout and the search).
+//
+// The store keeps the SQL and cgo glue; the arithmetic it feeds lives in
+// cgo-free packages under core/internal: ftsquery (FTS5 query terms and the
+// tokenizer mirror), postings (the impact index's lists and lengths), bm25
+// (FTS5's bm25() over those lists), topk (the ranking heap) and ivf
+// (quantisation, k-means, nearest lists). Results are Hit values; the
+// BM25 column weights are passed with each KeywordHits call.
 //
 // The database runs in WAL mode with a busy timeout so that readers (search,
 // hooks) keep answering while the indexer writes. Builds must use the

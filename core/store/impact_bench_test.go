@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
 )
 
 // BenchmarkKeywordHits measures BM25 search on a real index (set
@@ -25,22 +27,22 @@ func BenchmarkKeywordHits(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		q := qs[i%len(qs)]
-		terms := ftsTerms(q)
+		terms := ftsquery.Terms(q)
 		if len(terms) == 0 {
 			continue
 		}
 		t0 := time.Now()
-		got, err := s.keywordImpact(ctx, ix, terms, 30)
+		got, err := s.keywordImpact(ctx, ix, terms, 30, DefaultColumnWeights)
 		t1 := time.Now()
 		if err != nil {
 			b.Fatal(err)
 		}
-		want, err := s.keywordFTS(ctx, terms, 30)
+		want, err := s.keywordFTS(ctx, terms, 30, DefaultColumnWeights)
 		t2 := time.Now()
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(got) != len(want) || (len(got) > 0 && got[0].ID != want[0].ID && got[0].Score != want[0].Score) {
+		if len(got) != len(want) || (len(got) > 0 && got[0].ChunkID != want[0].ChunkID && got[0].Score != want[0].Score) {
 			b.Fatalf("%q: impact and FTS5 rankings differ", q)
 		}
 		imp = append(imp, float64(t1.Sub(t0).Microseconds())/1000)

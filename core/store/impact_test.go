@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
 )
 
 // realNotes returns up to n markdown files of the large shared corpus, each
@@ -91,7 +93,7 @@ func testQueries(tb testing.TB, sections map[string][]string) []string {
 
 // sameRanking fails unless got and want hold the same ids with the same
 // scores (to rounding), where ids may swap only within equal scores.
-func sameRanking(t *testing.T, q string, got, want []Scored) {
+func sameRanking(t *testing.T, q string, got, want []Hit) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Errorf("%q: %d hits, FTS5 alone gives %d", q, len(got), len(want))
@@ -99,21 +101,21 @@ func sameRanking(t *testing.T, q string, got, want []Scored) {
 	}
 	for i := range got {
 		if d := math.Abs(got[i].Score - want[i].Score); d > 1e-9*math.Max(1, math.Abs(want[i].Score)) {
-			t.Errorf("%q: hit %d scores %.12f (id %d), FTS5 alone %.12f (id %d)", q, i, got[i].Score, got[i].ID, want[i].Score, want[i].ID)
+			t.Errorf("%q: hit %d scores %.12f (id %d), FTS5 alone %.12f (id %d)", q, i, got[i].Score, got[i].ChunkID, want[i].Score, want[i].ChunkID)
 			return
 		}
 	}
-	key := func(s []Scored) []int64 {
+	key := func(s []Hit) []int64 {
 		var ids []int64
 		for _, h := range s {
-			ids = append(ids, h.ID)
+			ids = append(ids, h.ChunkID)
 		}
 		slices.Sort(ids)
 		return ids
 	}
 	// The last score may be tied with hits past k, so compare the ids
 	// scored strictly above it.
-	var g, w []Scored
+	var g, w []Hit
 	for i := range got {
 		if math.Abs(want[i].Score-want[len(want)-1].Score) > 1e-9 {
 			g, w = append(g, got[i]), append(w, want[i])
@@ -132,21 +134,21 @@ func compareWithFTS5(t *testing.T, s *Store, queries []string) (served int) {
 		t.Fatalf("loadImpact = %v, %v; want an index", ix, err)
 	}
 	for _, q := range queries {
-		terms := ftsTerms(q)
+		terms := ftsquery.Terms(q)
 		if len(terms) == 0 {
 			continue
 		}
-		got, err := s.keywordImpact(ctx, ix, terms, 20)
+		got, err := s.keywordImpact(ctx, ix, terms, 20, DefaultColumnWeights)
 		if err != nil {
 			t.Fatalf("keywordImpact(%q): %v", q, err)
 		}
-		want, err := s.keywordFTS(ctx, terms, 20)
+		want, err := s.keywordFTS(ctx, terms, 20, DefaultColumnWeights)
 		if err != nil {
 			t.Fatalf("keywordFTS(%q): %v", q, err)
 		}
 		sameRanking(t, q, got, want)
 		for _, term := range terms {
-			if w, ok := singleToken(term); ok {
+			if w, ok := ftsquery.SingleToken(term); ok {
 				var n int
 				s.db.QueryRow("SELECT count(*) FROM impact_forms WHERE surface = ?", w).Scan(&n)
 				served += n
@@ -263,87 +265,4 @@ func TestImpactMatchesFTS5(t *testing.T) {
 	}
 	compareWithFTS5(t, s, queries)
 	compareWithFTS5(t, reader, queries)
-}
-
-func TestPostingsRoundTrip(t *testing.T) {
-	for _, n := range []int{0, 1, 127, 128, 129, 1000} {
-		var ps []posting
-		doc := uint32(0)
-		for i := 0; i < n; i++ {
-			doc += uint32(1 + (i*7919)%300)
-			if i%97 == 0 {
-				doc += 1 << 20
-			}
-			ps = append(ps, posting{doc: doc, tf: [4]uint32{uint32(i % 5), uint32(i % 3 / 2), 0, uint32(i % 1000)}})
-		}
-		blob := encodePostings(ps)
-		var got []posting
-		if err := decodePostings(blob, func(d uint32, tf *[4]uint32) { got = append(got, posting{d, *tf}) }); err != nil {
-			t.Fatalf("n=%d: %v", n, err)
-		}
-		if !slices.Equal(got, ps) {
-			t.Fatalf("n=%d: round trip differs", n)
-		}
-	}
-}
-
-func FuzzDecodePostings(f *testing.F) {
-	f.Add(encodePostings([]posting{{doc: 3, tf: [4]uint32{1, 0, 0, 0}}, {doc: 9, tf: [4]uint32{2, 1, 0, 0}}}))
-	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x0f})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		var ps []posting
-		monotonic := true
-		err := decodePostings(b, func(d uint32, tf *[4]uint32) {
-			if len(ps) > 0 && d <= ps[len(ps)-1].doc {
-				monotonic = false
-			}
-			ps = append(ps, posting{d, *tf})
-		})
-		if err != nil || !monotonic || (len(ps) > 0 && ps[0].doc == 0) {
-			return
-		}
-		// Whatever decodes as a valid list encodes back to the same list.
-		var again []posting
-		if err := decodePostings(encodePostings(ps), func(d uint32, tf *[4]uint32) { again = append(again, posting{d, *tf}) }); err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(again, ps) {
-			t.Fatal("re-encoded list differs")
-		}
-	})
-}
-
-func TestSqliteVarint(t *testing.T) {
-	for _, v := range []uint64{0, 1, 127, 128, 240, 2287, 16383, 16384, 1 << 35, math.MaxUint64} {
-		b := putSqliteVarint(v)
-		got, k := sqliteVarint(b)
-		if got != v || k != len(b) {
-			t.Errorf("sqliteVarint(%x) = %d, %d; want %d, %d", b, got, k, v, len(b))
-		}
-	}
-}
-
-// putSqliteVarint is the encoder of SQLite's file format (sqlite3PutVarint).
-func putSqliteVarint(v uint64) []byte {
-	if v>>56 != 0 {
-		b := make([]byte, 9)
-		b[8] = byte(v)
-		v >>= 8
-		for i := 7; i >= 0; i-- {
-			b[i] = byte(v&0x7f) | 0x80
-			v >>= 7
-		}
-		return b
-	}
-	var tmp []byte
-	for {
-		tmp = append(tmp, byte(v&0x7f)|0x80)
-		v >>= 7
-		if v == 0 {
-			break
-		}
-	}
-	tmp[0] &= 0x7f
-	slices.Reverse(tmp)
-	return tmp
 }

@@ -5,15 +5,17 @@ package store
 import (
 	"context"
 	"math"
-	"slices"
+
+	"github.com/vaultctx/vaultctx/core/internal/ivf"
+	"github.com/vaultctx/vaultctx/core/internal/topk"
 )
 
 // scanListsGo scores every vector in the given lists (all lists when probe
 // is nil) by cosine with q and returns the k best: scanLists in Go, over
 // blobs copied out of SQLite, kept as its reference.
-func (s *Store) scanListsGo(ctx context.Context, q i8, probe []int64, k int) ([]Scored, error) {
-	top := &topK{k: k}
-	qn := q.norm()
+func (s *Store) scanListsGo(ctx context.Context, q ivf.Vec, probe []int64, k int) ([]Hit, error) {
+	top := topk.New(k)
+	qn := q.Norm()
 	dot, nn := make([]int32, ListChunk), make([]int32, ListChunk)
 	err := s.eachChunk(ctx, s.db, probe, func(c *vecChunk) {
 		if len(dot) < c.size {
@@ -28,20 +30,20 @@ func (s *Store) scanListsGo(ctx context.Context, q i8, probe []int64, k int) ([]
 			if qn != 0 && nn[i] != 0 {
 				score = float64(dot[i]) / (qn * math.Sqrt(float64(nn[i])))
 			}
-			top.offer(c.id(i), score)
+			top.Offer(c.id(i), score)
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	return top.sorted(), nil
+	return topHits(top), nil
 }
 
 // vec0Hits is the slow reference for scanLists: vec0's own KNN over the
 // same int8 vectors (cosine distance), in one list or all (list < 0).
-func (s *Store) vec0Hits(ctx context.Context, q i8, list int64, k int) ([]Scored, error) {
+func (s *Store) vec0Hits(ctx context.Context, q ivf.Vec, list int64, k int) ([]Hit, error) {
 	query := "SELECT rowid, distance FROM chunk_vecs WHERE embedding MATCH vec_int8(?) AND k = ?"
-	args := []any{q.bytes(), k}
+	args := []any{q.Bytes(), k}
 	if list >= 0 {
 		query += " AND list = ?"
 		args = append(args, list)
@@ -51,47 +53,14 @@ func (s *Store) vec0Hits(ctx context.Context, q i8, list int64, k int) ([]Scored
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Scored
+	var out []Hit
 	for rows.Next() {
 		var id int64
 		var d float64
 		if err := rows.Scan(&id, &d); err != nil {
 			return nil, err
 		}
-		out = append(out, Scored{ID: id, Score: 1 - d})
+		out = append(out, Hit{ChunkID: id, Score: 1 - d})
 	}
 	return out, rows.Err()
-}
-
-// nearestN returns the n lists whose centroids are nearest to q, nearest
-// first (ties by smaller list).
-func (l ivfLists) nearestN(q i8, n int) []int64 {
-	scores := make([]float32, l.len())
-	dotsF32(q.unit(), l.c, scores)
-	order := make([]int64, len(scores))
-	for i := range order {
-		order[i] = int64(i)
-	}
-	slices.SortFunc(order, func(a, b int64) int {
-		if scores[a] != scores[b] {
-			if scores[a] > scores[b] {
-				return -1
-			}
-			return 1
-		}
-		return int(a - b)
-	})
-	return order[:min(n, len(order))]
-}
-
-// decodePostings calls fn for each posting of blob, in doc order. It
-// returns errPostings for a blob that encodePostings did not produce.
-func decodePostings(blob []byte, fn func(doc uint32, tf *[4]uint32)) error {
-	var tf [4]uint32
-	return decodeBlocks(blob, func(n int, docs *[blockLen]uint32, tfs *[4][blockLen]uint32) {
-		for i := 0; i < n; i++ {
-			tf[0], tf[1], tf[2], tf[3] = tfs[0][i], tfs[1][i], tfs[2][i], tfs[3][i]
-			fn(docs[i], &tf)
-		}
-	})
 }

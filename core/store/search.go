@@ -5,47 +5,66 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vaultctx/vaultctx/core/retrieve"
+	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
+	"github.com/vaultctx/vaultctx/core/internal/topk"
 )
 
-// Scored is a chunk id with a score, higher is better.
-type Scored = retrieve.Scored
+// Hit is one search result of the store: a chunk id (chunks.id) and its
+// score, higher is better. KeywordHits scores by -bm25 (positive, unbounded),
+// VectorHits by centred cosine similarity in [-1, 1].
+type Hit struct {
+	ChunkID int64
+	Score   float64
+}
+
+// topHits returns the hits top keeps, best first, as store hits.
+func topHits(top *topk.K) []Hit {
+	kept := top.Sorted()
+	out := make([]Hit, len(kept))
+	for i, h := range kept {
+		out[i] = Hit{ChunkID: h.ID, Score: h.Score}
+	}
+	return out
+}
 
 // KeywordHits runs a BM25 search over chunks_fts and returns up to k chunk
 // ids, best first, with Score = -bm25 (higher is better). The query is user
-// text, never FTS5 syntax: see FTSQuery for how it becomes one. A query
+// text, never FTS5 syntax: see ftsquery.Terms for how it becomes one. A query
 // with no searchable term returns no hits and no error.
 //
 // The score is bm25(chunks_fts, text, section, heading context, text) with
-// the store's column weights. Common terms are scored from the impact index
+// the column weights w (text, section, heading context: a query-time
+// setting; the zero value means DefaultColumnWeights). Common terms are scored from the impact index
 // when the file has one (see impact.go), which gives the same scores
 // without FTS5's per-row cost. A term found in more than CommonTermShare of
 // the chunks (at least MinCommonDocs) is left out of the query when rarer
 // terms remain, since its IDF is close to zero; see pruneCommon.
-func (s *Store) KeywordHits(ctx context.Context, query string, k int) ([]Scored, error) {
-	terms := ftsTerms(query)
+func (s *Store) KeywordHits(ctx context.Context, query string, k int, w [3]float64) ([]Hit, error) {
+	terms := ftsquery.Terms(query)
 	if len(terms) == 0 || k <= 0 {
 		return nil, nil
+	}
+	if w == ([3]float64{}) {
+		w = DefaultColumnWeights
 	}
 	ix, err := s.loadImpact(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if ix != nil {
-		return s.keywordImpact(ctx, ix, terms, k)
+		return s.keywordImpact(ctx, ix, terms, k, w)
 	}
-	return s.keywordFTS(ctx, terms, k)
+	return s.keywordFTS(ctx, terms, k, w)
 }
 
-// keywordFTS ranks terms (FTS5 expressions of ftsTerms) by FTS5's bm25()
+// keywordFTS ranks terms (FTS5 expressions of ftsquery.Terms) by FTS5's bm25()
 // alone: the path for files without an impact index, and the reference the
 // impact index is tested against.
-func (s *Store) keywordFTS(ctx context.Context, terms []string, k int) ([]Scored, error) {
+func (s *Store) keywordFTS(ctx context.Context, terms []string, k int, w [3]float64) ([]Hit, error) {
 	terms, err := s.pruneCommon(ctx, terms)
 	if err != nil {
 		return nil, err
 	}
-	w := s.opt.Columns
 	rows, err := s.db.QueryContext(ctx,
 		"SELECT rowid, bm25(chunks_fts, ?, ?, ?, ?) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?",
 		w[0], w[1], w[2], w[0], strings.Join(terms, " OR "), k)
@@ -53,11 +72,11 @@ func (s *Store) keywordFTS(ctx context.Context, terms []string, k int) ([]Scored
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	defer rows.Close()
-	var out []Scored
+	var out []Hit
 	for rows.Next() {
-		var sc Scored
+		var sc Hit
 		var r float64
-		if err := rows.Scan(&sc.ID, &r); err != nil {
+		if err := rows.Scan(&sc.ChunkID, &r); err != nil {
 			return nil, fmt.Errorf("keyword search: %w", err)
 		}
 		sc.Score = -r
@@ -225,7 +244,7 @@ func (s *Store) Leaks(ctx context.Context, text string) ([]string, error) {
 	if _, err := s.db.ExecContext(ctx, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vocab USING fts5vocab(main, chunks_fts, 'row')"); err != nil {
 		return nil, fmt.Errorf("leak check: %w", err)
 	}
-	toks, _ := splitTokens(text)
+	toks, _ := ftsquery.SplitTokens(text)
 	for _, t := range toks {
 		if len(t) < 10 || !strings.ContainsAny(t, "0123456789") || strings.Trim(t, "0123456789") == "" {
 			continue

@@ -15,6 +15,8 @@ import (
 
 	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
 	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/vaultctx/vaultctx/core/internal/ivf"
 )
 
 // SchemaVersion is the version of schema.sql. Open refuses a file with a
@@ -43,7 +45,8 @@ const DefaultBusyTimeout = 5 * time.Second
 
 // DefaultColumnWeights are the BM25 weights of the FTS5 columns chunk_text,
 // section and heading_context, in that order (the CJK bigram column takes
-// chunk_text's weight).
+// chunk_text's weight). KeywordHits uses them when it is passed the zero
+// weights.
 var DefaultColumnWeights = [3]float64{1.0, 0.5, 0.3}
 
 // Options configures Open.
@@ -52,9 +55,6 @@ type Options struct {
 	ReadOnly bool
 	// BusyTimeout is the lock wait; 0 means DefaultBusyTimeout.
 	BusyTimeout time.Duration
-	// Columns are the BM25 column weights (text, section, heading context);
-	// the zero value means DefaultColumnWeights.
-	Columns [3]float64
 	// Bulk tunes a private, freshly created file for a one-shot bulk load:
 	// no journal and no fsync until Close. Only for full rebuilds into a
 	// temporary file that is renamed into place afterwards.
@@ -71,7 +71,7 @@ type Store struct {
 	vecDim int
 	center []float32 // vector centre (see vec.go), loaded on first use
 	vecMu  sync.Mutex
-	lists  *ivfLists // IVF centroids (see ivf.go), loaded on first use
+	lists  *ivf.Lists // IVF centroids (see ivf.go), loaded on first use
 	imp    atomic.Pointer[impactIndex]
 	// meta is the meta table as a read-only store found it at Open (nil
 	// for a writer, which reads it afresh each time).
@@ -110,9 +110,6 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	})
 	if opt.BusyTimeout == 0 {
 		opt.BusyTimeout = DefaultBusyTimeout
-	}
-	if opt.Columns == ([3]float64{}) {
-		opt.Columns = DefaultColumnWeights
 	}
 	if opt.ReadOnly {
 		if _, err := os.Stat(path); err != nil {
@@ -220,13 +217,13 @@ func (s *Store) init(ctx context.Context) error {
 			}
 			return fmt.Errorf("create schema: %w", err)
 		}
-		v, err := s.Meta(ctx, "schema_version")
+		v, err := s.Meta(ctx, MetaSchemaVersion)
 		if err != nil {
 			return err
 		}
 		switch v {
 		case "":
-			if err := s.SetMeta(ctx, "schema_version", fmt.Sprint(SchemaVersion)); err != nil {
+			if err := s.SetMeta(ctx, MetaSchemaVersion, fmt.Sprint(SchemaVersion)); err != nil {
 				return err
 			}
 		case fmt.Sprint(SchemaVersion):
@@ -242,7 +239,7 @@ func (s *Store) init(ctx context.Context) error {
 			}
 			return err
 		}
-		v, err := s.Meta(ctx, "schema_version")
+		v, err := s.Meta(ctx, MetaSchemaVersion)
 		if err != nil {
 			return err
 		}
@@ -259,56 +256,6 @@ func (s *Store) Path() string { return s.path }
 // Close closes the database. For a Bulk store it first syncs the file.
 func (s *Store) Close() error {
 	return s.db.Close()
-}
-
-// Meta returns the value stored under key in the meta table, or "" when the
-// key is absent. A read-only store answers from the table as it was at
-// Open.
-func (s *Store) Meta(ctx context.Context, key string) (string, error) {
-	if s.meta != nil {
-		return s.meta[key], nil
-	}
-	var v string
-	err := s.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("read meta %s: %w", key, err)
-	}
-	return v, nil
-}
-
-// snapshotMeta reads the whole meta table into s.meta, which Meta then
-// answers from.
-func (s *Store) snapshotMeta(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, "SELECT key, value FROM meta")
-	if err != nil {
-		return fmt.Errorf("read meta: %w", err)
-	}
-	defer rows.Close()
-	m := map[string]string{}
-	for rows.Next() {
-		var k, v string
-		if err := rows.Scan(&k, &v); err != nil {
-			return fmt.Errorf("read meta: %w", err)
-		}
-		m[k] = v
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read meta: %w", err)
-	}
-	s.meta = m
-	return nil
-}
-
-// SetMeta stores value under key in the meta table.
-func (s *Store) SetMeta(ctx context.Context, key, value string) error {
-	_, err := s.db.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
-	if err != nil {
-		return fmt.Errorf("write meta %s: %w", key, err)
-	}
-	return nil
 }
 
 // Check runs PRAGMA integrity_check and the FTS5 integrity check; it returns
@@ -343,13 +290,4 @@ func (s *Store) ftsCheckRO(ctx context.Context) error {
 		return fmt.Errorf("fts5 integrity-check: %w", err)
 	}
 	return nil
-}
-
-// IsBusy reports whether err is SQLite's "database is locked" or "busy".
-func IsBusy(err error) bool {
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		return se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked
-	}
-	return false
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/vaultctx/vaultctx/core/embed"
+	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
 )
 
 func mustOpen(tb testing.TB) *Store {
@@ -62,14 +63,14 @@ func del(tb testing.TB, s *Store, path string) {
 func topPath(tb testing.TB, s *Store, q string) string {
 	tb.Helper()
 	ctx := context.Background()
-	hits, err := s.KeywordHits(ctx, q, 5)
+	hits, err := s.KeywordHits(ctx, q, 5, DefaultColumnWeights)
 	if err != nil {
 		tb.Fatalf("KeywordHits(%q): %v", q, err)
 	}
 	if len(hits) == 0 {
 		return ""
 	}
-	cs, err := s.Chunks(ctx, []int64{hits[0].ID})
+	cs, err := s.Chunks(ctx, []int64{hits[0].ChunkID})
 	if err != nil || len(cs) != 1 {
 		tb.Fatalf("Chunks: %v", err)
 	}
@@ -118,7 +119,7 @@ func TestKeywordQueriesNeverError(t *testing.T) {
 		`a AND`, `col:here`, `{chunk_text}: x`, `^start`, `x*`, `- - -`, `'`, `\`, "\x00", `🙂`, `a"b`, `"a" OR "b"`, ``, `   `,
 		`chunk_text:quotes`, `cjk:"x"`, `NOT here`, `here -there`} {
 		t.Run(q, func(t *testing.T) {
-			if _, err := s.KeywordHits(context.Background(), q, 10); err != nil {
+			if _, err := s.KeywordHits(context.Background(), q, 10, DefaultColumnWeights); err != nil {
 				t.Errorf("KeywordHits(%q): %v", q, err)
 			}
 		})
@@ -129,7 +130,7 @@ func TestORSemantics(t *testing.T) {
 	s := mustOpen(t)
 	put(t, s, "a.md", "alpha bravo")
 	put(t, s, "b.md", "charlie delta")
-	hits, err := s.KeywordHits(context.Background(), "alpha delta zulu", 10)
+	hits, err := s.KeywordHits(context.Background(), "alpha delta zulu", 10, DefaultColumnWeights)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestFTSIntegrityAfterEditsDeletesRenames(t *testing.T) {
 	if got := topPath(t, s, "bravo"); got != "c.md" {
 		t.Errorf("renamed file: top hit %q, want c.md", got)
 	}
-	if hits, _ := s.KeywordHits(ctx, "first", 10); len(hits) != 0 {
+	if hits, _ := s.KeywordHits(ctx, "first", 10, DefaultColumnWeights); len(hits) != 0 {
 		t.Errorf("stale FTS entry for edited chunk: %v", hits)
 	}
 	files, err := s.Files(ctx)
@@ -259,11 +260,11 @@ func TestVectorsRoundTripAndRecall(t *testing.T) {
 		}
 		in := map[int64]bool{}
 		for _, h := range got {
-			in[h.ID] = true
+			in[h.ChunkID] = true
 		}
 		for _, h := range want {
 			total++
-			if in[h.ID] {
+			if in[h.ChunkID] {
 				found++
 			}
 		}
@@ -306,14 +307,14 @@ func TestPruneCommonTerms(t *testing.T) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	terms, err := s.pruneCommon(ctx, ftsTerms("common rare"))
+	terms, err := s.pruneCommon(ctx, ftsquery.Terms("common rare"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(terms) != `["rare"]` {
 		t.Errorf("pruned terms = %v, want only \"rare\"", terms)
 	}
-	only, err := s.pruneCommon(ctx, ftsTerms("common filler"))
+	only, err := s.pruneCommon(ctx, ftsquery.Terms("common filler"))
 	if err != nil || len(only) != 2 {
 		t.Errorf("all terms common: kept %v (%v), want both", only, err)
 	}
@@ -363,7 +364,7 @@ func TestReadOnlyDirectory(t *testing.T) {
 		t.Fatalf("read-only open in a read-only directory: %v", err)
 	}
 	defer r.Close()
-	if hits, err := r.KeywordHits(context.Background(), "bravo", 5); err != nil || len(hits) != 1 {
+	if hits, err := r.KeywordHits(context.Background(), "bravo", 5, DefaultColumnWeights); err != nil || len(hits) != 1 {
 		t.Errorf("search: %v %v", hits, err)
 	}
 }

@@ -6,9 +6,10 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
+
+	"github.com/vaultctx/vaultctx/core/internal/ivf"
 )
 
 // Vector index layout: an inverted file (IVF) of int8 vectors.
@@ -101,7 +102,7 @@ func (s *Store) initVec(ctx context.Context) error {
 		s.vecOK = false
 		return nil // sqlite-vec not loadable: BM25 only
 	}
-	d, err := s.Meta(ctx, "vec_dim")
+	d, err := s.Meta(ctx, metaVecDim)
 	if err != nil {
 		return err
 	}
@@ -112,7 +113,7 @@ func (s *Store) initVec(ctx context.Context) error {
 	if err != nil || dim <= 0 {
 		return fmt.Errorf("meta vec_dim %q is not a dimension", d)
 	}
-	layout, err := s.Meta(ctx, "vec_layout")
+	layout, err := s.Meta(ctx, metaVecLayout)
 	if err != nil {
 		return err
 	}
@@ -172,10 +173,10 @@ func (s *Store) EnsureVec(ctx context.Context, dim int, reset bool) error {
 			return fmt.Errorf("create vector tables: %w", err)
 		}
 	}
-	if err := s.SetMeta(ctx, "vec_dim", strconv.Itoa(dim)); err != nil {
+	if err := s.SetMeta(ctx, metaVecDim, strconv.Itoa(dim)); err != nil {
 		return err
 	}
-	if err := s.SetMeta(ctx, "vec_layout", vecLayout); err != nil {
+	if err := s.SetMeta(ctx, metaVecLayout, vecLayout); err != nil {
 		return err
 	}
 	s.vecDim, s.vecOK = dim, true
@@ -262,8 +263,8 @@ func (t *Tx) putVec(ctx context.Context, id int64, v []float32) error {
 	if err != nil {
 		return err
 	}
-	q := quantize(v, center)
-	if _, err := t.insVec.ExecContext(ctx, id, lists.nearest(q), q.bytes()); err != nil {
+	q := ivf.Quantize(v, center)
+	if _, err := t.insVec.ExecContext(ctx, id, lists.Nearest(q), q.Bytes()); err != nil {
 		return fmt.Errorf("insert vector: %w", err)
 	}
 	return nil
@@ -320,7 +321,7 @@ func (t *Tx) SetCenter(ctx context.Context, sample [][]float32) error {
 		}
 	}
 	b, _ := json.Marshal(c)
-	if err := t.SetMeta(ctx, "vec_center", string(b)); err != nil {
+	if err := t.SetMeta(ctx, metaVecCenter, string(b)); err != nil {
 		return err
 	}
 	t.s.center = c
@@ -339,7 +340,7 @@ func (s *Store) loadCenter(ctx context.Context) ([]float32, error) {
 	if s.center != nil {
 		return s.center, nil
 	}
-	raw, err := s.Meta(ctx, "vec_center")
+	raw, err := s.Meta(ctx, metaVecCenter)
 	if err != nil {
 		return nil, err
 	}
@@ -354,77 +355,23 @@ func (s *Store) loadCenter(ctx context.Context) ([]float32, error) {
 	return c, nil
 }
 
-// i8 is a quantised vector: round(x·127/max|x|) per component.
-type i8 []int8
-
-// quantize returns v - center as int8, scaled so that the largest
-// component is ±127 (the zero vector stays zero).
-func quantize(v, center []float32) i8 {
-	x := make([]float32, len(v))
-	var m float32
-	for i := range v {
-		x[i] = v[i] - center[i]
-		if a := float32(math.Abs(float64(x[i]))); a > m {
-			m = a
-		}
-	}
-	out := make(i8, len(v))
-	if m == 0 {
-		return out
-	}
-	f := 127 / m
-	for i, a := range x {
-		out[i] = int8(max(-127, min(127, math.Round(float64(a*f)))))
-	}
-	return out
-}
-
-func (q i8) bytes() []byte {
-	b := make([]byte, len(q))
-	for i, x := range q {
-		b[i] = byte(x)
-	}
-	return b
-}
-
-func (q i8) norm() float64 {
-	var n int32
-	for _, x := range q {
-		n += int32(x) * int32(x)
-	}
-	return math.Sqrt(float64(n))
-}
-
-// unit returns q as a float32 vector of length 1 (or zero).
-func (q i8) unit() []float32 {
-	out := make([]float32, len(q))
-	n := q.norm()
-	if n == 0 {
-		return out
-	}
-	for i, x := range q {
-		out[i] = float32(float64(x) / n)
-	}
-	return out
-}
-
 // VectorHits returns up to k chunk ids nearest to q by centred cosine
 // similarity (Score in [-1, 1], best first; ties by smaller id), reading
 // only the Probes nearest IVF lists (see the layout above). q must have
 // VecDim dimensions; it need not be normalised. It returns nil when the
 // file has no vector index.
-func (s *Store) VectorHits(ctx context.Context, q []float32, k int) ([]Scored, error) {
+func (s *Store) VectorHits(ctx context.Context, q []float32, k int) ([]Hit, error) {
 	return s.vectorHits(ctx, q, k, false)
 }
 
 // ExactVectorHits is the exhaustive reference for VectorHits: it scores
 // every stored vector, in every list, the same way. It exists to measure
 // the recall of the list probing.
-func (s *Store) ExactVectorHits(ctx context.Context, q []float32, k int) ([]Scored, error) {
+func (s *Store) ExactVectorHits(ctx context.Context, q []float32, k int) ([]Hit, error) {
 	return s.vectorHits(ctx, q, k, true)
 }
 
-func (s *Store) vectorHits(ctx context.Context, q []float32, k int, all bool) ([]Scored, error) {
+func (s *Store) vectorHits(ctx context.Context, q []float32, k int, all bool) ([]Hit, error) {
 	if !s.vecOK || k <= 0 {
 		return nil, nil
 	}
@@ -435,7 +382,7 @@ func (s *Store) vectorHits(ctx context.Context, q []float32, k int, all bool) ([
 	if err != nil {
 		return nil, err
 	}
-	qq := quantize(q, center)
+	qq := ivf.Quantize(q, center)
 	var probe []int64
 	if !all {
 		if probe, err = s.nearestLists(ctx, qq); err != nil {

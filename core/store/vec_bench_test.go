@@ -105,7 +105,7 @@ func BenchmarkVectorHits(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, w := range want {
-			hit := slices.ContainsFunc(got, func(g Scored) bool { return g.ID == w.ID })
+			hit := slices.ContainsFunc(got, func(g Hit) bool { return g.ChunkID == w.ChunkID })
 			total++
 			if i < len(queries)-200 {
 				totalEval++

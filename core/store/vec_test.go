@@ -7,6 +7,8 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/core/internal/ivf"
 )
 
 // clustered returns n vectors of dim components around centres random
@@ -92,8 +94,8 @@ func listOf(tb testing.TB, s *Store, id int64) int64 {
 	return l
 }
 
-func asI8(v string) i8 {
-	q := make(i8, len(v))
+func asI8(v string) ivf.Vec {
+	q := make(ivf.Vec, len(v))
 	for i := range q {
 		q[i] = int8(v[i])
 	}
@@ -104,7 +106,7 @@ func TestDotKernelsMatchGo(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for _, dim := range []int{1, 7, 8, 9, 100, 256, 384} {
 		const n = 37
-		q := make(i8, dim)
+		q := make(ivf.Vec, dim)
 		for i := range q {
 			q[i] = int8(r.Intn(255) - 127)
 		}
@@ -181,7 +183,7 @@ func TestTrainVectorLists(t *testing.T) {
 	for _, id := range ids[:500] {
 		l := listOf(t, s, id)
 		used[l] = true
-		if want := lists.nearest(asI8(after[id])); l != want {
+		if want := lists.Nearest(asI8(after[id])); l != want {
 			t.Fatalf("vector %d in list %d, nearest is %d", id, l, want)
 		}
 	}
@@ -204,7 +206,7 @@ func TestTrainVectorLists(t *testing.T) {
 	more := fillVectorsAs(t, s, "g", clustered(r, 50, dim, 5))
 	for _, id := range more {
 		v := storedVectors(t, s)[id]
-		if l, want := listOf(t, s, id), lists.nearest(asI8(v)); l != want {
+		if l, want := listOf(t, s, id), lists.Nearest(asI8(v)); l != want {
 			t.Fatalf("new vector %d in list %d, nearest is %d", id, l, want)
 		}
 	}
@@ -273,16 +275,16 @@ func TestScanMatchesVec0(t *testing.T) {
 		t.Fatal(err)
 	}
 	for qi := 0; qi < 5; qi++ {
-		q := quantize(clustered(r, 1, dim, 1)[0], center)
+		q := ivf.Quantize(clustered(r, 1, dim, 1)[0], center)
 		order, err := s.nearestLists(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := lists.nearestN(q, lists.len()); !slices.Equal(order, want) {
+		if want := lists.NearestN(q, lists.Len()); !slices.Equal(order, want) {
 			t.Fatalf("query %d: vaultctx_nearest ranks lists %v, Go %v", qi, order, want)
 		}
 		for _, k := range []int{1, 10, 100} {
-			for _, l := range append(lists.nearestN(q, 3), -1) {
+			for _, l := range append(lists.NearestN(q, 3), -1) {
 				var probe []int64
 				if l >= 0 {
 					probe = []int64{l}
@@ -313,7 +315,7 @@ func TestScanMatchesVec0(t *testing.T) {
 // sameHits compares two rankings whose scores were computed in different
 // float orders: scores must agree to 1e-6 rank by rank, and ids wherever
 // the score is not tied within that tolerance with a neighbour.
-func sameHits(t *testing.T, what string, fast, slow []Scored) {
+func sameHits(t *testing.T, what string, fast, slow []Hit) {
 	t.Helper()
 	if len(fast) != len(slow) {
 		t.Fatalf("%s: scan found %d, vec0 %d", what, len(fast), len(slow))
@@ -324,8 +326,8 @@ func sameHits(t *testing.T, what string, fast, slow []Scored) {
 			t.Fatalf("%s rank %d: scan %v, vec0 %v", what, i, fast[i], slow[i])
 		}
 		tied := (i > 0 && slow[i-1].Score-slow[i].Score < eps) || (i+1 < len(slow) && slow[i].Score-slow[i+1].Score < eps)
-		if !tied && fast[i].ID != slow[i].ID {
-			t.Fatalf("%s rank %d: scan id %d, vec0 id %d", what, i, fast[i].ID, slow[i].ID)
+		if !tied && fast[i].ChunkID != slow[i].ChunkID {
+			t.Fatalf("%s rank %d: scan id %d, vec0 id %d", what, i, fast[i].ChunkID, slow[i].ChunkID)
 		}
 	}
 }

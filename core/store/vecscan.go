@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/vaultctx/vaultctx/core/internal/ivf"
 )
 
 // The query side of the vector index runs in SQL functions of our own
@@ -33,8 +35,8 @@ func registerVecScan() { C.vaultctx_vecscan_auto() }
 
 // nearestLists returns every IVF list id, nearest to q first (ties by
 // smaller id), ranked inside SQLite; nil when there are no lists.
-func (s *Store) nearestLists(ctx context.Context, q i8) ([]int64, error) {
-	u := q.unit()
+func (s *Store) nearestLists(ctx context.Context, q ivf.Vec) ([]int64, error) {
+	u := q.Unit()
 	b := make([]byte, 4*len(u))
 	for i, x := range u {
 		binary.NativeEndian.PutUint32(b[4*i:], math.Float32bits(x))
@@ -55,10 +57,10 @@ func (s *Store) nearestLists(ctx context.Context, q i8) ([]int64, error) {
 // is nil) by cosine with q and returns the k best, best first (ties by
 // smaller id). The scoring runs in vaultctx_knn; scanListsGo is the same
 // scan in Go.
-func (s *Store) scanLists(ctx context.Context, q i8, probe []int64, k int) ([]Scored, error) {
+func (s *Store) scanLists(ctx context.Context, q ivf.Vec, probe []int64, k int) ([]Hit, error) {
 	query := `SELECT vaultctx_knn(?, ?, c.validity, c.rowids, v.vectors)
 		FROM chunk_vecs_chunks c JOIN chunk_vecs_vector_chunks00 v ON v._rowid_ = c.chunk_id`
-	args := []any{q.bytes(), k}
+	args := []any{q.Bytes(), k}
 	if len(probe) > 0 {
 		query += " WHERE c.partition00 IN (?" + strings.Repeat(",?", len(probe)-1) + ")"
 		for _, l := range probe {
@@ -69,11 +71,11 @@ func (s *Store) scanLists(ctx context.Context, q i8, probe []int64, k int) ([]Sc
 	if err := s.db.QueryRowContext(ctx, query, args...).Scan(&raw); err != nil {
 		return nil, fmt.Errorf("vector scan: %w", err)
 	}
-	out := make([]Scored, len(raw)/16)
+	out := make([]Hit, len(raw)/16)
 	for i := range out {
-		out[i] = Scored{
-			ID:    int64(binary.NativeEndian.Uint64(raw[16*i:])),
-			Score: math.Float64frombits(binary.NativeEndian.Uint64(raw[16*i+8:])),
+		out[i] = Hit{
+			ChunkID: int64(binary.NativeEndian.Uint64(raw[16*i:])),
+			Score:   math.Float64frombits(binary.NativeEndian.Uint64(raw[16*i+8:])),
 		}
 	}
 	return out, nil

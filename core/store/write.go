@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
 )
 
 // File is one row of the files table: a note as last indexed.
@@ -127,7 +129,7 @@ func (t *Tx) ReplaceFile(ctx context.Context, f File, chunks []Chunk, vecs [][]f
 	for i := range chunks {
 		c := &chunks[i]
 		var cjk any
-		if b := CJKBigrams(c.Text + "\n" + c.Section); b != "" {
+		if b := ftsquery.CJKBigrams(c.Text + "\n" + c.Section); b != "" {
 			cjk = b
 		}
 		if c.Hash == nil {

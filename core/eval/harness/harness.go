@@ -153,7 +153,7 @@ func runBEIR(ctx context.Context, opt Options) (*eval.Report, error) {
 	fmt.Fprintf(opt.Progress, "indexing %d documents of %s ...\n", len(ds.Docs), ds.Name)
 	iopt := index.Options{
 		Vault: vaultDir, DB: db, Full: true, ModelDir: model, NoModel: model == "",
-		Rules: config.Defaults().Rules(), Columns: opt.Config.Search.Columns, Logger: opt.Logger,
+		Rules: config.Defaults().Rules(), Logger: opt.Logger,
 	}
 	if _, err := index.Run(ctx, iopt); err != nil {
 		return nil, err
@@ -207,7 +207,7 @@ func runQueries(ctx context.Context, opt Options) (*eval.Report, error) {
 		fmt.Fprintf(opt.Progress, "indexing %s ...\n", orDefault(opt.Vault, vault))
 		iopt := index.Options{
 			Vault: vault, DB: db, ModelDir: model, NoModel: fresh && model == "",
-			Rules: opt.Config.Rules(), Columns: opt.Config.Search.Columns, Logger: opt.Logger,
+			Rules: opt.Config.Rules(), Logger: opt.Logger,
 		}
 		if _, err := index.Run(ctx, iopt); err != nil {
 			return nil, err

@@ -1,73 +1,73 @@
-package store
+package postings
 
 import (
 	"encoding/binary"
 	"errors"
 	"math"
 	"math/bits"
-	"unicode"
-	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
-// posting is one entry of an impact posting list: a chunk id and the term's
-// frequency in each FTS5 column (chunk_text, section, heading_context, cjk).
-type posting struct {
-	doc uint32
-	tf  [4]uint32
+// Posting is one entry of a posting list: a chunk id (Doc, at least 1) and
+// the term's frequency in each FTS5 column (chunk_text, section,
+// heading_context, cjk).
+type Posting struct {
+	Doc uint32
+	TF  [4]uint32
 }
 
-// blockLen is the number of postings bit-packed together.
-const blockLen = 128
+// BlockLen is the number of postings coded together in one block.
+const BlockLen = 128
 
-// encodePostings packs postings (sorted by doc, docs >= 1, no duplicates)
-// into a blob: uvarint(count), then per block of up to blockLen postings
+// Encode packs postings (sorted by doc, docs >= 1, no duplicates)
+// into a blob: uvarint(count), then per block of up to BlockLen postings
 // five bit widths (doc gap and the four column frequencies) followed by the
 // five bit-packed arrays, least significant bit first. Widths are the bit
 // length of the block's largest value, so a column a term never occurs in
 // costs nothing. This is frame-of-reference packing without exceptions
 // (Goldstein, Ramakrishnan and Shaft, ICDE 1998); it keeps dense lists of
 // common terms near 10 bits per posting and decodes without branches.
-func encodePostings(ps []posting) []byte {
-	var e postingEncoder
+func Encode(ps []Posting) []byte {
+	var e Encoder
 	for _, p := range ps {
-		e.add(p)
+		e.Add(p)
 	}
-	return e.finish()
+	return e.Finish()
 }
 
-// postingEncoder builds the blob of encodePostings one posting at a time,
-// holding only the current block, so a whole index can be encoded while the
-// chunks stream past.
-type postingEncoder struct {
+// Encoder builds the blob of Encode one posting at a time, holding only
+// the current block, so a whole index can be encoded while the chunks
+// stream past. The zero value is an empty list.
+type Encoder struct {
 	n    int
 	prev uint32
-	blk  []posting
+	blk  []Posting
 	out  []byte
 	w    bitWriter
 }
 
-// add appends p; docs must arrive in increasing order.
-func (e *postingEncoder) add(p posting) {
+// Len returns the number of postings added.
+func (e *Encoder) Len() int { return e.n }
+
+// Add appends p; docs must arrive in increasing order.
+func (e *Encoder) Add(p Posting) {
 	e.blk = append(e.blk, p)
 	e.n++
-	if len(e.blk) == blockLen {
+	if len(e.blk) == BlockLen {
 		e.flushBlock()
 	}
 }
 
-func (e *postingEncoder) flushBlock() {
+func (e *Encoder) flushBlock() {
 	n := len(e.blk)
 	if n == 0 {
 		return
 	}
-	var vals [5][blockLen]uint32
+	var vals [5][BlockLen]uint32
 	for i, p := range e.blk {
-		vals[0][i] = p.doc - e.prev
-		e.prev = p.doc
+		vals[0][i] = p.Doc - e.prev
+		e.prev = p.Doc
 		for c := 0; c < 4; c++ {
-			vals[c+1][i] = p.tf[c]
+			vals[c+1][i] = p.TF[c]
 		}
 	}
 	var widths [5]uint8
@@ -172,99 +172,108 @@ func riceCost(vals []uint32) (uint8, int) {
 	return bestK, best
 }
 
-// finish returns the encoded list.
-func (e *postingEncoder) finish() []byte {
+// Finish returns the encoded list. The Encoder must not be used after.
+func (e *Encoder) Finish() []byte {
 	e.flushBlock()
 	return append(binary.AppendUvarint(make([]byte, 0, len(e.out)+10), uint64(e.n)), e.out...)
 }
 
-// errPostings reports a posting list blob that does not decode.
-var errPostings = errors.New("corrupt impact posting list")
+// ErrCorrupt is returned by the decoders for a blob that Encode did not
+// produce.
+var ErrCorrupt = errors.New("corrupt impact posting list")
 
-// decodeBlocks calls fn once per block of blob with its n postings: the
-// chunk ids and, per column, the frequencies. It is decodePostings without
-// a call per posting, for scoring loops.
-func decodeBlocks(blob []byte, fn func(n int, docs *[blockLen]uint32, tfs *[4][blockLen]uint32)) error {
-	var d blockDecoder
-	if err := d.reset(blob); err != nil {
+// DecodeBlocks calls fn once per block of blob with its n postings: the
+// chunk ids and, per column, the frequencies. It returns ErrCorrupt for a
+// blob that does not decode (fn may have been called for the blocks
+// before).
+func DecodeBlocks(blob []byte, fn func(n int, docs *[BlockLen]uint32, tfs *[4][BlockLen]uint32)) error {
+	var d Decoder
+	if err := d.Reset(blob); err != nil {
 		return err
 	}
 	for {
-		n, err := d.next()
+		n, err := d.Next()
 		if n == 0 || err != nil {
 			return err
 		}
-		fn(n, &d.docs, &d.tfs)
+		fn(n, &d.Docs, &d.TFs)
 	}
 }
 
-// blockDecoder decodes a posting list blob one block at a time, so that a
-// scorer can walk several lists side by side.
-type blockDecoder struct {
+// Decoder decodes a posting list blob one block at a time, so that a
+// scorer can walk several lists side by side. After Next returns n > 0,
+// Docs[:n] holds the block's chunk ids (increasing) and TFs[c][:n] their
+// frequencies in column c.
+type Decoder struct {
 	blob []byte
 	pos  int    // byte offset of the next block
 	left int    // postings not yet decoded
 	prev uint32 // last chunk id decoded
-	docs [blockLen]uint32
-	tfs  [4][blockLen]uint32
+	Docs [BlockLen]uint32
+	TFs  [4][BlockLen]uint32
 }
 
-// reset starts decoding blob. It returns errPostings when the count
+// Reset starts decoding blob. It returns ErrCorrupt when the count
 // header is corrupt.
-func (d *blockDecoder) reset(blob []byte) error {
+func (d *Decoder) Reset(blob []byte) error {
 	n, k := binary.Uvarint(blob)
 	if k <= 0 || n > uint64(len(blob))*8 {
-		return errPostings
+		return ErrCorrupt
 	}
 	d.blob, d.pos, d.left, d.prev = blob, k, int(n), 0
 	return nil
 }
 
-// next decodes the next block into d.docs and d.tfs and returns its number
-// of postings: 0 at the end, or with errPostings for a corrupt block.
-func (d *blockDecoder) next() (int, error) {
+// Next decodes the next block into d.Docs and d.TFs and returns its number
+// of postings: 0 at the end, or with ErrCorrupt for a corrupt block.
+//
+// It is one function of about 80 lines on purpose: it is the inner loop of
+// a BM25 query (one call per 128 postings of every common query term), and
+// it checks the whole block header against the blob's length once, so that
+// the five field decoders after it run without bounds or error checks.
+func (d *Decoder) Next() (int, error) {
 	if d.left <= 0 {
 		return 0, nil
 	}
 	blob, pos := d.blob, d.pos
-	cnt := min(d.left, blockLen)
+	cnt := min(d.left, BlockLen)
 	var modes, counts [5]uint8
 	bounded := 0 // bits of the dense and sparse fields
 	for f := 0; f < 5; f++ {
 		if pos >= len(blob) {
-			return 0, errPostings
+			return 0, ErrCorrupt
 		}
 		m := blob[pos]
 		pos++
 		switch {
 		case m&riceFlag != 0:
 			if m&sparseFlag != 0 || m&^riceFlag > 16 {
-				return 0, errPostings
+				return 0, ErrCorrupt
 			}
 			bounded += cnt // at least one bit per code
 		case m&sparseFlag != 0:
 			if f == 0 || pos >= len(blob) || m&^sparseFlag > 32 || int(blob[pos]) > cnt {
-				return 0, errPostings
+				return 0, ErrCorrupt
 			}
 			counts[f] = blob[pos]
 			pos++
 			bounded += int(counts[f]) * (7 + int(m&^sparseFlag))
 		default:
 			if m > 32 {
-				return 0, errPostings
+				return 0, ErrCorrupt
 			}
 			bounded += int(m) * cnt
 		}
 		modes[f] = m
 	}
 	if pos+(bounded+7)/8 > len(blob) {
-		return 0, errPostings
+		return 0, ErrCorrupt
 	}
 	r := bitReader{b: blob[pos:]}
 	for f := 0; f < 5; f++ {
-		vals := &d.docs
+		vals := &d.Docs
 		if f > 0 {
-			vals = &d.tfs[f-1]
+			vals = &d.TFs[f-1]
 		}
 		m := modes[f]
 		switch {
@@ -273,7 +282,7 @@ func (d *blockDecoder) next() (int, error) {
 		case m&sparseFlag != 0:
 			wd := m &^ sparseFlag
 			clear(vals[:cnt])
-			var idx [blockLen]uint8
+			var idx [BlockLen]uint8
 			for j := 0; j < int(counts[f]); j++ {
 				idx[j] = uint8(r.read(7))
 			}
@@ -293,13 +302,13 @@ func (d *blockDecoder) next() (int, error) {
 	}
 	end := pos + int((r.off+7)/8)
 	if end > len(blob) {
-		return 0, errPostings
+		return 0, ErrCorrupt
 	}
 	d.pos = end
 	prev := d.prev
 	for i := 0; i < cnt; i++ {
-		prev += d.docs[i]
-		d.docs[i] = prev
+		prev += d.Docs[i]
+		d.Docs[i] = prev
 	}
 	d.prev = prev
 	d.left -= cnt
@@ -412,78 +421,4 @@ func (r *bitReader) readRice(k uint8) uint32 {
 	}
 	r.off += uint(q) + 1 + uint(k)
 	return uint32(q)<<k | uint32(x>>(q+1))&(1<<k-1)
-}
-
-// ftsTokens calls fn with each token of text as FTS5's unicode61 tokenizer
-// with remove_diacritics 2 forms it, before stemming: maximal runs of
-// letters, numbers and private-use characters (combining marks continue a
-// token and are dropped), lowercased, with diacritics removed. The impact
-// index only trusts terms whose document and instance counts agree with
-// FTS5's own vocabulary, so a difference here costs speed, never
-// correctness.
-//
-// fn must not keep tok: its bytes are reused.
-func ftsTokens(text string, fn func(tok []byte)) {
-	buf := make([]byte, 0, 64)
-	ascii := true
-	emit := func() {
-		if len(buf) == 0 {
-			return
-		}
-		if ascii {
-			fn(buf)
-		} else {
-			fn([]byte(foldDiacritics(string(buf))))
-		}
-		buf, ascii = buf[:0], true
-	}
-	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			i++
-			if l := asciiFold[c]; l != 0 {
-				buf = append(buf, l)
-			} else {
-				emit()
-			}
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(text[i:])
-		i += size
-		switch {
-		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r):
-			buf = utf8.AppendRune(buf, unicode.ToLower(r))
-			ascii = false
-		case unicode.Is(unicode.Mn, r) && len(buf) > 0:
-			// a diacritic inside a token: dropped by remove_diacritics
-		default:
-			emit()
-		}
-	}
-	emit()
-}
-
-// asciiFold maps ASCII letters and digits to their lowercase form and every
-// other ASCII byte to 0 (a separator), as unicode61 does.
-var asciiFold = func() (t [utf8.RuneSelf]byte) {
-	for c := byte('0'); c <= '9'; c++ {
-		t[c] = c
-	}
-	for c := byte('a'); c <= 'z'; c++ {
-		t[c], t[c-32] = c, c
-	}
-	return t
-}()
-
-// foldDiacritics removes combining marks after canonical decomposition
-// ("é" → "e") and recomposes what is left.
-func foldDiacritics(s string) string {
-	d := norm.NFD.String(s)
-	out := make([]rune, 0, len(d))
-	for _, r := range d {
-		if !unicode.Is(unicode.Mn, r) {
-			out = append(out, r)
-		}
-	}
-	return norm.NFC.String(string(out))
 }

@@ -1,4 +1,4 @@
-package store
+package ftsquery
 
 import (
 	"strings"
@@ -7,11 +7,12 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// MaxQueryTerms caps the number of terms of one FTS5 query so a pasted
-// essay cannot make a search slow.
-const MaxQueryTerms = 48
+// MaxTerms caps the number of terms of one FTS5 query so a pasted essay
+// cannot make a search slow.
+const MaxTerms = 48
 
-// FTSQuery turns user text into a safe FTS5 MATCH expression.
+// Terms turns user text into the terms of a safe FTS5 MATCH expression,
+// each a complete FTS5 expression; the query is their join with " OR ".
 //
 // Semantics: a query is the OR of its terms, ranked by BM25, because
 // queries are natural-language prompts, not boolean expressions.
@@ -26,16 +27,10 @@ const MaxQueryTerms = 48
 //   - English stop words are dropped unless nothing else remains.
 //   - Runs of CJK characters become their overlapping bigrams, searched as
 //     a phrase in the cjk column (see CJKBigrams).
-//   - At most MaxQueryTerms terms are kept, in order of first appearance.
+//   - At most MaxTerms terms are kept, in order of first appearance.
 //
-// It returns "" when the text has no searchable term.
-func FTSQuery(text string) string {
-	return strings.Join(ftsTerms(text), " OR ")
-}
-
-// ftsTerms returns the OR-ed terms of FTSQuery, each a complete FTS5
-// expression.
-func ftsTerms(text string) []string {
+// It returns nil when the text has no searchable term.
+func Terms(text string) []string {
 	text = norm.NFC.String(text)
 	var terms, stopTerms []string
 	seen := map[string]bool{}
@@ -47,7 +42,7 @@ func ftsTerms(text string) []string {
 		*list = append(*list, t)
 	}
 	for _, word := range strings.Fields(text) {
-		toks, cjk := splitTokens(word)
+		toks, cjk := SplitTokens(word)
 		for _, run := range cjk {
 			add(&terms, "cjk:"+quote(bigramString(run)))
 		}
@@ -72,8 +67,8 @@ func ftsTerms(text string) []string {
 	if len(terms) == 0 {
 		terms = stopTerms
 	}
-	if len(terms) > MaxQueryTerms {
-		terms = terms[:MaxQueryTerms]
+	if len(terms) > MaxTerms {
+		terms = terms[:MaxTerms]
 	}
 	return terms
 }
@@ -82,9 +77,9 @@ func quote(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// splitTokens splits a word into lowercase runs of letters and digits, the
+// SplitTokens splits a word into lowercase runs of letters and digits, the
 // way FTS5's unicode61 tokenizer does, and returns CJK runs separately.
-func splitTokens(word string) (toks, cjk []string) {
+func SplitTokens(word string) (toks, cjk []string) {
 	var cur, cur2 []rune
 	flush := func() {
 		if len(cur) > 0 {
@@ -181,7 +176,8 @@ func bigramString(run string) string {
 	return strings.Join(parts, " ")
 }
 
-// stopWords are dropped from queries: Lucene's English stop set (the one
+// stopWords are dropped from queries (kept here, as they were in the
+// store, until the shared text-analysis package owns the one list): Lucene's English stop set (the one
 // the BEIR BM25 baseline used) plus question words common in prompts.
 var stopWords = func() map[string]bool {
 	m := map[string]bool{}
@@ -193,3 +189,19 @@ var stopWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// SingleToken reports whether term, one of Terms, is one quoted token,
+// and returns that token as Tokens forms it.
+func SingleToken(term string) (string, bool) {
+	if len(term) < 2 || term[0] != '"' || term[len(term)-1] != '"' {
+		return "", false
+	}
+	raw := strings.ReplaceAll(term[1:len(term)-1], `""`, `"`)
+	var tok string
+	n := 0
+	Tokens(raw, func(b []byte) {
+		n++
+		tok = string(b)
+	})
+	return tok, n == 1
+}

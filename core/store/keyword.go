@@ -1,0 +1,429 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/vaultctx/vaultctx/core/internal/bm25"
+	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
+	"github.com/vaultctx/vaultctx/core/internal/postings"
+)
+
+// The read side of the impact index (see impact.go for what it holds): a
+// keyword search over it fetches, per query phrase, the posting lists and
+// document frequencies from SQLite, chooses which phrases the lists serve
+// (the rest go to FTS5's bm25()), and hands both to core/internal/bm25,
+// which accumulates and ranks.
+
+// impactIndex is the part of the impact index a reader keeps in memory.
+type impactIndex struct {
+	maxID   int64 // the last chunk id of the build
+	deltaID int64 // the last chunk id of the delta; larger ids are newer
+	noDelta bool  // a file written before impact_delta existed
+	// lens are the chunk lengths of the build (ids 0..maxID) and of the
+	// delta (ids maxID+1..deltaID).
+	lens postings.Lengths
+}
+
+// loadImpact returns the impact index, or nil when the file has none (an
+// older file, or a corpus without common terms). The chunk lengths are kept
+// between calls; the meta keys are read every time (not from the snapshot
+// of a read-only store), so a reader that stays open across a rebuild or a
+// delta update picks it up.
+func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
+	var built, delta string
+	err := s.db.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), ''),
+		coalesce((SELECT value FROM meta WHERE key = 'impact_delta_max'), '')`).Scan(&built, &delta)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("load impact index: %w", err)
+	}
+	maxID, _ := strconv.ParseInt(built, 10, 64)
+	if maxID <= 0 {
+		return nil, nil
+	}
+	deltaID, _ := strconv.ParseInt(delta, 10, 64)
+	deltaID = max(deltaID, maxID)
+	if ix := s.imp.Load(); ix != nil && ix.maxID == maxID && ix.deltaID == deltaID {
+		return ix, nil
+	}
+	ix := &impactIndex{maxID: maxID, deltaID: deltaID, lens: postings.Lengths{MaxID: maxID}}
+	var hasDelta int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE name = 'impact_delta'").Scan(&hasDelta); err != nil {
+		return nil, fmt.Errorf("load impact index: %w", err)
+	}
+	ix.noDelta = hasDelta == 0
+	var parts [][]byte
+	err = s.queryOwned(ctx, "SELECT id, lens FROM impact_doclen", nil, func(vals []driver.Value) error {
+		id, err := valInt64(vals[0])
+		if err != nil {
+			return err
+		}
+		lens, err := valBytes(vals[1])
+		if err != nil {
+			return err
+		}
+		if len(lens) == 0 || (lens[0] != 2 && lens[0] != 4) {
+			return nil
+		}
+		switch {
+		case id == 1:
+			ix.lens.Whole = lens
+		case id == 2:
+			ix.lens.Delta = lens
+		case id >= lensPartID:
+			p := int(id - lensPartID)
+			if p >= len(parts) {
+				parts = append(parts, make([][]byte, p+1-len(parts))...)
+			}
+			parts[p] = lens
+		}
+		return nil
+	})
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("load impact index: %w", err)
+	}
+	if parts != nil {
+		// Parts that cannot be the whole build's mean a damaged file: use
+		// FTS5 alone.
+		if !ix.lens.UseParts(parts) {
+			return nil, nil
+		}
+	} else if ix.lens.Whole == nil {
+		return nil, nil
+	}
+	if ix.lens.Delta == nil {
+		ix.deltaID = maxID // a delta without lengths is not used
+	}
+	s.imp.Store(ix)
+	return ix, nil
+}
+
+// scoreWindow is the number of chunk ids keywordImpact scores at a time
+// (bm25.Scorer.Window). Tests shrink it to cross many window edges.
+var scoreWindow int64 = bm25.DefaultWindow
+
+// keywordImpact is KeywordHits over the impact index; see the comment at
+// the top of impact.go. It fetches the statistics and the phrases' lists
+// (impactQuery), splits the phrases between the lists and FTS5 and prunes
+// the common ones (choosePhrases), scores the FTS5 part (ftsScores), and
+// lets bm25.Scorer add the lists' part and rank.
+func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []string, k int, w [3]float64) ([]Hit, error) {
+	wrap := func(err error) error { return fmt.Errorf("keyword search: %w", err) }
+	q, err := s.impactQuery(ctx, ix, terms)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	if q.nRow == 0 {
+		return nil, nil
+	}
+	fast, slow, err := s.choosePhrases(ctx, ix, q, terms)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	// FTS5 part: rare phrases everywhere, common ones in newer chunks.
+	extra := map[int64]float64{}
+	if len(slow) > 0 {
+		if err := s.ftsScores(ctx, w, strings.Join(slow, " OR "), 0, extra); err != nil {
+			return nil, wrap(err)
+		}
+	}
+	if q.newer && len(fast) > 0 {
+		exprs := make([]string, len(fast))
+		for i, it := range fast {
+			exprs[i] = it.expr
+		}
+		if err := s.ftsScores(ctx, w, strings.Join(exprs, " OR "), ix.deltaID, extra); err != nil {
+			return nil, wrap(err)
+		}
+	}
+	// Lists part: each phrase's build list, then its delta list.
+	var lists []bm25.List
+	for _, it := range fast {
+		idf := bm25.IDF(q.nRow, it.df)
+		lists = append(lists, bm25.List{Postings: it.postings, IDF: idf}, bm25.List{Postings: it.delta, IDF: idf})
+	}
+	sc := bm25.Scorer{Weights: w, AvgDL: q.avgdl, Lengths: &ix.lens, Dead: &q.dead, Last: ix.deltaID, Window: scoreWindow}
+	top, err := sc.TopK(lists, extra, k)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	out := make([]Hit, len(top))
+	for i, h := range top {
+		out[i] = Hit{ChunkID: h.ID, Score: h.Score}
+	}
+	return out, nil
+}
+
+// impactQuery is what keywordImpact reads before it scores.
+type impactQuery struct {
+	nRow    int64   // FTS5's N
+	avgdl   float64 // FTS5's average chunk length
+	newer   bool    // chunks exist that neither the build nor the delta holds
+	dead    postings.IDSet
+	counted bool // impact_gone counts each term's dead postings
+	byForm  map[string]storedTerm
+	surface []string // by phrase: its single token, or ""
+}
+
+// storedTerm is a term's row of the impact index.
+type storedTerm struct {
+	df, gone        int64
+	postings, delta []byte
+}
+
+// impactTerm is one query phrase served by the impact index.
+type impactTerm struct {
+	expr     string // the FTS5 phrase
+	postings []byte
+	delta    []byte // postings in chunks added since the build
+	df       int64  // live document frequency
+}
+
+// impactQuery reads FTS5's statistics, the dead chunks and the stored
+// lists of the phrases of terms that are single tokens.
+func (s *Store) impactQuery(ctx context.Context, ix *impactIndex, terms []string) (*impactQuery, error) {
+	nRow, totals, err := s.ftsAverages(ctx)
+	if err != nil || nRow == 0 {
+		return &impactQuery{}, err
+	}
+	q := &impactQuery{nRow: nRow, surface: make([]string, len(terms))}
+	for _, t := range totals {
+		q.avgdl += float64(t)
+	}
+	q.avgdl /= float64(nRow)
+	var lookup []string
+	for i, t := range terms {
+		if w, ok := ftsquery.SingleToken(t); ok {
+			q.surface[i] = w
+			lookup = append(lookup, w)
+		}
+	}
+	var maxID int64
+	var goneDead string
+	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(id), 0),
+		coalesce((SELECT value FROM meta WHERE key = 'impact_gone_dead'), '') FROM chunks`).Scan(&maxID, &goneDead); err != nil {
+		return nil, err
+	}
+	if q.dead, err = s.impactDead(ctx); err != nil {
+		return nil, err
+	}
+	q.newer = maxID > ix.deltaID
+	// impact_gone counts each term's dead postings while impact_dead is
+	// as countGone saw it; otherwise the lists are decoded to count them.
+	q.counted = q.dead.Len() == 0
+	if c, err := strconv.ParseInt(goneDead, 10, 64); err == nil && c == int64(q.dead.Len()) {
+		q.counted = true
+	}
+	q.byForm, err = s.storedTerms(ctx, ix, lookup, q.counted && q.dead.Len() > 0)
+	return q, err
+}
+
+// storedTerms returns the impact index's row of each surface form of
+// lookup that it holds, with the postings of its delta and, with gone, the
+// count of its dead postings.
+func (s *Store) storedTerms(ctx context.Context, ix *impactIndex, lookup []string, gone bool) (map[string]storedTerm, error) {
+	byForm := map[string]storedTerm{}
+	if len(lookup) == 0 {
+		return byForm, nil
+	}
+	list, _ := json.Marshal(lookup)
+	deltaSQL := "(SELECT postings FROM impact_delta d WHERE d.term = f.term)"
+	if ix.noDelta || ix.deltaID == ix.maxID {
+		deltaSQL = "NULL"
+	}
+	goneSQL := "0"
+	if gone {
+		goneSQL = "coalesce((SELECT n FROM impact_gone g WHERE g.term = f.term), 0)"
+	}
+	err := s.queryOwned(ctx, `SELECT f.surface, t.df, t.postings, `+deltaSQL+`, `+goneSQL+` FROM impact_forms f JOIN impact_terms t ON t.term = f.term
+		WHERE f.surface IN (SELECT value FROM json_each(?))`, []any{string(list)}, func(vals []driver.Value) error {
+		w, err := valString(vals[0])
+		if err != nil {
+			return err
+		}
+		var st storedTerm
+		if st.df, err = valInt64(vals[1]); err != nil {
+			return err
+		}
+		if st.postings, err = valBytes(vals[2]); err != nil {
+			return err
+		}
+		if st.delta, err = valBytes(vals[3]); err != nil {
+			return err
+		}
+		if st.gone, err = valInt64(vals[4]); err != nil {
+			return err
+		}
+		byForm[w] = st
+		return nil
+	})
+	return byForm, err
+}
+
+// choosePhrases splits terms into the phrases the impact index serves
+// (fast, with their live document frequency) and the ones FTS5 scores
+// (slow), then drops the common ones as pruneCommon does.
+func (s *Store) choosePhrases(ctx context.Context, ix *impactIndex, q *impactQuery, terms []string) ([]impactTerm, []string, error) {
+	var fast []impactTerm
+	var slow []string
+	for i, t := range terms {
+		st, ok := q.byForm[q.surface[i]]
+		if !ok {
+			slow = append(slow, t)
+			continue
+		}
+		it, err := s.liveTerm(ctx, ix, q, t, st)
+		if err != nil {
+			return nil, nil, err
+		}
+		fast = append(fast, it)
+	}
+	limit := max(int64(MinCommonDocs), int64(CommonTermShare*float64(q.nRow)))
+	if q.nRow <= limit || len(terms) <= 1 {
+		return fast, slow, nil
+	}
+	slowDF := make([]int64, len(slow))
+	for i, t := range slow {
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)", t, limit+1).Scan(&slowDF[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	fast, slow = pruneFrequent(fast, slow, slowDF, limit)
+	return fast, slow, nil
+}
+
+// liveTerm returns phrase t served from its stored row: the document
+// frequency is the build's, plus the delta's, less the postings in dead
+// chunks, plus the matches in chunks newer than the delta.
+func (s *Store) liveTerm(ctx context.Context, ix *impactIndex, q *impactQuery, t string, st storedTerm) (impactTerm, error) {
+	it := impactTerm{expr: t, postings: st.postings, delta: st.delta, df: st.df}
+	if n, k := binary.Uvarint(st.delta); k > 0 {
+		it.df += int64(n)
+	}
+	if q.counted {
+		it.df -= st.gone
+	} else {
+		gone, err := q.dead.CountIn(st.postings, st.delta)
+		if err != nil {
+			return it, err
+		}
+		it.df -= gone
+	}
+	if q.newer {
+		var c int64
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid > ?", t, ix.deltaID).Scan(&c); err != nil {
+			return it, err
+		}
+		it.df += c
+	}
+	return it, nil
+}
+
+// pruneFrequent keeps, of the fast and slow phrases (slowDF the slow ones'
+// capped document counts), those in at most limit chunks, when at least
+// one is; otherwise it keeps all (see pruneCommon).
+func pruneFrequent(fast []impactTerm, slow []string, slowDF []int64, limit int64) ([]impactTerm, []string) {
+	anyRare := false
+	for _, c := range slowDF {
+		anyRare = anyRare || c <= limit
+	}
+	for _, it := range fast {
+		anyRare = anyRare || it.df <= limit
+	}
+	if !anyRare {
+		return fast, slow
+	}
+	keptSlow := slow[:0:0]
+	for i, t := range slow {
+		if slowDF[i] <= limit {
+			keptSlow = append(keptSlow, t)
+		}
+	}
+	keptFast := fast[:0:0]
+	for _, it := range fast {
+		if it.df <= limit {
+			keptFast = append(keptFast, it)
+		}
+	}
+	return keptFast, keptSlow
+}
+
+// ftsScores subtracts FTS5's bm25() with weights w of every chunk above
+// after that match (an FTS5 expression) from extra[chunk id]: FTS5's
+// scores are negative, extra's positive.
+func (s *Store) ftsScores(ctx context.Context, w [3]float64, match string, after int64, extra map[int64]float64) error {
+	rows, err := s.db.QueryContext(ctx, "SELECT rowid, bm25(chunks_fts, ?, ?, ?, ?) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid > ?",
+		w[0], w[1], w[2], w[0], match, after)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var r float64
+		if err := rows.Scan(&id, &r); err != nil {
+			return err
+		}
+		extra[id] -= r
+	}
+	return rows.Err()
+}
+
+// impactDead returns the ids of indexed chunks deleted since the build.
+func (s *Store) impactDead(ctx context.Context) (postings.IDSet, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT id FROM impact_dead")
+	if err != nil {
+		return postings.IDSet{}, err
+	}
+	defer rows.Close()
+	var dead postings.IDSet
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return postings.IDSet{}, err
+		}
+		dead.Add(uint32(id))
+	}
+	return dead, rows.Err()
+}
+
+// ftsAverages reads FTS5's averages record (rowid 1 of chunks_fts_data):
+// the row count and the total tokens of each column, which bm25() uses for
+// N and the average row length.
+func (s *Store) ftsAverages(ctx context.Context) (int64, []uint64, error) {
+	var b []byte
+	err := s.db.QueryRowContext(ctx, "SELECT block FROM chunks_fts_data WHERE id = 1").Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, nil
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	n, k := postings.SQLiteVarint(b)
+	if k == 0 {
+		return 0, nil, errors.New("corrupt FTS5 averages record")
+	}
+	var totals []uint64
+	for b = b[k:]; len(b) > 0; {
+		v, k := postings.SQLiteVarint(b)
+		if k == 0 {
+			return 0, nil, errors.New("corrupt FTS5 averages record")
+		}
+		totals = append(totals, v)
+		b = b[k:]
+	}
+	return int64(n), totals, nil
+}

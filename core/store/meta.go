@@ -1,0 +1,85 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Keys of the meta table that other packages read or write. Values are
+// strings; "" means unset.
+const (
+	// MetaSchemaVersion is the schema version of the file (SchemaVersion
+	// as a decimal).
+	MetaSchemaVersion = "schema_version"
+	// MetaModelHash is the hash of the embedding model the vectors were
+	// made with (embed.Hash of its directory), "" for a BM25-only index.
+	MetaModelHash = "model_hash"
+	// MetaModelDir is the absolute directory of that model.
+	MetaModelDir = "model_dir"
+	// MetaModelName is the model's name from its config.
+	MetaModelName = "model_name"
+	// MetaVault is the absolute vault root the index was built from.
+	MetaVault = "vault"
+	// MetaLastIndexTime is the end of the last index run, RFC 3339 UTC.
+	MetaLastIndexTime = "last_index_time"
+)
+
+// Keys of the meta table that only the store uses.
+const (
+	metaVecDim         = "vec_dim"
+	metaVecLayout      = "vec_layout"
+	metaVecCenter      = "vec_center"
+	metaImpactDeltaMax = "impact_delta_max"
+)
+
+// Meta returns the value stored under key in the meta table, or "" when the
+// key is absent. A read-only store answers from the table as it was at
+// Open.
+func (s *Store) Meta(ctx context.Context, key string) (string, error) {
+	if s.meta != nil {
+		return s.meta[key], nil
+	}
+	var v string
+	err := s.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read meta %s: %w", key, err)
+	}
+	return v, nil
+}
+
+// snapshotMeta reads the whole meta table into s.meta, which Meta then
+// answers from.
+func (s *Store) snapshotMeta(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, "SELECT key, value FROM meta")
+	if err != nil {
+		return fmt.Errorf("read meta: %w", err)
+	}
+	defer rows.Close()
+	m := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return fmt.Errorf("read meta: %w", err)
+		}
+		m[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read meta: %w", err)
+	}
+	s.meta = m
+	return nil
+}
+
+// SetMeta stores value under key in the meta table.
+func (s *Store) SetMeta(ctx context.Context, key, value string) error {
+	_, err := s.db.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
+	if err != nil {
+		return fmt.Errorf("write meta %s: %w", key, err)
+	}
+	return nil
+}
