@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"maps"
-	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -266,8 +265,7 @@ func (s *Store) updateDelta(ctx context.Context, built, maxID int64) error {
 	for t := range terms {
 		common[t] = [2]int64{}
 	}
-	prefixes, maxPrefix := candidatePrefixes(common)
-	sc := &candScanner{prefixes: prefixes, maxPrefix: maxPrefix, class: map[string]int32{}}
+	sc := postings.NewScanner(postings.StemPrefixes(common))
 
 	// The chunks added since the build, tokenized once.
 	type row struct {
@@ -285,7 +283,7 @@ func (s *Store) updateDelta(ctx context.Context, built, maxID int64) error {
 	for i := range added {
 		for _, text := range added[i].cols {
 			ftsquery.Tokens(text, func(tok []byte) {
-				if _, ok := forms[string(tok)]; !ok && sc.classify(tok) >= 0 {
+				if _, ok := forms[string(tok)]; !ok && sc.Classify(tok) >= 0 {
 					unknown[string(tok)] = struct{}{}
 				}
 			})
@@ -305,7 +303,7 @@ func (s *Store) updateDelta(ctx context.Context, built, maxID int64) error {
 		}
 	}
 	lists := make([]postings.Encoder, len(names))
-	var counter tfCounter
+	var counter postings.Counter
 	lookup := func(tok []byte) int32 {
 		if t, ok := forms[string(tok)]; ok {
 			return t
@@ -313,7 +311,7 @@ func (s *Store) updateDelta(ctx context.Context, built, maxID int64) error {
 		return -1
 	}
 	for i := range added {
-		counter.count(&added[i].cols, lookup, func(t int32, tf [4]uint32) {
+		counter.Count(&added[i].cols, lookup, func(t int32, tf [4]uint32) {
 			lists[t].Add(postings.Posting{Doc: uint32(added[i].id), TF: tf})
 		})
 	}
@@ -583,7 +581,7 @@ func (s *Store) stemSurfaces(ctx context.Context, list []string) (map[string]str
 }
 
 // candidates are the surface tokens that may stem to a common term, each
-// with one or more postings lists, each in doc order (see candList).
+// with one or more postings lists, each in doc order (see postings.VarList).
 type candidates struct {
 	ids      map[string][]int32 // word -> its lists
 	words    []string           // by list
@@ -602,7 +600,7 @@ type candidates struct {
 // One goroutine reads the rows (SQLite) while up to four tokenize them,
 // each taking every fourth batch, so each worker's lists stay in doc order.
 func (s *Store) scanCandidates(ctx context.Context, common map[string][2]int64) (*candidates, error) {
-	prefixes, maxPrefix := candidatePrefixes(common)
+	prefixes := postings.StemPrefixes(common)
 	type row struct {
 		id   int64
 		cols [4]string
@@ -610,17 +608,17 @@ func (s *Store) scanCandidates(ctx context.Context, common map[string][2]int64) 
 	const batchLen = 256
 	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
 	chans := make([]chan []row, workers)
-	scanners := make([]*candScanner, workers)
+	scanners := make([]*postings.Scanner, workers)
 	var wg sync.WaitGroup
 	for i := range chans {
 		chans[i] = make(chan []row, 4)
-		scanners[i] = &candScanner{prefixes: prefixes, maxPrefix: maxPrefix, class: map[string]int32{}}
+		scanners[i] = postings.NewScanner(prefixes)
 		wg.Add(1)
-		go func(sc *candScanner, in chan []row) {
+		go func(sc *postings.Scanner, in chan []row) {
 			defer wg.Done()
 			for batch := range in {
 				for i := range batch {
-					sc.chunk(batch[i].id, &batch[i].cols)
+					sc.Chunk(batch[i].id, &batch[i].cols)
 				}
 			}
 		}(scanners[i], chans[i])
@@ -642,104 +640,15 @@ func (s *Store) scanCandidates(ctx context.Context, common map[string][2]int64) 
 	wg.Wait()
 	c := &candidates{ids: map[string][]int32{}}
 	for _, sc := range scanners {
-		for j, w := range sc.words {
+		for j, w := range sc.Words {
 			id := int32(len(c.words))
 			c.words = append(c.words, w)
-			c.lists = append(c.lists, sc.lists[j])
-			c.overflow = append(c.overflow, sc.overflow[j])
+			c.lists = append(c.lists, sc.Lists[j])
+			c.overflow = append(c.overflow, sc.Overflow[j])
 			c.ids[w] = append(c.ids[w], id)
 		}
 	}
 	return c, err
-}
-
-// candidatePrefixes returns, for the terms of common, the prefixes a word
-// must start with to possibly stem to one of them, each with the longest
-// word it admits, and the longest prefix (see scanCandidates).
-func candidatePrefixes(common map[string][2]int64) (map[string]int, int) {
-	prefixes := map[string]int{}
-	maxPrefix := 0
-	for t := range common {
-		p, longest := t, len(t)+3 // "ties" -> "ti"
-		if len(t) > 2 {
-			p, longest = t[:len(t)-1], math.MaxInt
-		}
-		prefixes[p] = max(prefixes[p], longest)
-		maxPrefix = max(maxPrefix, len(p))
-	}
-	return prefixes, maxPrefix
-}
-
-// candScanner is one scanCandidates worker.
-type candScanner struct {
-	prefixes  map[string]int
-	maxPrefix int
-	class     map[string]int32 // surface -> index in words, or -1
-	words     []string
-	lists     []postings.VarList
-	overflow  []bool
-	tfCounter
-}
-
-func (sc *candScanner) classify(tok []byte) int32 {
-	if id, ok := sc.class[string(tok)]; ok {
-		return id
-	}
-	id := int32(-1)
-	for l := 1; l <= min(len(tok), sc.maxPrefix); l++ {
-		if longest, ok := sc.prefixes[string(tok[:l])]; ok && len(tok) <= longest {
-			id = int32(len(sc.words))
-			sc.words = append(sc.words, string(tok))
-			sc.lists = append(sc.lists, postings.VarList{})
-			sc.overflow = append(sc.overflow, false)
-			break
-		}
-	}
-	sc.class[string(tok)] = id
-	return id
-}
-
-// chunk adds one chunk's postings.
-func (sc *candScanner) chunk(doc int64, cols *[4]string) {
-	sc.count(cols, sc.classify, func(id int32, tf [4]uint32) {
-		packed, ok := postings.PackTF(tf)
-		if !ok {
-			sc.overflow[id] = true
-		}
-		sc.lists[id].Add(uint32(doc), packed)
-	})
-}
-
-// tfCounter counts the column frequencies of terms in one chunk at a time.
-type tfCounter struct {
-	tf      [][4]uint32 // by term id, zero between chunks
-	touched []int32
-}
-
-// count maps each token of the four columns to a term id with id (negative
-// for tokens that do not count) and then calls emit once per term found,
-// in first-seen order, with its frequency in each column.
-func (c *tfCounter) count(cols *[4]string, id func(tok []byte) int32, emit func(id int32, tf [4]uint32)) {
-	for col, text := range cols {
-		ftsquery.Tokens(text, func(tok []byte) {
-			i := id(tok)
-			if i < 0 {
-				return
-			}
-			for int(i) >= len(c.tf) {
-				c.tf = append(c.tf, [4]uint32{})
-			}
-			if c.tf[i] == ([4]uint32{}) {
-				c.touched = append(c.touched, i)
-			}
-			c.tf[i][col]++
-		})
-	}
-	for _, i := range c.touched {
-		emit(i, c.tf[i])
-		c.tf[i] = [4]uint32{}
-	}
-	c.touched = c.touched[:0]
 }
 
 // docLengths returns each chunk's length in tokens over all FTS5 columns
