@@ -42,7 +42,7 @@ type PullOptions struct {
 	// Revision is a commit SHA or branch; default DefaultRevision for
 	// DefaultModel, else "main".
 	Revision string
-	// Dir is the install directory, default embed.DefaultDir(Name).
+	// Dir is the install directory, default embed.DefaultDir(os.Getenv, Name).
 	Dir string
 	// BaseURL is the hub, default https://huggingface.co.
 	BaseURL string
@@ -90,7 +90,11 @@ func Pull(ctx context.Context, opt PullOptions) (string, error) {
 		opt.Digests = defaultDigests
 	}
 	if opt.Dir == "" {
-		opt.Dir = embed.DefaultDir(opt.Name)
+		dir, err := embed.DefaultDir(os.Getenv, opt.Name)
+		if err != nil {
+			return "", fmt.Errorf("pull: %w", err)
+		}
+		opt.Dir = dir
 	}
 	if opt.BaseURL == "" {
 		opt.BaseURL = "https://huggingface.co"

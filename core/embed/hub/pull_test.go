@@ -217,9 +217,23 @@ func TestPullFailures(t *testing.T) {
 }
 
 func TestDefaultDir(t *testing.T) {
-	t.Setenv("XDG_DATA_HOME", "/data")
-	if got, want := embed.DefaultDir(embed.DefaultModel), "/data/vaultctx/models/minishlab/potion-base-8M"; got != want {
-		t.Errorf("DefaultDir = %q, want %q", got, want)
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    string
+		wantErr bool
+	}{
+		{"XDG_DATA_HOME", map[string]string{"XDG_DATA_HOME": "/data", "HOME": "/h"}, "/data/vaultctx/models/minishlab/potion-base-8M", false},
+		{"under HOME", map[string]string{"HOME": "/h"}, "/h/.local/share/vaultctx/models/minishlab/potion-base-8M", false},
+		{"no home is an error, not the working folder", map[string]string{"XDG_DATA_HOME": "rel"}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := embed.DefaultDir(func(k string) string { return tt.env[k] }, embed.DefaultModel)
+			if (err != nil) != tt.wantErr || got != tt.want {
+				t.Errorf("DefaultDir = %q, %v; want %q (error %v)", got, err, tt.want, tt.wantErr)
+			}
+		})
 	}
 }
 
