@@ -16,6 +16,8 @@ import (
 	"unsafe"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/vaultctx/vaultctx/core/internal/fsx"
 )
 
 // Cache file layout (little-endian, every section 8-byte aligned):
@@ -84,21 +86,8 @@ func writeCache(path string, sp *spec, v *vocab, scores []float64) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tok-*.tmp")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	// Not durable: a cache lost in a crash is rebuilt from tokenizer.json.
+	if err := fsx.WriteAtomic(path, buf.Bytes(), 0o600, false); err != nil {
 		return err
 	}
 	// Entries for older versions of the same tokenizer.json are dead.
