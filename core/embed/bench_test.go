@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // corpusChunks returns n chunks of about 1,000 bytes (cut at rune
@@ -17,7 +19,7 @@ import (
 func corpusChunks(tb testing.TB, n int) []string {
 	tb.Helper()
 	var out []string
-	root := filepath.Join(shared, "corpora/large")
+	root := testkit.Shared(tb, "corpora/large")
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
 			return err
@@ -90,7 +92,7 @@ func BenchmarkOpenEncodeQuery(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			cache := b.TempDir()
 			const query = "how do I handle authentication failures in the login flow"
-			warm, err := OpenOptions(modelPath(name), Options{CacheDir: cache})
+			warm, err := OpenOptions(modelPath(b, name), Options{CacheDir: cache})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -100,7 +102,7 @@ func BenchmarkOpenEncodeQuery(b *testing.B) {
 			warm.Close()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				m, err := OpenOptions(modelPath(name), Options{CacheDir: cache})
+				m, err := OpenOptions(modelPath(b, name), Options{CacheDir: cache})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -117,7 +119,7 @@ func BenchmarkOpenEncodeQuery(b *testing.B) {
 // glove-120k's tokenizer.json.
 func BenchmarkTokenizerColdJSON(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		m, err := OpenOptions(modelPath("glove-120k"), Options{CacheDir: "-"})
+		m, err := OpenOptions(modelPath(b, "glove-120k"), Options{CacheDir: "-"})
 		if err != nil {
 			b.Fatal(err)
 		}
