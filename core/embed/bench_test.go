@@ -5,9 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/vaultctx/vaultctx/internal/testkit"
@@ -51,13 +49,6 @@ func corpusChunks(tb testing.TB, n int) []string {
 	return out
 }
 
-// cpuSeconds is the process's user+system CPU time.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}
-
 // BenchmarkEncodeBatch embeds 8,192 corpus chunks of about 1,000 bytes with
 // glove-120k on all cores; chunks/s is the indexing throughput.
 func BenchmarkEncodeBatch(b *testing.B) {
@@ -71,7 +62,7 @@ func BenchmarkEncodeBatch(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(size))
-	cpu0 := cpuSeconds()
+	cpu0 := testkit.CPUTime().Seconds()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := m.EncodeBatch(b.Context(), chunks); err != nil {
@@ -81,7 +72,7 @@ func BenchmarkEncodeBatch(b *testing.B) {
 	b.ReportMetric(float64(len(chunks)*b.N)/b.Elapsed().Seconds(), "chunks/s")
 	// On a shared machine wall time understates the speed; chunks per
 	// CPU-second times the core count is what an idle machine would do.
-	b.ReportMetric(float64(len(chunks)*b.N)/(cpuSeconds()-cpu0), "chunks/cpu-s")
+	b.ReportMetric(float64(len(chunks)*b.N)/(testkit.CPUTime().Seconds()-cpu0), "chunks/cpu-s")
 	b.ReportMetric(float64(size)/float64(len(chunks)), "bytes/chunk")
 }
 

@@ -12,11 +12,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/vaultctx/vaultctx/core/embed/tokenizer"
+	"github.com/vaultctx/vaultctx/core/internal/mmap"
 	"github.com/vaultctx/vaultctx/core/internal/xdg"
 )
 
@@ -320,10 +320,10 @@ func (m *Model) load() error {
 			m.loadErr = fmt.Errorf("load model: %w: %s shrank to %d bytes", ErrCorrupt, m.stPath, st.Size())
 			return
 		}
-		mm, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+		mm, err := mmap.Map(f, int(st.Size()))
 		if err != nil {
 			tok.Close()
-			m.loadErr = fmt.Errorf("load model: mmap %s: %w", m.stPath, err)
+			m.loadErr = fmt.Errorf("load model: %w", err)
 			return
 		}
 		m.tok, m.mm = tok, mm
@@ -349,7 +349,7 @@ func (m *Model) Close() error {
 		errs = append(errs, m.tok.Close())
 	}
 	if m.mm != nil {
-		errs = append(errs, syscall.Munmap(m.mm))
+		errs = append(errs, mmap.Unmap(m.mm))
 		m.mm, m.f32 = nil, nil
 	}
 	m.dense = nil

@@ -99,7 +99,7 @@ func benchScrub(b *testing.B, text string) {
 	s := New()
 	s.Scrub(text) // compile the expressions the text needs
 	b.SetBytes(int64(len(text)))
-	cpu0 := processCPU()
+	cpu0 := testkit.CPUTime()
 	n := 0
 	for b.Loop() {
 		s.Scrub(text)
@@ -112,7 +112,7 @@ func benchScrub(b *testing.B, text string) {
 // benchmarks, CPU-time throughput (cpu-MB/s). The machine running these is
 // shared, so wall-clock ns/op includes time spent waiting for a core.
 func reportCPU(b *testing.B, cpu0 time.Duration, n, bytes int) {
-	cpu := processCPU() - cpu0
+	cpu := testkit.CPUTime() - cpu0
 	if cpu <= 0 || n == 0 {
 		return
 	}
@@ -147,7 +147,7 @@ func BenchmarkScrubSecrets(b *testing.B) {
 // BenchmarkNew measures setup: building the rule table and the anchor
 // automaton (no expression is compiled).
 func BenchmarkNew(b *testing.B) {
-	cpu0 := processCPU()
+	cpu0 := testkit.CPUTime()
 	n := 0
 	for b.Loop() {
 		New()
@@ -164,7 +164,7 @@ func BenchmarkFirstScrub(b *testing.B) {
 	if err != nil {
 		b.Skip(err)
 	}
-	cpu0 := processCPU()
+	cpu0 := testkit.CPUTime()
 	n := 0
 	for b.Loop() {
 		New().Scrub(string(text))

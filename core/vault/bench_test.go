@@ -21,7 +21,7 @@ func BenchmarkWalkLarge(b *testing.B) {
 	}
 	ctx := context.Background()
 	var n int
-	cpu0 := cpuTime()
+	cpu0 := testkit.CPUTime()
 	for b.Loop() {
 		n = 0
 		if _, err := Walk(ctx, largeCorpus(b), Rules{}, func(File) error { n++; return nil }); err != nil {
@@ -29,5 +29,5 @@ func BenchmarkWalkLarge(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n), "files/op")
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64(testkit.CPUTime()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
 }

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 )
 
 func TestWalkSpecialFiles(t *testing.T) {
@@ -197,14 +196,4 @@ func TestCanRead(t *testing.T) {
 			t.Errorf("%s: canRead(%v, %d, %d) = %v, want %v", tt.name, tt.mode, tt.uid, tt.gid, got, tt.want)
 		}
 	}
-}
-
-// cpuTime returns the user plus system CPU time this process has used, so a
-// benchmark can report work done independently of how busy the machine is.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

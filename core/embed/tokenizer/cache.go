@@ -12,12 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/vaultctx/vaultctx/core/internal/fsx"
+	"github.com/vaultctx/vaultctx/core/internal/mmap"
 )
 
 // Cache file layout (little-endian, every section 8-byte aligned):
@@ -119,16 +119,16 @@ func openCache(path string) (*Tokenizer, error) {
 	if size < headerSize || size > math.MaxInt32 {
 		return nil, errBadCache
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+	data, err := mmap.Map(f, size)
 	if err != nil {
 		return nil, err
 	}
 	t, err := decodeCache(data)
 	if err != nil {
-		syscall.Munmap(data)
+		mmap.Unmap(data)
 		return nil, err
 	}
-	t.unmap = func() error { return syscall.Munmap(data) }
+	t.unmap = func() error { return mmap.Unmap(data) }
 	return t, nil
 }
 
