@@ -10,8 +10,3 @@ func (c *versionCmd) Run(g *globals) error {
 	fmt.Println("vaultctx", version)
 	return nil
 }
-
-// errNotYet is returned by commands that are not built yet.
-func errNotYet(name string) error {
-	return fmt.Errorf("%s: not implemented yet", name)
-}

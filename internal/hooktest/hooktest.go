@@ -20,8 +20,7 @@ import (
 )
 
 // Shared is the path of ../shared from the repository root.
-//
-// Deprecated: use testkit.Shared, which fails clearly when the data is
+// New tests use testkit.Shared, which fails clearly when the data is
 // missing; Shared stays until the hook tests have moved over.
 func Shared() string {
 	_, file, _, _ := runtime.Caller(0)
@@ -88,10 +87,8 @@ func NewEnvWith(tb testing.TB, withModel bool, srcs ...Source) *Env {
 	return e
 }
 
-// CopyTree is testkit.CopyTree.
-//
-// Deprecated: use testkit.CopyTree; CopyTree stays until the hook and
-// indexer tests have moved over.
+// CopyTree is testkit.CopyTree, kept until the hook tests call that
+// directly.
 func CopyTree(tb testing.TB, src, dst string) { testkit.CopyTree(tb, src, dst) }
 
 // Build compiles the main package in the current directory (the test's)
