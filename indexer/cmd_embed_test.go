@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/embed"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 var fixedTime = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -98,7 +100,9 @@ func TestModelFromConfig(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	t.Setenv("XDG_DATA_HOME", t.TempDir()) // no pulled default model
 	t.Setenv("VAULTCTX_MODEL", "")
-	dir := filepath.Join(sharedModels, "glove-120k")
+	// Absolute: a relative model path in a config resolves from the
+	// config's folder (a temp dir here), not from this package.
+	dir := testkit.Shared(t, "models/glove-120k")
 	cfg := filepath.Join(t.TempDir(), "config.toml")
 	if err := os.WriteFile(cfg, []byte("model = "+strconv.Quote(dir)+"\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vaultctx/vaultctx/internal/hooktest"
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // isolateCLI points every config, data and cache directory into a temp dir.
@@ -31,10 +31,10 @@ func isolateCLI(t *testing.T) string {
 func TestIndexSearchStatusEndToEnd(t *testing.T) {
 	dir := isolateCLI(t)
 	vault := filepath.Join(dir, "vault")
-	hooktest.CopyTree(t, filepath.Join(hooktest.Shared(), "corpora/obsidian/tasks-demo-vault"), filepath.Join(vault, "tasks"))
-	hooktest.CopyTree(t, filepath.Join(hooktest.Shared(), "corpora/edge"), filepath.Join(vault, "edge"))
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), filepath.Join(vault, "tasks"))
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/edge"), filepath.Join(vault, "edge"))
 	db := filepath.Join(dir, "index.db")
-	model := filepath.Join(hooktest.Shared(), "models/glove-120k")
+	model := testkit.Shared(t, "models/glove-120k")
 
 	if code, _ := runCaptured(t, "search", "--db", db, "anything"); code != 1 {
 		t.Errorf("search before index: exit %d, want 1", code)

@@ -118,7 +118,7 @@ func modelDir(g *globals, flag string) (string, error) {
 	if cfg.Model != "" {
 		return cfg.Model, nil
 	}
-	return embed.DefaultDir(embed.DefaultModel), nil
+	return embed.DefaultDir(os.Getenv, embed.DefaultModel)
 }
 
 // openModel opens the model directory chosen by modelDir; a missing model

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Runs every check CI runs: gofmt, go vet, the whole test suite (which
-# includes scripts/install.sh end to end with `vaultctx doctor`, and the
-# retrieval-quality regression check against eval/baseline.json), then the
-# race detector over the pure-Go packages.
+# Runs every check CI runs: gofmt, go vet, staticcheck, the whole test suite
+# (which includes scripts/install.sh end to end with `vaultctx doctor`, and
+# the retrieval-quality regression check against eval/baseline.json), the
+# race detector over every package (cgo ones included, with -short), and
+# the cross-builds: every cgo-free package builds and vets for darwin/arm64,
+# darwin/amd64 and windows/amd64, and the cgo packages typecheck for darwin.
 # Needs Go 1.26+, a C compiler, and ../shared beside the repository (test data).
+# staticcheck is installed on first use into bin/tools (git-ignored) from
+# the Go module proxy, at the pinned version below.
 # Extra arguments go to the main `go test` run (e.g. -short, -run X).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CGO_ENABLED=1
 tags="sqlite_fts5"
+staticcheck_version="v0.8.2"
 
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -17,8 +22,30 @@ if [ -n "$unformatted" ]; then
 fi
 echo "== go vet"
 go vet -tags "$tags" ./...
+echo "== staticcheck $staticcheck_version"
+tools="$PWD/bin/tools"
+if ! "$tools/staticcheck" -version 2>/dev/null | grep -qF "($staticcheck_version)"; then
+  GOBIN="$tools" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+fi
+"$tools/staticcheck" -tags "$tags" ./...
 echo "== go test"
 go test -tags "$tags" -count=1 "$@" ./...
-echo "== go test -race (pure-Go packages)"
-go test -race -short -count=1 ./core/retrieve/ ./core/chunk/ ./core/note/ ./core/scrub/ ./core/hookio/ \
-  ./core/settings/ ./core/eval/ ./core/vault/ ./core/config/ ./core/compress/
+echo "== go test -race -short (every package)"
+go test -race -tags "$tags" -short -count=1 ./...
+
+# Packages that need cgo: those importing (directly or not) a non-standard
+# package with cgo files (go-sqlite3, sqlite-vec, core/store). The rest
+# must build without a C compiler on every platform.
+cgo_deps=$(go list -deps -tags "$tags" -f '{{if and (not .Standard) .CgoFiles}}{{.ImportPath}}{{end}}' ./... | paste -sd'|')
+pkgs=$(go list -tags "$tags" -f '{{.ImportPath}} {{join .Deps " "}}' ./...)
+pure=$(awk -v re="^($cgo_deps)\$" '{c=0; for (i=1; i<=NF; i++) if ($i ~ re) c=1; if (!c) print $1}' <<<"$pkgs")
+cgo=$(awk -v re="^($cgo_deps)\$" '{c=0; for (i=1; i<=NF; i++) if ($i ~ re) c=1; if (c) print $1}' <<<"$pkgs")
+for target in darwin/arm64 darwin/amd64 windows/amd64; do
+  echo "== cross: cgo-free packages for $target"
+  CGO_ENABLED=0 GOOS=${target%/*} GOARCH=${target#*/} go build $pure
+  CGO_ENABLED=0 GOOS=${target%/*} GOARCH=${target#*/} go vet $pure
+done
+for arch in arm64 amd64; do
+  echo "== cross: cgo packages typecheck for darwin/$arch"
+  CGO_ENABLED=1 GOOS=darwin GOARCH=$arch CC="$PWD/scripts/cc-darwin-typecheck" go vet -tags "$tags" $cgo
+done

@@ -3,7 +3,6 @@ package chunk
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,16 +14,15 @@ import (
 	"unsafe"
 
 	"github.com/vaultctx/vaultctx/core/note"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
+	"github.com/vaultctx/vaultctx/internal/testkit/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
-
-// shared is the project's read-only test data (../shared from the repo root).
-const shared = "../../../shared"
 
 func edgeFiles(t testing.TB) []string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(shared, "corpora/edge/SOURCES.tsv"))
+	f, err := os.Open(testkit.Shared(t, "corpora/edge/SOURCES.tsv"))
 	if err != nil {
 		t.Fatalf("edge corpus: %v", err)
 	}
@@ -48,12 +46,12 @@ func corpusFiles(t testing.TB, root string, step int) []string {
 	t.Helper()
 	var out []string
 	i := 0
-	err := filepath.WalkDir(filepath.Join(shared, root), func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(testkit.Shared(t, root), func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
 			return err
 		}
 		if i%step == 0 {
-			rel, _ := filepath.Rel(shared, p)
+			rel, _ := filepath.Rel(testkit.Shared(t), p)
 			out = append(out, filepath.ToSlash(rel))
 		}
 		i++
@@ -67,7 +65,7 @@ func corpusFiles(t testing.TB, root string, step int) []string {
 
 func readRaw(t testing.TB, rel string) []byte {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(shared, rel))
+	raw, err := os.ReadFile(testkit.Shared(t, rel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,22 +116,7 @@ func TestGolden(t *testing.T) {
 			got = append(got, '\n')
 			r := strings.NewReplacer("/", "__", " ", "_", ",", "")
 			path := filepath.Join("testdata", "golden", r.Replace(strings.TrimPrefix(rel, "corpora/"))+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("%s differs from the golden file; got:\n%s", path, got)
-			}
+			golden.Check(t, path, got)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package chunk
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,6 +11,8 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/vaultctx/vaultctx/core/note"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // heading is a top-level H1/H2 as "level:text".
@@ -74,7 +75,7 @@ func TestScannerMatchesCommonMark(t *testing.T) {
 	files = append(files, "corpora/large/cpp-docs/.github/copilot-instructions.md")
 	differ := 0
 	for _, rel := range files {
-		raw, err := os.ReadFile(filepath.Join(shared, rel))
+		raw, err := os.ReadFile(testkit.Shared(t, rel))
 		if err != nil {
 			t.Fatal(err)
 		}

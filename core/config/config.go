@@ -15,6 +15,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/vaultctx/vaultctx/core/internal/xdg"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/vault"
 )
@@ -371,7 +372,11 @@ func (c Config) Validate() error {
 func Load(path string, getenv func(string) string) (Config, error) {
 	explicit := path != "" || getenv(EnvConfig) != ""
 	if path == "" {
-		path = DefaultPath(getenv)
+		p, err := defaultPath(getenv)
+		if err != nil {
+			return Defaults(), fmt.Errorf("config: %w", err)
+		}
+		path = p
 	}
 	path = expandHome(path, getenv)
 	c := Defaults()
@@ -403,7 +408,11 @@ func Load(path string, getenv func(string) string) (Config, error) {
 		}
 	}
 	if c.DB == "" {
-		c.DB = DefaultDB(getenv)
+		db, err := defaultDB(getenv)
+		if err != nil {
+			return Defaults(), fmt.Errorf("config: %w", err)
+		}
+		c.DB = db
 	}
 	return c, nil
 }
@@ -440,50 +449,62 @@ func home(getenv func(string) string) string {
 	return ""
 }
 
-// xdg returns $env when it is an absolute path, else ~/def, following the
-// XDG Base Directory Specification (relative values are ignored).
-func xdg(getenv func(string) string, env, def string) string {
-	if v := getenv(env); v != "" && filepath.IsAbs(v) {
-		return v
+// xdgEnv is getenv with HOME filled in by home when unset, so the XDG
+// defaults follow the same home folder as "~" expansion.
+func xdgEnv(getenv func(string) string) func(string) string {
+	return func(k string) string {
+		if k == "HOME" {
+			return home(getenv)
+		}
+		return getenv(k)
 	}
-	return filepath.Join(home(getenv), def)
 }
 
 // DefaultPath returns the config file to read: $VAULTCTX_CONFIG (with "~/"
 // expanded), else $XDG_CONFIG_HOME/vaultctx/config.toml, with
-// XDG_CONFIG_HOME defaulting to ~/.config.
+// XDG_CONFIG_HOME defaulting to ~/.config. It returns "" when no home
+// folder is known (Load then reports the error).
 func DefaultPath(getenv func(string) string) string {
+	p, _ := defaultPath(getenv)
+	return p
+}
+
+func defaultPath(getenv func(string) string) (string, error) {
 	if p := getenv(EnvConfig); p != "" {
-		return expandHome(p, getenv)
+		return expandHome(p, getenv), nil
 	}
-	return filepath.Join(xdg(getenv, "XDG_CONFIG_HOME", ".config"), "vaultctx", "config.toml")
+	dir, err := xdg.ConfigDir(xdgEnv(getenv))
+	if err != nil {
+		return "", fmt.Errorf("config path: %w", err)
+	}
+	return filepath.Join(dir, "config.toml"), nil
 }
 
 // DefaultDB returns the index file used when none is configured:
-// $VAULTCTX_DB (with "~/" expanded), else DataDir/index.db.
+// $VAULTCTX_DB (with "~/" expanded), else DataDir/index.db. It returns ""
+// when no home folder is known (Load then reports the error).
 func DefaultDB(getenv func(string) string) string {
+	p, _ := defaultDB(getenv)
+	return p
+}
+
+func defaultDB(getenv func(string) string) (string, error) {
 	if p := getenv(EnvDB); p != "" {
-		return expandHome(p, getenv)
+		return expandHome(p, getenv), nil
 	}
-	return filepath.Join(DataDir(getenv), "index.db")
+	dir, err := xdg.DataDir(xdgEnv(getenv))
+	if err != nil {
+		return "", fmt.Errorf("index path: %w", err)
+	}
+	return filepath.Join(dir, "index.db"), nil
 }
 
 // DataDir returns $XDG_DATA_HOME/vaultctx, with XDG_DATA_HOME defaulting to
-// ~/.local/share: the index and downloaded models.
+// ~/.local/share: the index and downloaded models. It returns "" when no
+// home folder is known.
 func DataDir(getenv func(string) string) string {
-	return filepath.Join(xdg(getenv, "XDG_DATA_HOME", filepath.Join(".local", "share")), "vaultctx")
-}
-
-// CacheDir returns $XDG_CACHE_HOME/vaultctx, with XDG_CACHE_HOME defaulting
-// to ~/.cache: files that can be rebuilt at any time.
-func CacheDir(getenv func(string) string) string {
-	return filepath.Join(xdg(getenv, "XDG_CACHE_HOME", ".cache"), "vaultctx")
-}
-
-// StateDir returns $XDG_STATE_HOME/vaultctx, with XDG_STATE_HOME defaulting
-// to ~/.local/state: logs and other state worth keeping between runs.
-func StateDir(getenv func(string) string) string {
-	return filepath.Join(xdg(getenv, "XDG_STATE_HOME", filepath.Join(".local", "state")), "vaultctx")
+	dir, _ := xdg.DataDir(xdgEnv(getenv))
+	return dir
 }
 
 // Rules returns the vault walking rules of c (include, exclude, extensions,

@@ -184,44 +184,44 @@ func TestPaths(t *testing.T) {
 
 func TestXDG(t *testing.T) {
 	tests := []struct {
-		name                           string
-		env                            map[string]string
-		config, db, data, cache, state string
+		name             string
+		env              map[string]string
+		config, db, data string
 	}{
 		{
 			name:   "defaults under HOME",
 			env:    map[string]string{"HOME": "/h"},
 			config: "/h/.config/vaultctx/config.toml", db: "/h/.local/share/vaultctx/index.db",
-			data: "/h/.local/share/vaultctx", cache: "/h/.cache/vaultctx", state: "/h/.local/state/vaultctx",
+			data: "/h/.local/share/vaultctx",
 		},
 		{
 			name: "XDG variables",
 			env: map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/c", "XDG_DATA_HOME": "/d",
 				"XDG_CACHE_HOME": "/k", "XDG_STATE_HOME": "/s"},
 			config: "/c/vaultctx/config.toml", db: "/d/vaultctx/index.db",
-			data: "/d/vaultctx", cache: "/k/vaultctx", state: "/s/vaultctx",
+			data: "/d/vaultctx",
 		},
 		{
 			name: "relative XDG values are ignored",
 			env: map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "c", "XDG_DATA_HOME": "./d",
 				"XDG_CACHE_HOME": "k", "XDG_STATE_HOME": "s"},
 			config: "/h/.config/vaultctx/config.toml", db: "/h/.local/share/vaultctx/index.db",
-			data: "/h/.local/share/vaultctx", cache: "/h/.cache/vaultctx", state: "/h/.local/state/vaultctx",
+			data: "/h/.local/share/vaultctx",
 		},
 		{
 			name:   "VAULTCTX variables win",
 			env:    map[string]string{"HOME": "/h", "XDG_CONFIG_HOME": "/c", EnvConfig: "/etc/vaultctx.toml", EnvDB: "~/idx.db"},
 			config: "/etc/vaultctx.toml", db: "/h/idx.db",
-			data: "/h/.local/share/vaultctx", cache: "/h/.cache/vaultctx", state: "/h/.local/state/vaultctx",
+			data: "/h/.local/share/vaultctx",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := env(tt.env)
-			got := []string{DefaultPath(e), DefaultDB(e), DataDir(e), CacheDir(e), StateDir(e)}
-			want := []string{tt.config, tt.db, tt.data, tt.cache, tt.state}
+			got := []string{DefaultPath(e), DefaultDB(e), DataDir(e)}
+			want := []string{tt.config, tt.db, tt.data}
 			if !slices.Equal(got, want) {
-				t.Errorf("DefaultPath, DefaultDB, DataDir, CacheDir, StateDir =\n%q\nwant\n%q", got, want)
+				t.Errorf("DefaultPath, DefaultDB, DataDir =\n%q\nwant\n%q", got, want)
 			}
 		})
 	}

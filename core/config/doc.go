@@ -1,6 +1,7 @@
 // Package config loads vaultctx's settings: a TOML file, VAULTCTX_*
-// environment variables and built-in defaults, plus the XDG base directories
-// where vaultctx keeps its files.
+// environment variables and built-in defaults, plus where vaultctx keeps its
+// config file and index (the XDG base directories, resolved by
+// core/internal/xdg).
 //
 // # Precedence
 //
@@ -12,12 +13,11 @@
 //
 //	config file  $VAULTCTX_CONFIG, else $XDG_CONFIG_HOME/vaultctx/config.toml
 //	index        $VAULTCTX_DB, else the file's db, else $XDG_DATA_HOME/vaultctx/index.db
-//	cache        $XDG_CACHE_HOME/vaultctx   (CacheDir)
-//	state        $XDG_STATE_HOME/vaultctx   (StateDir)
 //
-// The XDG variables default to ~/.config, ~/.local/share, ~/.cache and
-// ~/.local/state, and are ignored when not absolute, as the XDG Base
-// Directory Specification requires.
+// The XDG variables default to ~/.config and ~/.local/share, and are ignored
+// when not absolute, as the XDG Base Directory Specification requires. The
+// home folder is $HOME, else the home folder in the user database; when
+// neither is known Load returns an error wrapping xdg.ErrNoHome.
 //
 // # The file
 //

@@ -63,11 +63,9 @@ func ExampleDefaultPath() {
 	}
 	fmt.Println(config.DefaultPath(getenv))
 	fmt.Println(config.DefaultDB(getenv))
-	fmt.Println(config.CacheDir(getenv))
 	// Output:
 	// /home/ada/.config/vaultctx/config.toml
 	// /data/vaultctx/index.db
-	// /home/ada/.cache/vaultctx
 }
 
 // Load the documented sample, testdata/full.toml, which sets every key:

@@ -5,10 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 	"unicode/utf8"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // corpusChunks returns n chunks of about 1,000 bytes (cut at rune
@@ -17,7 +17,7 @@ import (
 func corpusChunks(tb testing.TB, n int) []string {
 	tb.Helper()
 	var out []string
-	root := filepath.Join(shared, "corpora/large")
+	root := testkit.Shared(tb, "corpora/large")
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
 			return err
@@ -49,13 +49,6 @@ func corpusChunks(tb testing.TB, n int) []string {
 	return out
 }
 
-// cpuSeconds is the process's user+system CPU time.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-}
-
 // BenchmarkEncodeBatch embeds 8,192 corpus chunks of about 1,000 bytes with
 // glove-120k on all cores; chunks/s is the indexing throughput.
 func BenchmarkEncodeBatch(b *testing.B) {
@@ -69,7 +62,7 @@ func BenchmarkEncodeBatch(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(size))
-	cpu0 := cpuSeconds()
+	cpu0 := testkit.CPUTime().Seconds()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := m.EncodeBatch(b.Context(), chunks); err != nil {
@@ -79,7 +72,7 @@ func BenchmarkEncodeBatch(b *testing.B) {
 	b.ReportMetric(float64(len(chunks)*b.N)/b.Elapsed().Seconds(), "chunks/s")
 	// On a shared machine wall time understates the speed; chunks per
 	// CPU-second times the core count is what an idle machine would do.
-	b.ReportMetric(float64(len(chunks)*b.N)/(cpuSeconds()-cpu0), "chunks/cpu-s")
+	b.ReportMetric(float64(len(chunks)*b.N)/(testkit.CPUTime().Seconds()-cpu0), "chunks/cpu-s")
 	b.ReportMetric(float64(size)/float64(len(chunks)), "bytes/chunk")
 }
 
@@ -90,7 +83,7 @@ func BenchmarkOpenEncodeQuery(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			cache := b.TempDir()
 			const query = "how do I handle authentication failures in the login flow"
-			warm, err := OpenOptions(modelPath(name), Options{CacheDir: cache})
+			warm, err := OpenOptions(modelPath(b, name), Options{CacheDir: cache})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -100,7 +93,7 @@ func BenchmarkOpenEncodeQuery(b *testing.B) {
 			warm.Close()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				m, err := OpenOptions(modelPath(name), Options{CacheDir: cache})
+				m, err := OpenOptions(modelPath(b, name), Options{CacheDir: cache})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -117,7 +110,7 @@ func BenchmarkOpenEncodeQuery(b *testing.B) {
 // glove-120k's tokenizer.json.
 func BenchmarkTokenizerColdJSON(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		m, err := OpenOptions(modelPath("glove-120k"), Options{CacheDir: "-"})
+		m, err := OpenOptions(modelPath(b, "glove-120k"), Options{CacheDir: "-"})
 		if err != nil {
 			b.Fatal(err)
 		}

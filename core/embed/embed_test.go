@@ -1,7 +1,6 @@
 package embed
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,16 +10,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
-const shared = "../../../shared"
-
-func modelPath(name string) string { return filepath.Join(shared, "models", name) }
+// modelPath is a model folder under ../shared/models.
+func modelPath(tb testing.TB, name string) string { return testkit.Shared(tb, "models", name) }
 
 // mustOpen opens a shared model with a per-test cache directory.
 func mustOpen(tb testing.TB, name string) *Model {
 	tb.Helper()
-	m, err := OpenOptions(modelPath(name), Options{CacheDir: tb.TempDir()})
+	m, err := OpenOptions(modelPath(tb, name), Options{CacheDir: tb.TempDir()})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -37,28 +37,7 @@ type refRow struct {
 
 func readRefs(tb testing.TB, name string) []refRow {
 	tb.Helper()
-	f, err := os.Open(filepath.Join(shared, "models/reference", name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var rows []refRow
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var r refRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			tb.Fatal(err)
-		}
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	if len(rows) == 0 {
-		tb.Fatalf("%s: no rows", name)
-	}
-	return rows
+	return testkit.JSONLines[refRow](tb, testkit.Shared(tb, "models/reference", name))
 }
 
 // close reports whether got matches want within rel relative or abs absolute
@@ -127,7 +106,7 @@ func TestReferenceParity(t *testing.T) {
 
 func readFixture(tb testing.TB, name string) []float64 {
 	tb.Helper()
-	data, err := os.ReadFile(modelPath("m2v-fixtures/" + name))
+	data, err := os.ReadFile(modelPath(tb, "m2v-fixtures/"+name))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -228,7 +207,7 @@ func TestOpenErrors(t *testing.T) {
 	if _, err := Open(filepath.Join(dir, "nope")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing dir: %v, want ErrNotExist", err)
 	}
-	tok, err := os.ReadFile(modelPath("m2v-fixtures/float32/tokenizer.json"))
+	tok, err := os.ReadFile(modelPath(t, "m2v-fixtures/float32/tokenizer.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +247,7 @@ func TestHashIdentity(t *testing.T) {
 	// Same files, warm digest cache, new process-like Model: same hash.
 	cache := t.TempDir()
 	for i := 0; i < 2; i++ {
-		m, err := OpenOptions(modelPath("m2v-fixtures/float32"), Options{CacheDir: cache})
+		m, err := OpenOptions(modelPath(t, "m2v-fixtures/float32"), Options{CacheDir: cache})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,7 @@ import (
 
 func FuzzReadSafetensors(f *testing.F) {
 	for _, name := range []string{"m2v-fixtures/vocab-quantized", "m2v-fixtures/int8"} {
-		data, err := os.ReadFile(filepath.Join(modelPath(name), "model.safetensors"))
+		data, err := os.ReadFile(filepath.Join(modelPath(f, name), "model.safetensors"))
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/vaultctx/vaultctx/core/internal/fsx"
 )
 
 // Hash identifies the model's content: the hex SHA-256 of a small text
@@ -63,7 +65,10 @@ func (m *Model) fileDigest(path string) (string, error) {
 	}
 	if cachePath != "" {
 		data, _ := json.Marshal(digestEntry{Path: path, Size: st.Size(), MTime: st.ModTime().UnixNano(), SHA256: d})
-		_ = WriteFileAtomic(cachePath, data) // best effort
+		// Best effort, and not durable: a lost entry is recomputed.
+		if os.MkdirAll(filepath.Dir(cachePath), 0o755) == nil {
+			_ = fsx.WriteAtomic(cachePath, data, 0o600, false)
+		}
 	}
 	return d, nil
 }
@@ -80,30 +85,4 @@ func SHA256File(path string) (string, error) {
 		return "", fmt.Errorf("hash %s: %w", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// WriteFileAtomic writes data to a temporary file beside path (creating the
-// directory), then renames it over path, so readers never see a partial file.
-func WriteFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		if werr != nil {
-			return werr
-		}
-		return cerr
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }

@@ -15,7 +15,7 @@ import (
 // tokenizer and an "embedding.weight" tensor in 0_StaticEmbedding/.
 func stLayout(t *testing.T, normalize bool) string {
 	t.Helper()
-	src := modelPath("m2v-fixtures/float32")
+	src := modelPath(t, "m2v-fixtures/float32")
 	root := t.TempDir()
 	sub := filepath.Join(root, "0_StaticEmbedding")
 	if err := os.MkdirAll(sub, 0o755); err != nil {

@@ -12,11 +12,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/vaultctx/vaultctx/core/embed/tokenizer"
+	"github.com/vaultctx/vaultctx/core/internal/mmap"
+	"github.com/vaultctx/vaultctx/core/internal/xdg"
 )
 
 // DefaultModel is the Hugging Face model `vaultctx model pull` fetches.
@@ -265,14 +266,14 @@ func (m *Model) Quantized() bool { return m.mapping != nil }
 // Weighted reports whether a per-token weights tensor scales the rows.
 func (m *Model) Weighted() bool { return m.weights != nil }
 
+// defaultCacheDir is xdg.CacheDir, or "" (no caching) when no home folder
+// is known.
 func defaultCacheDir() string {
-	if d := os.Getenv("XDG_CACHE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "vaultctx")
+	dir, err := xdg.CacheDir(os.Getenv)
+	if err != nil {
+		return ""
 	}
-	if h, err := os.UserHomeDir(); err == nil && h != "" {
-		return filepath.Join(h, ".cache", "vaultctx")
-	}
-	return ""
+	return dir
 }
 
 // load maps the matrix and loads the tokenizer, once.
@@ -319,10 +320,10 @@ func (m *Model) load() error {
 			m.loadErr = fmt.Errorf("load model: %w: %s shrank to %d bytes", ErrCorrupt, m.stPath, st.Size())
 			return
 		}
-		mm, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+		mm, err := mmap.Map(f, int(st.Size()))
 		if err != nil {
 			tok.Close()
-			m.loadErr = fmt.Errorf("load model: mmap %s: %w", m.stPath, err)
+			m.loadErr = fmt.Errorf("load model: %w", err)
 			return
 		}
 		m.tok, m.mm = tok, mm
@@ -348,7 +349,7 @@ func (m *Model) Close() error {
 		errs = append(errs, m.tok.Close())
 	}
 	if m.mm != nil {
-		errs = append(errs, syscall.Munmap(m.mm))
+		errs = append(errs, mmap.Unmap(m.mm))
 		m.mm, m.f32 = nil, nil
 	}
 	m.dense = nil
@@ -658,15 +659,13 @@ func addScaled(acc []float64, r []float32, w float64) {
 
 // DefaultDir is where a pulled model lives:
 // $XDG_DATA_HOME/vaultctx/models/<name> (XDG_DATA_HOME defaults to
-// ~/.local/share).
-func DefaultDir(name string) string {
-	base := os.Getenv("XDG_DATA_HOME")
-	if base == "" || !filepath.IsAbs(base) {
-		home, err := os.UserHomeDir()
-		if err != nil || home == "" {
-			home = "."
-		}
-		base = filepath.Join(home, ".local", "share")
+// ~/.local/share), with the environment read through getenv (os.Getenv
+// outside tests). name is a Hugging Face id such as DefaultModel. It returns
+// an error when neither XDG_DATA_HOME (absolute) nor HOME is set.
+func DefaultDir(getenv func(string) string, name string) (string, error) {
+	base, err := xdg.DataDir(getenv)
+	if err != nil {
+		return "", fmt.Errorf("model folder: %w", err)
 	}
-	return filepath.Join(base, "vaultctx", "models", filepath.FromSlash(name))
+	return filepath.Join(base, "models", filepath.FromSlash(name)), nil
 }

@@ -10,14 +10,16 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // sciFact is the real BEIR SciFact dataset shipped in ../shared.
-var sciFact = filepath.Join("..", "..", "..", "shared", "bench", "scifact")
+func sciFact(tb testing.TB) string { return testkit.Shared(tb, "bench/scifact") }
 
 func loadSciFact(tb testing.TB) *Dataset {
 	tb.Helper()
-	ds, err := LoadBEIR(sciFact, "train")
+	ds, err := LoadBEIR(sciFact(tb), "train")
 	if err != nil {
 		tb.Fatalf("LoadBEIR: %v", err)
 	}
@@ -48,10 +50,10 @@ func fileLines(tb testing.TB, path string) []string {
 
 func TestLoadBEIRSciFact(t *testing.T) {
 	ds := loadSciFact(t)
-	if got, want := len(ds.Docs), len(fileLines(t, filepath.Join(sciFact, "corpus.jsonl"))); got != want {
+	if got, want := len(ds.Docs), len(fileLines(t, filepath.Join(sciFact(t), "corpus.jsonl"))); got != want {
 		t.Errorf("docs = %d, want one per corpus line (%d)", got, want)
 	}
-	qrels := fileLines(t, filepath.Join(sciFact, "qrels", "train.tsv"))[1:] // header
+	qrels := fileLines(t, filepath.Join(sciFact(t), "qrels", "train.tsv"))[1:] // header
 	judged := map[string]bool{}
 	for _, l := range qrels {
 		judged[strings.Split(l, "\t")[0]] = true

@@ -6,14 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // The curated reference set shipped with the repository and the vault it
 // judges.
-var (
-	largeQueries = filepath.Join("..", "..", "eval", "large-queries.jsonl")
-	largeVault   = filepath.Join("..", "..", "..", "shared", "corpora", "large")
-)
+var largeQueries = filepath.Join("..", "..", "eval", "large-queries.jsonl")
+
+func largeVault(tb testing.TB) string { return testkit.Shared(tb, "corpora/large") }
 
 // headings returns the ATX heading texts of a markdown file outside fenced
 // code blocks.
@@ -70,7 +71,7 @@ func TestLargeQueriesJudgments(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := filepath.Join(largeVault, filepath.FromSlash(j.Path))
+			p := filepath.Join(largeVault(t), filepath.FromSlash(j.Path))
 			if _, err := os.Stat(p); err != nil {
 				t.Errorf("%s: judged note %s: %v", q.ID, j.Path, err)
 				continue

@@ -3,7 +3,6 @@ package note
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,12 +11,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
+	"github.com/vaultctx/vaultctx/internal/testkit/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
-
-// shared is the project's read-only test data (../shared from the repo root).
-const shared = "../../../shared"
 
 // edgeFile is one row of corpora/edge/SOURCES.tsv.
 type edgeFile struct {
@@ -26,7 +24,7 @@ type edgeFile struct {
 
 func edgeFiles(t testing.TB) []edgeFile {
 	t.Helper()
-	f, err := os.Open(filepath.Join(shared, "corpora/edge/SOURCES.tsv"))
+	f, err := os.Open(testkit.Shared(t, "corpora/edge/SOURCES.tsv"))
 	if err != nil {
 		t.Fatalf("edge corpus: %v", err)
 	}
@@ -48,7 +46,7 @@ func edgeFiles(t testing.TB) []edgeFile {
 
 func readShared(t testing.TB, rel string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(shared, rel))
+	b, err := os.ReadFile(testkit.Shared(t, rel))
 	if err != nil {
 		t.Fatalf("read %s: %v", rel, err)
 	}
@@ -155,7 +153,7 @@ func TestEdgeCorpus(t *testing.T) {
 // the tags and aliases against an independent decode of the frontmatter
 // with adrg/frontmatter over the whole file.
 func TestObsidianVault(t *testing.T) {
-	root := filepath.Join(shared, "corpora/obsidian/tasks-demo-vault")
+	root := testkit.Shared(t, "corpora/obsidian/tasks-demo-vault")
 	var files int
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
@@ -217,7 +215,7 @@ func largeSample(t testing.TB, step int) []string {
 	t.Helper()
 	var out []string
 	i := 0
-	root := filepath.Join(shared, "corpora/large")
+	root := testkit.Shared(t, "corpora/large")
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
 			return err
@@ -252,8 +250,8 @@ func TestLargeCorpusSample(t *testing.T) {
 	}
 }
 
-// golden is what the golden files record of a note.
-type golden struct {
+// goldenNote is what the golden files record of a note.
+type goldenNote struct {
 	Title          string   `json:"title"`
 	Type           string   `json:"type,omitempty"`
 	Tags           []string `json:"tags,omitempty"`
@@ -315,7 +313,7 @@ func TestGolden(t *testing.T) {
 	for _, rel := range goldenFiles(t) {
 		t.Run(filepath.Base(rel), func(t *testing.T) {
 			n := Parse(filepath.Base(rel), readShared(t, rel))
-			got, err := json.MarshalIndent(golden{
+			got, err := json.MarshalIndent(goldenNote{
 				Title: n.Title, Type: n.Type, Tags: n.Tags, Aliases: n.Aliases, Problems: n.Problems,
 				HeadingContext: n.HeadingContext(), BodyRunes: utf8.RuneCountInString(n.Body),
 				BodyStart: firstRunes(n.Body, 160), BodyEnd: lastRunes(n.Body, 80),
@@ -325,22 +323,7 @@ func TestGolden(t *testing.T) {
 			}
 			got = append(got, '\n')
 			path := goldenName(rel)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("%s differs from the golden file; got:\n%s", path, got)
-			}
+			golden.Check(t, path, got)
 		})
 	}
 }

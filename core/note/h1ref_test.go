@@ -9,6 +9,8 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // referenceH1 is the text of the first top-level H1 that goldmark, a
@@ -42,11 +44,11 @@ func TestFirstH1MatchesCommonMark(t *testing.T) {
 	}
 	var files []string
 	for _, ef := range edgeFiles(t) {
-		files = append(files, filepath.Join(shared, "corpora/edge", ef.name))
+		files = append(files, testkit.Shared(t, "corpora/edge", ef.name))
 	}
 	for _, root := range []string{"corpora/obsidian", "corpora/large"} {
 		i := 0
-		filepath.WalkDir(filepath.Join(shared, root), func(p string, d os.DirEntry, err error) error {
+		filepath.WalkDir(testkit.Shared(t, root), func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
 				if i%4 == 0 || root == "corpora/obsidian" {
 					files = append(files, p)

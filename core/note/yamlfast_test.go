@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // checkFastYAML asserts that when the fast path accepts a block, the full
@@ -79,7 +81,7 @@ func TestFastYAMLEquivalence(t *testing.T) {
 	}
 	for _, root := range []string{"corpora/edge", "corpora/obsidian", "corpora/large"} {
 		var blocks, fast, seen int
-		err := filepath.WalkDir(filepath.Join(shared, root), func(p string, d os.DirEntry, err error) error {
+		err := filepath.WalkDir(testkit.Shared(t, root), func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
 				return err
 			}

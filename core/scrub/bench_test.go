@@ -9,11 +9,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // largeCorpus is the shared 103 MB markdown corpus (Microsoft C++ and
 // PowerShell documentation).
-const largeCorpus = "../../../shared/corpora/large"
+func largeCorpus(tb testing.TB) string { return testkit.Shared(tb, "corpora/large") }
 
 // benchBytes is how much text each throughput benchmark scrubs per op.
 const benchBytes = 4 << 20
@@ -32,7 +34,7 @@ func loadBenchText(tb testing.TB) (prose, code string) {
 	tb.Helper()
 	benchOnce.Do(func() {
 		var files []string
-		benchCorpusError = filepath.WalkDir(largeCorpus, func(p string, d fs.DirEntry, err error) error {
+		benchCorpusError = filepath.WalkDir(largeCorpus(tb), func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
@@ -97,7 +99,7 @@ func benchScrub(b *testing.B, text string) {
 	s := New()
 	s.Scrub(text) // compile the expressions the text needs
 	b.SetBytes(int64(len(text)))
-	cpu0 := processCPU()
+	cpu0 := testkit.CPUTime()
 	n := 0
 	for b.Loop() {
 		s.Scrub(text)
@@ -110,7 +112,7 @@ func benchScrub(b *testing.B, text string) {
 // benchmarks, CPU-time throughput (cpu-MB/s). The machine running these is
 // shared, so wall-clock ns/op includes time spent waiting for a core.
 func reportCPU(b *testing.B, cpu0 time.Duration, n, bytes int) {
-	cpu := processCPU() - cpu0
+	cpu := testkit.CPUTime() - cpu0
 	if cpu <= 0 || n == 0 {
 		return
 	}
@@ -135,7 +137,7 @@ func BenchmarkScrubCode(b *testing.B) {
 // BenchmarkScrubSecrets scrubs the shared mixed note, dense with secrets,
 // including first-use compilation of the expressions it needs.
 func BenchmarkScrubSecrets(b *testing.B) {
-	text, err := os.ReadFile(filepath.Join(secretsDir, "notes_mixed.md"))
+	text, err := os.ReadFile(filepath.Join(secretsDir(b), "notes_mixed.md"))
 	if err != nil {
 		b.Skip(err)
 	}
@@ -145,7 +147,7 @@ func BenchmarkScrubSecrets(b *testing.B) {
 // BenchmarkNew measures setup: building the rule table and the anchor
 // automaton (no expression is compiled).
 func BenchmarkNew(b *testing.B) {
-	cpu0 := processCPU()
+	cpu0 := testkit.CPUTime()
 	n := 0
 	for b.Loop() {
 		New()
@@ -158,11 +160,11 @@ func BenchmarkNew(b *testing.B) {
 // which compiles every provider expression the note needs: the cost a hook
 // pays once per process.
 func BenchmarkFirstScrub(b *testing.B) {
-	text, err := os.ReadFile(filepath.Join(secretsDir, "notes_mixed.md"))
+	text, err := os.ReadFile(filepath.Join(secretsDir(b), "notes_mixed.md"))
 	if err != nil {
 		b.Skip(err)
 	}
-	cpu0 := processCPU()
+	cpu0 := testkit.CPUTime()
 	n := 0
 	for b.Loop() {
 		New().Scrub(string(text))

@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // secretsDir is the labelled corpus in the shared test data.
-const secretsDir = "../../../shared/secrets"
+func secretsDir(tb testing.TB) string { return testkit.Shared(tb, "secrets") }
 
 type corpusRow struct {
 	ID       string `json:"id"`
@@ -22,7 +24,7 @@ type corpusRow struct {
 
 func readRows(t *testing.T, name string) []corpusRow {
 	t.Helper()
-	f, err := os.Open(filepath.Join(secretsDir, name))
+	f, err := os.Open(filepath.Join(secretsDir(t), name))
 	if err != nil {
 		t.Fatalf("open corpus: %v", err)
 	}
@@ -68,7 +70,7 @@ func covered(fs []Finding, start, end int) bool {
 
 func TestCorpusPositives(t *testing.T) {
 	s := New()
-	matches, _ := filepath.Glob(filepath.Join(secretsDir, "positives_*.jsonl"))
+	matches, _ := filepath.Glob(filepath.Join(secretsDir(t), "positives_*.jsonl"))
 	if len(matches) == 0 {
 		t.Fatal("no positives_*.jsonl in the shared corpus")
 	}
@@ -112,11 +114,11 @@ func TestCorpusNegatives(t *testing.T) {
 }
 
 func TestCorpusMixedNote(t *testing.T) {
-	text, err := os.ReadFile(filepath.Join(secretsDir, "notes_mixed.md"))
+	text, err := os.ReadFile(filepath.Join(secretsDir(t), "notes_mixed.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(secretsDir, "notes_mixed.expected.json"))
+	raw, err := os.ReadFile(filepath.Join(secretsDir(t), "notes_mixed.expected.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

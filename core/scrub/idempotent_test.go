@@ -51,7 +51,7 @@ func TestScrubIdempotent(t *testing.T) {
 	for _, p := range positives() {
 		checkIdempotent(t, s, p.name, strings.Replace(p.text, "{S}", p.secret, 1))
 	}
-	note, err := os.ReadFile(filepath.Join(secretsDir, "notes_mixed.md"))
+	note, err := os.ReadFile(filepath.Join(secretsDir(t), "notes_mixed.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // TestNoFindingsInCleanCorpora scrubs real text that holds no credentials: a
@@ -14,10 +16,10 @@ import (
 func TestNoFindingsInCleanCorpora(t *testing.T) {
 	s := New()
 	for _, dir := range []string{
-		"../../../shared/corpora/obsidian",
-		"../../../shared/corpora/edge",
-		"../../../shared/tool-outputs",
-		"../../../shared/hook-payloads",
+		testkit.Shared(t, "corpora/obsidian"),
+		testkit.Shared(t, "corpora/edge"),
+		testkit.Shared(t, "tool-outputs"),
+		testkit.Shared(t, "hook-payloads"),
 	} {
 		files := 0
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/vaultctx/vaultctx/core/internal/fsx"
 )
 
 // UserPath returns the user-level settings file: $CLAUDE_CONFIG_DIR/settings.json
@@ -227,36 +229,29 @@ func backup(path string, src []byte, mode fs.FileMode) (string, error) {
 }
 
 // writeAtomic replaces path with out through a temporary file in the same
-// directory. It first checks that path still holds prev (or is still
-// missing when created), so a concurrent writer's change is not lost.
+// directory, durably (file and folder fsynced), with the file mode mode. It
+// first checks that path still holds prev (or is still missing when
+// created), so a concurrent writer's change is not lost.
 func writeAtomic(path string, prev []byte, created bool, out []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := fsx.Create(path, mode)
 	if err != nil {
 		return fmt.Errorf("write settings: %w", err)
 	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after a successful rename
-	_, werr := f.Write(out)
-	merr := f.Chmod(mode)
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := errors.Join(werr, merr, serr, cerr); err != nil {
+	if _, err := f.Write(out); err != nil {
+		f.Abort()
 		return fmt.Errorf("write settings: %w", err)
 	}
 	now, err := os.ReadFile(path)
 	switch {
 	case created && !errors.Is(err, fs.ErrNotExist):
+		f.Abort()
 		return fmt.Errorf("%s: %w", path, ErrConcurrentEdit)
 	case !created && (err != nil || !bytes.Equal(now, prev)):
+		f.Abort()
 		return fmt.Errorf("%s: %w", path, ErrConcurrentEdit)
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := f.Commit(true); err != nil {
 		return fmt.Errorf("write settings: %w", err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: make the rename durable
-		d.Close()
 	}
 	return nil
 }

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 )
 
 func TestWalkSpecialFiles(t *testing.T) {
@@ -100,12 +99,28 @@ func TestWalkUnreadable(t *testing.T) {
 // and fails t if it fails. The binary is copied where nobody can run it.
 func runAsNobody(t *testing.T, name string) {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "vault-nobody-")
+	// TMPDIR may be private (mktemp -d makes a 0700 folder): then use /tmp,
+	// which nobody can reach.
+	base := os.TempDir()
+	if !othersCanEnter(base) {
+		if !othersCanEnter("/tmp") {
+			t.Skipf("neither %s nor /tmp is reachable by nobody", base)
+		}
+		base = "/tmp"
+	}
+	dir, err := os.MkdirTemp(base, "vault-nobody-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, "tmp") // the child's TMPDIR, nobody's own
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(tmp, nobody, nobody); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "vault.test")
@@ -114,12 +129,30 @@ func runAsNobody(t *testing.T, name string) {
 	}
 	cmd := exec.Command(bin, "-test.run=^"+name+"$", "-test.v")
 	cmd.Dir = dir
-	cmd.Env = []string{"TMPDIR=" + os.TempDir(), "HOME=" + dir, "PATH=" + os.Getenv("PATH")}
+	cmd.Env = []string{"TMPDIR=" + tmp, "HOME=" + dir, "PATH=" + os.Getenv("PATH")}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 	out, err := cmd.CombinedOutput()
 	t.Logf("as nobody:\n%s", out)
 	if err != nil {
 		t.Fatalf("%s as nobody: %v", name, err)
+	}
+}
+
+// othersCanEnter reports whether every folder from / down to dir has the
+// execute bit for others, so another user can reach files below it.
+func othersCanEnter(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for p := abs; ; p = filepath.Dir(p) {
+		st, err := os.Stat(p)
+		if err != nil || st.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if filepath.Dir(p) == p {
+			return true
+		}
 	}
 }
 
@@ -163,14 +196,4 @@ func TestCanRead(t *testing.T) {
 			t.Errorf("%s: canRead(%v, %d, %d) = %v, want %v", tt.name, tt.mode, tt.uid, tt.gid, got, tt.want)
 		}
 	}
-}
-
-// cpuTime returns the user plus system CPU time this process has used, so a
-// benchmark can report work done independently of how busy the machine is.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -12,13 +12,13 @@ import (
 	"testing"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // Real corpora from ../shared (see its README).
-var (
-	edgeCorpus     = filepath.Join("..", "..", "..", "shared", "corpora", "edge")
-	obsidianCorpus = filepath.Join("..", "..", "..", "shared", "corpora", "obsidian")
-)
+func edgeCorpus(tb testing.TB) string     { return testkit.Shared(tb, "corpora/edge") }
+func obsidianCorpus(tb testing.TB) string { return testkit.Shared(tb, "corpora/obsidian") }
 
 // mkTree creates files (path -> content) under a new temp folder and returns
 // it. Paths use forward slashes; parent folders are created.
@@ -133,11 +133,11 @@ func TestWalkMatchesReference(t *testing.T) {
 	}
 	trees := []struct{ name, root string }{
 		{"synthetic", synthetic},
-		{"edge", edgeCorpus},
-		{"obsidian", obsidianCorpus},
+		{"edge", edgeCorpus(t)},
+		{"obsidian", obsidianCorpus(t)},
 	}
 	if !testing.Short() {
-		trees = append(trees, struct{ name, root string }{"large", largeCorpus})
+		trees = append(trees, struct{ name, root string }{"large", largeCorpus(t)})
 	}
 	for _, tree := range trees {
 		if _, err := os.Stat(tree.root); err != nil {
@@ -193,11 +193,11 @@ func TestWalkFileFields(t *testing.T) {
 // TestWalkEdgeCorpus walks ../shared/corpora/edge: every note comes back,
 // including the empty one, and each reads without error.
 func TestWalkEdgeCorpus(t *testing.T) {
-	files, skips := walkAll(t, edgeCorpus, Rules{})
+	files, skips := walkAll(t, edgeCorpus(t), Rules{})
 	if len(skips) != 0 {
 		t.Errorf("skips: %v", skips)
 	}
-	ents, err := os.ReadDir(edgeCorpus)
+	ents, err := os.ReadDir(edgeCorpus(t))
 	if err != nil {
 		t.Fatal(err)
 	}

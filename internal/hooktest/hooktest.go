@@ -7,7 +7,6 @@ package hooktest
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,9 +16,12 @@ import (
 
 	"github.com/vaultctx/vaultctx/core/index"
 	"github.com/vaultctx/vaultctx/core/vault"
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // Shared is the path of ../shared from the repository root.
+// New tests use testkit.Shared, which fails clearly when the data is
+// missing; Shared stays until the hook tests have moved over.
 func Shared() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
@@ -59,11 +61,11 @@ func NewEnvWith(tb testing.TB, withModel bool, srcs ...Source) *Env {
 	dir := tb.TempDir()
 	e := &Env{Dir: dir, DB: filepath.Join(dir, "data", "vaultctx", "index.db"), Vault: filepath.Join(dir, "vault")}
 	for _, s := range srcs {
-		CopyTree(tb, filepath.Join(Shared(), s.From), filepath.Join(e.Vault, s.To))
+		testkit.CopyTree(tb, testkit.Shared(tb, s.From), filepath.Join(e.Vault, s.To))
 	}
 	opt := index.Options{Vault: e.Vault, DB: e.DB, Rules: vault.Rules{MaxFileBytes: 5 << 20}, NoModel: !withModel}
 	if withModel {
-		opt.ModelDir = filepath.Join(Shared(), "models/glove-120k")
+		opt.ModelDir = testkit.Shared(tb, "models/glove-120k")
 	}
 	if _, err := index.Run(context.Background(), opt); err != nil {
 		tb.Fatalf("index: %v", err)
@@ -85,35 +87,9 @@ func NewEnvWith(tb testing.TB, withModel bool, srcs ...Source) *Env {
 	return e
 }
 
-// CopyTree copies the regular files under src to dst; src may also be a
-// single file, copied to the path dst.
-func CopyTree(tb testing.TB, src, dst string) {
-	tb.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-}
+// CopyTree is testkit.CopyTree, kept until the hook tests call that
+// directly.
+func CopyTree(tb testing.TB, src, dst string) { testkit.CopyTree(tb, src, dst) }
 
 // Build compiles the main package in the current directory (the test's)
 // with the sqlite_fts5 tag and returns the binary's path.
@@ -165,7 +141,7 @@ func Run(tb testing.TB, bin string, stdin []byte, vars []string, extra ...string
 // Payload reads an example payload from ../shared/hook-payloads.
 func Payload(tb testing.TB, name string) []byte {
 	tb.Helper()
-	b, err := os.ReadFile(filepath.Join(Shared(), "hook-payloads", name))
+	b, err := os.ReadFile(testkit.Shared(tb, "hook-payloads", name))
 	if err != nil {
 		tb.Fatal(err)
 	}

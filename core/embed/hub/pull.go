@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/embed"
+	"github.com/vaultctx/vaultctx/core/internal/fsx"
 )
 
 // DefaultRevision pins embed.DefaultModel to a Hugging Face commit.
@@ -42,7 +43,7 @@ type PullOptions struct {
 	// Revision is a commit SHA or branch; default DefaultRevision for
 	// DefaultModel, else "main".
 	Revision string
-	// Dir is the install directory, default embed.DefaultDir(Name).
+	// Dir is the install directory, default embed.DefaultDir(os.Getenv, Name).
 	Dir string
 	// BaseURL is the hub, default https://huggingface.co.
 	BaseURL string
@@ -90,7 +91,11 @@ func Pull(ctx context.Context, opt PullOptions) (string, error) {
 		opt.Digests = defaultDigests
 	}
 	if opt.Dir == "" {
-		opt.Dir = embed.DefaultDir(opt.Name)
+		dir, err := embed.DefaultDir(os.Getenv, opt.Name)
+		if err != nil {
+			return "", fmt.Errorf("pull: %w", err)
+		}
+		opt.Dir = dir
 	}
 	if opt.BaseURL == "" {
 		opt.BaseURL = "https://huggingface.co"
@@ -142,7 +147,9 @@ func Pull(ctx context.Context, opt PullOptions) (string, error) {
 		}
 	}
 	meta, _ := json.MarshalIndent(pullMeta{Name: opt.Name, Revision: opt.Revision, Source: opt.BaseURL, SHA256: sums, Pulled: time.Now().UTC()}, "", "  ")
-	if err := embed.WriteFileAtomic(filepath.Join(dir, embed.MetaFile), append(meta, '\n')); err != nil {
+	// Not durable, like the model files: a meta file lost in a crash only
+	// means the next Pull fetches again.
+	if err := fsx.WriteAtomic(filepath.Join(dir, embed.MetaFile), append(meta, '\n'), 0o600, false); err != nil {
 		return "", fmt.Errorf("pull: %w", err)
 	}
 	os.RemoveAll(staging)

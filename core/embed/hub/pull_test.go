@@ -16,9 +16,11 @@ import (
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/embed"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
-func modelPath(name string) string { return filepath.Join("../../../../shared/models", name) }
+func modelPath(tb testing.TB, name string) string { return testkit.Shared(tb, "models", name) }
 
 // hub serves a fixture model directory the way huggingface.co resolve URLs
 // do, with Range support from http.ServeContent. dropFirst makes the first
@@ -93,14 +95,14 @@ func fixtureDigests(tb testing.TB, dir string) map[string]string {
 }
 
 func newHub(t *testing.T, drop int) (*hub, *httptest.Server) {
-	h := &hub{dir: modelPath("m2v-fixtures/float32"), name: "acme/tiny", rev: "0123abcd", dropFirst: drop}
+	h := &hub{dir: modelPath(t, "m2v-fixtures/float32"), name: "acme/tiny", rev: "0123abcd", dropFirst: drop}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return h, srv
 }
 
 func TestPull(t *testing.T) {
-	digests := fixtureDigests(t, modelPath("m2v-fixtures/float32"))
+	digests := fixtureDigests(t, modelPath(t, "m2v-fixtures/float32"))
 	tests := []struct {
 		name     string
 		drop     int
@@ -168,7 +170,7 @@ func TestPull(t *testing.T) {
 }
 
 func TestPullFailures(t *testing.T) {
-	digests := fixtureDigests(t, modelPath("m2v-fixtures/float32"))
+	digests := fixtureDigests(t, modelPath(t, "m2v-fixtures/float32"))
 	bad := map[string]string{}
 	for k, v := range digests {
 		bad[k] = v
@@ -217,9 +219,23 @@ func TestPullFailures(t *testing.T) {
 }
 
 func TestDefaultDir(t *testing.T) {
-	t.Setenv("XDG_DATA_HOME", "/data")
-	if got, want := embed.DefaultDir(embed.DefaultModel), "/data/vaultctx/models/minishlab/potion-base-8M"; got != want {
-		t.Errorf("DefaultDir = %q, want %q", got, want)
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    string
+		wantErr bool
+	}{
+		{"XDG_DATA_HOME", map[string]string{"XDG_DATA_HOME": "/data", "HOME": "/h"}, "/data/vaultctx/models/minishlab/potion-base-8M", false},
+		{"under HOME", map[string]string{"HOME": "/h"}, "/h/.local/share/vaultctx/models/minishlab/potion-base-8M", false},
+		{"no home is an error, not the working folder", map[string]string{"XDG_DATA_HOME": "rel"}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := embed.DefaultDir(func(k string) string { return tt.env[k] }, embed.DefaultModel)
+			if (err != nil) != tt.wantErr || got != tt.want {
+				t.Errorf("DefaultDir = %q, %v; want %q (error %v)", got, err, tt.want, tt.wantErr)
+			}
+		})
 	}
 }
 
@@ -227,7 +243,7 @@ func TestDefaultDir(t *testing.T) {
 // the fixture (a different model) served under its name is refused, while
 // its tokenizer.json (the same bge vocabulary as potion-base-8M) passes.
 func TestPullDefaultIsPinned(t *testing.T) {
-	h := &hub{dir: modelPath("m2v-fixtures/float32"), name: embed.DefaultModel, rev: DefaultRevision}
+	h := &hub{dir: modelPath(t, "m2v-fixtures/float32"), name: embed.DefaultModel, rev: DefaultRevision}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	dir := filepath.Join(t.TempDir(), "potion")

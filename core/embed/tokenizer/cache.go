@@ -12,10 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/vaultctx/vaultctx/core/internal/fsx"
+	"github.com/vaultctx/vaultctx/core/internal/mmap"
 )
 
 // Cache file layout (little-endian, every section 8-byte aligned):
@@ -84,21 +86,8 @@ func writeCache(path string, sp *spec, v *vocab, scores []float64) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tok-*.tmp")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	// Not durable: a cache lost in a crash is rebuilt from tokenizer.json.
+	if err := fsx.WriteAtomic(path, buf.Bytes(), 0o600, false); err != nil {
 		return err
 	}
 	// Entries for older versions of the same tokenizer.json are dead.
@@ -130,16 +119,16 @@ func openCache(path string) (*Tokenizer, error) {
 	if size < headerSize || size > math.MaxInt32 {
 		return nil, errBadCache
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+	data, err := mmap.Map(f, size)
 	if err != nil {
 		return nil, err
 	}
 	t, err := decodeCache(data)
 	if err != nil {
-		syscall.Munmap(data)
+		mmap.Unmap(data)
 		return nil, err
 	}
-	t.unmap = func() error { return syscall.Munmap(data) }
+	t.unmap = func() error { return mmap.Unmap(data) }
 	return t, nil
 }
 

@@ -7,11 +7,13 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 func mustFromJSON(tb testing.TB, rel string) *Tokenizer {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(shared, rel))
+	data, err := os.ReadFile(testkit.Shared(tb, rel))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func FuzzFromJSON(f *testing.F) {
 
 func FuzzDecodeCache(f *testing.F) {
 	dir := f.TempDir()
-	path := filepath.Join(shared, "models/m2v-fixtures/vocab-quantized/tokenizer.json")
+	path := testkit.Shared(f, "models/m2v-fixtures/vocab-quantized/tokenizer.json")
 	if _, err := Load(path, dir); err != nil {
 		f.Fatal(err)
 	}
@@ -113,7 +115,7 @@ func FuzzDecodeCache(f *testing.F) {
 
 func TestCorruptCacheFallsBack(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(shared, "models/glove-120k/tokenizer.json")
+	path := testkit.Shared(t, "models/glove-120k/tokenizer.json")
 	want := mustFromJSON(t, "models/glove-120k/tokenizer.json").Encode("the quick brown fox")
 	if _, err := Load(path, dir); err != nil {
 		t.Fatal(err)
@@ -161,7 +163,7 @@ func TestUnwritableCacheDir(t *testing.T) {
 	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tok, err := Load(filepath.Join(shared, "models/glove-120k/tokenizer.json"), filepath.Join(notDir, "cache"))
+	tok, err := Load(testkit.Shared(t, "models/glove-120k/tokenizer.json"), filepath.Join(notDir, "cache"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +198,7 @@ func FuzzCollapseSpace(f *testing.F) {
 }
 
 func TestCacheReplacesStaleEntry(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join(shared, "models/m2v-fixtures/float32/tokenizer.json"))
+	src, err := os.ReadFile(testkit.Shared(t, "models/m2v-fixtures/float32/tokenizer.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -434,7 +434,7 @@ func parseJSON(data []byte) (*spec, []string, []float64, error) {
 		sp.Kind = Unigram
 		if f.Model.UnkID != nil {
 			if *f.Model.UnkID < 0 || *f.Model.UnkID >= len(v) {
-				return nil, nil, nil, fmt.Errorf("Unigram unk_id %d outside the vocabulary", *f.Model.UnkID)
+				return nil, nil, nil, fmt.Errorf("unk_id %d of the Unigram model is outside the vocabulary", *f.Model.UnkID)
 			}
 			sp.Unk = *f.Model.UnkID
 		}
@@ -481,7 +481,7 @@ func build(sp *spec, v *vocab, scores []float64) (*Tokenizer, error) {
 		maxChars: sp.MaxChars, minScore: sp.MinScore, maxTokenBytes: sp.MaxTokenBytes, median: sp.Median,
 	}
 	if t.kind == Unigram && len(scores) != v.size() {
-		return nil, fmt.Errorf("Unigram: %d scores for %d tokens", len(scores), v.size())
+		return nil, fmt.Errorf("unigram cache: %d scores for %d tokens", len(scores), v.size())
 	}
 	var err error
 	if t.norm, err = parseNormalizer(sp.Normalizer); err != nil {

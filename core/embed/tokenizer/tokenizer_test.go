@@ -1,15 +1,11 @@
 package tokenizer
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
-)
 
-const shared = "../../../../shared"
+	"github.com/vaultctx/vaultctx/internal/testkit"
+)
 
 type refRow struct {
 	ID   string  `json:"id"`
@@ -19,25 +15,7 @@ type refRow struct {
 
 func readRefs(tb testing.TB, name string) []refRow {
 	tb.Helper()
-	f, err := os.Open(filepath.Join(shared, "models/reference", name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	var rows []refRow
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var r refRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			tb.Fatal(err)
-		}
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	return rows
+	return testkit.JSONLines[refRow](tb, testkit.Shared(tb, "models/reference", name))
 }
 
 // model2vecIDs applies model2vec's steps around the tokenizer: truncate to
@@ -79,11 +57,11 @@ func TestReferenceIDs(t *testing.T) {
 				dir := ""
 				if cached {
 					dir = t.TempDir()
-					if _, err := Load(filepath.Join(shared, tc.tokenizer), dir); err != nil {
+					if _, err := Load(testkit.Shared(t, tc.tokenizer), dir); err != nil {
 						t.Fatal(err)
 					}
 				}
-				tok, err := Load(filepath.Join(shared, tc.tokenizer), dir)
+				tok, err := Load(testkit.Shared(t, tc.tokenizer), dir)
 				if err != nil {
 					t.Fatal(err)
 				}

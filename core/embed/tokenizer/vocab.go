@@ -120,11 +120,6 @@ func (v *vocab) find(h uint64, prefix string, s []byte) (int, bool) {
 	}
 }
 
-// lookup returns the id of the token s.
-func (v *vocab) lookup(s []byte) (int, bool) {
-	return v.find(mix(hashBytes(fnvOffset, s)), "", s)
-}
-
 // lookupString returns the id of the token s.
 func (v *vocab) lookupString(s string) (int, bool) {
 	h := mix(hashString(fnvOffset, s))

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package testkit
+
+import "time"
+
+// CPUTime is not measured on this platform: it returns 0, and benchmarks
+// then report 0 CPU time.
+func CPUTime() time.Duration { return 0 }
