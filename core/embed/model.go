@@ -15,7 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/tidwall/gjson"
-	"github.com/vaultctx/vaultctx/core/embed/tokenizer"
+	"github.com/vaultctx/vaultctx/core/internal/tokenizer"
 	"github.com/vaultctx/vaultctx/core/internal/mmap"
 	"github.com/vaultctx/vaultctx/core/internal/xdg"
 )

@@ -17,9 +17,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vaultctx/vaultctx/core/chunk"
+	"github.com/vaultctx/vaultctx/core/internal/chunk"
 	"github.com/vaultctx/vaultctx/core/embed"
-	"github.com/vaultctx/vaultctx/core/note"
+	"github.com/vaultctx/vaultctx/core/internal/note"
 	"github.com/vaultctx/vaultctx/core/scrub"
 	"github.com/vaultctx/vaultctx/core/store"
 	"github.com/vaultctx/vaultctx/core/vault"

@@ -3,7 +3,7 @@ package note_test
 import (
 	"fmt"
 
-	"github.com/vaultctx/vaultctx/core/note"
+	"github.com/vaultctx/vaultctx/core/internal/note"
 )
 
 func ExampleParse() {

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/vaultctx/vaultctx/core/note"
+	"github.com/vaultctx/vaultctx/core/internal/note"
 
 	"github.com/vaultctx/vaultctx/internal/testkit"
 

@@ -3,7 +3,7 @@ package chunk_test
 import (
 	"fmt"
 
-	"github.com/vaultctx/vaultctx/core/chunk"
+	"github.com/vaultctx/vaultctx/core/internal/chunk"
 )
 
 func ExampleSplit() {

@@ -3,7 +3,7 @@ package chunk
 import (
 	"testing"
 
-	"github.com/vaultctx/vaultctx/core/note"
+	"github.com/vaultctx/vaultctx/core/internal/note"
 )
 
 // largeNotes parses about 500 real files from corpora/large.

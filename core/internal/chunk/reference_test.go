@@ -10,7 +10,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/vaultctx/vaultctx/core/note"
+	"github.com/vaultctx/vaultctx/core/internal/note"
 
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
