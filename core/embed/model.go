@@ -15,8 +15,8 @@ import (
 	"unsafe"
 
 	"github.com/tidwall/gjson"
-	"github.com/vaultctx/vaultctx/core/internal/tokenizer"
 	"github.com/vaultctx/vaultctx/core/internal/mmap"
+	"github.com/vaultctx/vaultctx/core/internal/tokenizer"
 	"github.com/vaultctx/vaultctx/core/internal/xdg"
 )
 

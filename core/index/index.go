@@ -17,8 +17,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vaultctx/vaultctx/core/internal/chunk"
 	"github.com/vaultctx/vaultctx/core/embed"
+	"github.com/vaultctx/vaultctx/core/internal/chunk"
 	"github.com/vaultctx/vaultctx/core/internal/note"
 	"github.com/vaultctx/vaultctx/core/scrub"
 	"github.com/vaultctx/vaultctx/core/store"
