@@ -2,10 +2,11 @@ package posttool
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 
 	"github.com/vaultctx/vaultctx/core/config"
-	"github.com/vaultctx/vaultctx/core/internal/session"
+	"github.com/vaultctx/vaultctx/core/internal/xdg"
 )
 
 // Environment variables read by OptionsFromEnv.
@@ -22,11 +23,11 @@ const (
 // for an unusable value or when no cache directory can be found.
 func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	var o Options
-	dir, err := session.CacheDir(getenv, "outputs")
+	dir, err := xdg.CacheDir(getenv)
 	if err != nil {
 		return o, fmt.Errorf("posttooluse options: %w", err)
 	}
-	o.OutputDir = dir
+	o.OutputDir = filepath.Join(dir, "outputs")
 	for _, v := range []struct {
 		name string
 		dst  *int

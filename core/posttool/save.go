@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/vaultctx/vaultctx/core/internal/fsx"
 	"github.com/vaultctx/vaultctx/core/internal/session"
 	"github.com/vaultctx/vaultctx/core/scrub"
 )
@@ -51,11 +52,7 @@ func SaveOutput(ctx context.Context, path, stdout, stderr string, keep int) erro
 	sc := scrub.Default()
 	stdout, _ = sc.Scrub(stdout)
 	stderr, _ = sc.Scrub(stderr)
-	parts := []string{stdout}
-	if stderr != "" {
-		parts = append(parts, stderrSeparator, stderr)
-	}
-	if err := writeAtomic(path, parts...); err != nil {
+	if err := writeOutput(path, stdout, stderr); err != nil {
 		return fmt.Errorf("save output: %w", err)
 	}
 	if keep <= 0 {
@@ -63,6 +60,28 @@ func SaveOutput(ctx context.Context, path, stdout, stderr string, keep int) erro
 	}
 	pruneOutputs(dir, keep, filepath.Base(path))
 	return nil
+}
+
+// writeOutput atomically writes stdout, then (when stderr is not empty)
+// stderrSeparator and stderr, to path with mode 0600, without joining them
+// first: outputs are up to megabytes. A cache file need not survive a
+// crash, so it is not fsynced.
+func writeOutput(path, stdout, stderr string) error {
+	f, err := fsx.Create(path, 0o600)
+	if err != nil {
+		return err
+	}
+	parts := []string{stdout}
+	if stderr != "" {
+		parts = append(parts, stderrSeparator, stderr)
+	}
+	for _, p := range parts {
+		if _, err := f.WriteString(p); err != nil {
+			f.Abort()
+			return err
+		}
+	}
+	return f.Commit(false)
 }
 
 // pruneOutputs keeps the newest keep *.txt files of dir (by modification

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,6 +17,7 @@ import (
 	"github.com/vaultctx/vaultctx/core/hookio"
 	"github.com/vaultctx/vaultctx/core/internal/session"
 	"github.com/vaultctx/vaultctx/core/internal/textan"
+	"github.com/vaultctx/vaultctx/core/internal/xdg"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/scrub"
 )
@@ -204,8 +206,8 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 	}
 	var seen *session.Seen
 	if in.SessionID != "" {
-		if dir, err := session.StateDir(os.Getenv, "sessions"); err == nil {
-			if s, err := session.Open(dir, in.SessionID); err == nil {
+		if dir, err := xdg.StateDir(os.Getenv); err == nil {
+			if s, err := session.Open(filepath.Join(dir, "sessions"), in.SessionID); err == nil {
 				seen = s
 			}
 		}

@@ -61,6 +61,17 @@ func (f *File) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// WriteString writes s to the temporary file without first copying it to
+// a byte slice (saved tool outputs are up to megabytes). On an error the
+// caller should Abort.
+func (f *File) WriteString(s string) (int, error) {
+	n, err := f.f.WriteString(s)
+	if err != nil {
+		return n, fmt.Errorf("write %s: %w", f.path, err)
+	}
+	return n, nil
+}
+
 // Name is the temporary file's path.
 func (f *File) Name() string { return f.f.Name() }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/vaultctx/vaultctx/core/internal/textan"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -50,7 +51,7 @@ func Terms(text string) []string {
 		case 0:
 		case 1:
 			t := toks[0]
-			if stopWords[t] {
+			if textan.StopWord(t) {
 				add(&stopTerms, quote(t))
 			} else {
 				add(&terms, quote(t))
@@ -58,7 +59,7 @@ func Terms(text string) []string {
 		default:
 			add(&terms, quote(strings.Join(toks, " ")))
 			for _, t := range toks {
-				if !stopWords[t] {
+				if !textan.StopWord(t) {
 					add(&terms, quote(t))
 				}
 			}
@@ -175,20 +176,6 @@ func bigramString(run string) string {
 	}
 	return strings.Join(parts, " ")
 }
-
-// stopWords are dropped from queries (kept here, as they were in the
-// store, until the shared text-analysis package owns the one list): Lucene's English stop set (the one
-// the BEIR BM25 baseline used) plus question words common in prompts.
-var stopWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an and are as at be but by for if in into is it no not of on or
-		such that the their then there these they this to was will with
-		what how why when where which who whom does do did can could should would i you we my me
-		your our from about have has had am been being its it's so than too very just`) {
-		m[w] = true
-	}
-	return m
-}()
 
 // SingleToken reports whether term, one of Terms, is one quoted token,
 // and returns that token as Tokens forms it.

@@ -3,7 +3,7 @@
 // so that no hook repeats a chunk, in one small JSON file per session under
 // $XDG_STATE_HOME/vaultctx/sessions, expired after TTL (24 h).
 //
-// It also holds, for now, the hooks' XDG directories (StateDir, CacheDir in
-// paths.go), SafeName for turning payload ids into file names, and the
-// atomic write of the state file (atomic.go).
+// It also holds SafeName, which turns payload ids into file names. Paths
+// come from core/internal/xdg and the state file is written with
+// core/internal/fsx.WriteAtomic.
 package session

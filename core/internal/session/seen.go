@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/vaultctx/vaultctx/core/internal/fsx"
 )
 
 // TTL is how long a session's de-duplication state lives: a state file
@@ -115,7 +117,7 @@ func (s *Seen) Save() error {
 	if err != nil {
 		return fmt.Errorf("save seen state: %w", err)
 	}
-	if err := writeFileAtomic(s.path, data); err != nil {
+	if err := fsx.WriteAtomic(s.path, data, 0o600, false); err != nil {
 		return fmt.Errorf("save seen state: %w", err)
 	}
 	s.dirty = false

@@ -125,18 +125,3 @@ func TestSafeName(t *testing.T) {
 		t.Error("distinct ids share a name")
 	}
 }
-
-func TestXDGDirs(t *testing.T) {
-	env := map[string]string{"HOME": "/home/u", "XDG_CACHE_HOME": "relative/ignored"}
-	get := func(k string) string { return env[k] }
-	if d, _ := CacheDir(get, "outputs"); d != "/home/u/.cache/vaultctx/outputs" {
-		t.Errorf("CacheDir = %q", d)
-	}
-	env["XDG_STATE_HOME"] = "/s"
-	if d, _ := StateDir(get, "sessions"); d != "/s/vaultctx/sessions" {
-		t.Errorf("StateDir = %q", d)
-	}
-	if _, err := StateDir(func(string) string { return "" }, "x"); err == nil {
-		t.Error("no HOME must be an error")
-	}
-}
