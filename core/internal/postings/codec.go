@@ -383,8 +383,8 @@ func (r *bitReader) peek() uint64 {
 	return x >> (r.off & 7)
 }
 
-// readRices reads len(out) Rice codes of parameter k: readRice in one
-// loop, with the offset in a register (the hot loop of a BM25 query).
+// readRices reads len(out) Rice codes of parameter k: readRice
+// (rice_ref_test.go, the reference it is tested against) in one loop, with the offset in a register (the hot loop of a BM25 query).
 func (r *bitReader) readRices(k uint8, out []uint32) {
 	b, off := r.b, r.off
 	mask := uint32(1)<<k - 1
@@ -410,15 +410,4 @@ func (r *bitReader) readRices(k uint8, out []uint32) {
 		out[i] = uint32(q)<<k | uint32(x>>(q+1))&mask
 	}
 	r.off = off
-}
-
-func (r *bitReader) readRice(k uint8) uint32 {
-	x := r.peek() // at least 57 valid bits; a code below the escape has at most 41
-	q := bits.TrailingZeros64(x)
-	if q >= riceEscape {
-		r.off += riceEscape + 1
-		return uint32(r.read(32))
-	}
-	r.off += uint(q) + 1 + uint(k)
-	return uint32(q)<<k | uint32(x>>(q+1))&(1<<k-1)
 }
