@@ -263,9 +263,6 @@ func (m *Model) Normalize() bool { return m.normalize }
 // Quantized reports whether the vocabulary is quantised (mapping tensor).
 func (m *Model) Quantized() bool { return m.mapping != nil }
 
-// Weighted reports whether a per-token weights tensor scales the rows.
-func (m *Model) Weighted() bool { return m.weights != nil }
-
 // defaultCacheDir is xdg.CacheDir, or "" (no caching) when no home folder
 // is known.
 func defaultCacheDir() string {

@@ -158,7 +158,7 @@ func judgments(relevant []string) ([]Judgment, error) {
 //     rank, whatever the sections;
 //   - a hit on a note with section judgments ("dir/note.md#Heading") counts
 //     as that section: it is relevant when path and section both match
-//     (see SameSection); a chunk of a long H2 split at an H3, whose
+//     (see foldSection); a chunk of a long H2 split at an H3, whose
 //     section reads "H2 > H3" (SubsectionSeparator), counts as its H2, so
 //     "note.md#Remarks" is found by a hit in "Remarks > Example". Another
 //     section of the note is a separate, non-relevant unit;
@@ -214,11 +214,8 @@ func judgmentKey(j Judgment) string {
 	return j.Path + "#" + foldSection(j.Section)
 }
 
-// SameSection reports whether two section names denote the same heading:
-// equal after trimming, collapsing runs of white space and lower-casing
-// ("Remarks" matches " remarks ").
-func SameSection(a, b string) bool { return foldSection(a) == foldSection(b) }
-
+// foldSection is the form in which two section names are compared: trimmed,
+// runs of white space collapsed, lower-cased ("Remarks" matches " remarks ").
 func foldSection(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }

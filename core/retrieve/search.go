@@ -249,11 +249,6 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// ValidMode reports whether m names a search mode.
-func ValidMode(m string) bool {
-	return m == ModeBM25 || m == ModeVector || m == ModeHybrid
-}
-
 func ids(s []Scored) []int64 {
 	out := make([]int64, len(s))
 	for i, x := range s {

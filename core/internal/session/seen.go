@@ -49,7 +49,7 @@ const SweepEvery = time.Hour
 const sweptMarker = ".swept"
 
 // Open loads the state of sessionID from dir (usually
-// $XDG_STATE_HOME/vaultctx/sessions, see StateDir), creating dir (mode 0700)
+// $XDG_STATE_HOME/vaultctx/sessions, see xdg.StateDir), creating dir (mode 0700)
 // if needed, and, at most once per SweepEvery, deletes the state files in
 // dir older than TTL. A missing, expired or corrupt state file gives an
 // empty set (an expired one is deleted). It returns an error only when dir
