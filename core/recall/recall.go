@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -189,7 +190,7 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 		return nil, nil
 	}
 	log := hookio.Logger(ctx)
-	e, err := engine.Open(ctx, cfg.DB, engine.Options{ReadOnly: true, Columns: cfg.Search.Columns, Logger: log})
+	e, err := engine.Open(ctx, cfg.DB, engine.Options{ReadOnly: true, ModelDir: cfg.Model, Columns: cfg.Search.Columns, Logger: log})
 	if err != nil {
 		return nil, err
 	}
@@ -197,6 +198,9 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 		defer e.Close()
 	}
 	hits, sig, err := Search(ctx, e, cfg, query)
+	if perr := e.VectorProblem(); opts.Stderr != nil && errors.Is(perr, engine.ErrModelMismatch) {
+		fmt.Fprintf(opts.Stderr, "vaultctx %s: vector search off: %s; answering with BM25 only\n", event, perr)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"io"
 	"os"
 	"time"
 
@@ -19,6 +20,11 @@ type Options struct {
 	// exit the kernel drops the whole address space at once. Set it only
 	// in a process that exits right after answering.
 	LeaveOpen bool
+	// Stderr receives one line when vector search is off because the
+	// configured model is not the one the index was built with
+	// (engine.ErrModelMismatch): the hook then answers with BM25 alone.
+	// nil prints nothing.
+	Stderr io.Writer
 }
 
 // Answer is Prompt or PreTool: it answers one decoded payload with the

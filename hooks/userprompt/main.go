@@ -31,5 +31,5 @@ func main() {
 	// for the exit to reclaim (recall.Options).
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(512 << 20)
-	os.Exit(recall.Run(recall.EventPrompt, recall.Prompt, recall.Options{LeaveOpen: true}))
+	os.Exit(recall.Run(recall.EventPrompt, recall.Prompt, recall.Options{LeaveOpen: true, Stderr: os.Stderr}))
 }
