@@ -32,7 +32,8 @@ type Options struct {
 // model_hash. The vectors would not be comparable, so vector search is off
 // and hybrid search answers with BM25 alone; a re-index with the new model
 // (or pointing ModelDir back at the old one) fixes it. The wrapping error
-// names both hashes (first 12 hex digits) and both directories.
+// names both hashes (first 12 hex digits) and both directories, or, for a
+// model of another dimension, both dimensions.
 var ErrModelMismatch = errors.New("the model is not the one the index was built with")
 
 // Engine is an open index ready to search.
@@ -114,7 +115,7 @@ func (e *Engine) Model() (*embed.Model, error) {
 		}
 		if m.Dim() != e.st.VecDim() {
 			m.Close()
-			e.modelErr = fmt.Errorf("model %s has %d dimensions, index has %d: re-index", e.modelDir, m.Dim(), e.st.VecDim())
+			e.modelErr = fmt.Errorf("model %s has %d dimensions, the index %d: %w", e.modelDir, m.Dim(), e.st.VecDim(), ErrModelMismatch)
 			return
 		}
 		if err := e.checkHash(m); err != nil {
