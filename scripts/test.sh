@@ -3,6 +3,7 @@
 # (which includes scripts/install.sh end to end with `vaultctx doctor`, and
 # the retrieval-quality regression check against eval/baseline.json), the
 # race detector over every package (cgo ones included, with -short), and
+# the cgo-free packages' tests again with CGO_ENABLED=0, and
 # the cross-builds: every cgo-free package builds and vets for darwin/arm64,
 # darwin/amd64 and windows/amd64, and the cgo packages typecheck for darwin.
 # Needs Go 1.26+, a C compiler, and ../shared beside the repository (test data).
@@ -40,6 +41,8 @@ cgo_deps=$(go list -deps -tags "$tags" -f '{{if and (not .Standard) .CgoFiles}}{
 pkgs=$(go list -tags "$tags" -f '{{.ImportPath}} {{join .Deps " "}}' ./...)
 pure=$(awk -v re="^($cgo_deps)\$" '{c=0; for (i=1; i<=NF; i++) if ($i ~ re) c=1; if (!c) print $1}' <<<"$pkgs")
 cgo=$(awk -v re="^($cgo_deps)\$" '{c=0; for (i=1; i<=NF; i++) if ($i ~ re) c=1; if (c) print $1}' <<<"$pkgs")
+echo "== go test, cgo-free packages with CGO_ENABLED=0"
+CGO_ENABLED=0 go test -short -count=1 $pure
 for target in darwin/arm64 darwin/amd64 windows/amd64; do
   echo "== cross: cgo-free packages for $target"
   CGO_ENABLED=0 GOOS=${target%/*} GOARCH=${target#*/} go build $pure
