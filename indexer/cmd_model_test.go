@@ -11,10 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
 	"github.com/vaultctx/vaultctx/core/embed"
 )
 
-const sharedModels = "../../shared/models"
+var sharedModels = testkit.SharedDir("models")
 
 // runCaptured runs the CLI with args and returns its exit code and stdout.
 func runCaptured(t *testing.T, args ...string) (int, string) {

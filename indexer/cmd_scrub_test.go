@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
-const sharedSecrets = "../../shared/secrets"
+var sharedSecrets = testkit.SharedDir("secrets")
 
 func TestScrubCommand(t *testing.T) {
 	note, err := os.ReadFile(filepath.Join(sharedSecrets, "notes_mixed.md"))

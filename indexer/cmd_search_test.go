@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vaultctx/vaultctx/internal/hooktest"
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // runStderr runs the CLI with args and returns its exit code, stdout and
@@ -39,10 +39,10 @@ func runStderr(t *testing.T, args ...string) (code int, stdout, stderr string) {
 func TestSearchModelMismatch(t *testing.T) {
 	dir := isolateCLI(t)
 	vault := filepath.Join(dir, "vault")
-	hooktest.CopyTree(t, filepath.Join(hooktest.Shared(), "corpora/edge"), vault)
+	testkit.CopyTree(t, filepath.Join(testkit.SharedDir(), "corpora/edge"), vault)
 	db := filepath.Join(dir, "index.db")
-	modelA := filepath.Join(hooktest.Shared(), "models/m2v-fixtures/float32")
-	modelB := filepath.Join(hooktest.Shared(), "models/m2v-fixtures/float16")
+	modelA := filepath.Join(testkit.SharedDir(), "models/m2v-fixtures/float32")
+	modelB := filepath.Join(testkit.SharedDir(), "models/m2v-fixtures/float16")
 	if code, out := runCaptured(t, "index", "--vault", vault, "--db", db, "--model", modelA); code != 0 {
 		t.Fatalf("index: exit %d: %s", code, out)
 	}

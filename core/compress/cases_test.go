@@ -3,16 +3,17 @@ package compress
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit/golden"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-const casesDir = "../../../shared/tool-outputs"
+var casesDir = testkit.SharedDir("tool-outputs")
 
 // toolCase is one captured Bash run from ../shared/tool-outputs.
 type toolCase struct {
@@ -216,22 +217,7 @@ func TestGolden(t *testing.T) {
 			ex := condenseCase(c, forced)
 			got := ex.Stdout + "----- stderr -----\n" + ex.Stderr
 			path := filepath.Join("testdata", "golden", c.Name+".txt")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("extract changed; diff against %s (run with -update if intended)\n%s", path, got)
-			}
+			golden.Check(t, path, []byte(got))
 		})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
 	"testing"
 
 	"github.com/vaultctx/vaultctx/core/embed"
@@ -14,7 +16,7 @@ import (
 // must_keep string at the default budget, and the semantic list orders
 // lines by meaning.
 func TestEmbedderSignal(t *testing.T) {
-	m, err := embed.Open("../../../shared/models/glove-120k")
+	m, err := embed.Open(testkit.SharedDir("models/glove-120k"))
 	if err != nil {
 		t.Fatalf("open model: %v", err)
 	}

@@ -8,11 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
 	"github.com/vaultctx/vaultctx/core/embed"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/core/store"
 	"github.com/vaultctx/vaultctx/install"
-	"github.com/vaultctx/vaultctx/internal/hooktest"
 )
 
 func TestDoctorIndexChecks(t *testing.T) {
@@ -163,7 +164,7 @@ func TestDoctorConfig(t *testing.T) {
 		t.Setenv(k, "")
 	}
 	dir := t.TempDir()
-	absVault := filepath.Join(hooktest.Shared(), "corpora", "obsidian", "tasks-demo-vault")
+	absVault := filepath.Join(testkit.SharedDir(), "corpora", "obsidian", "tasks-demo-vault")
 	os.Mkdir(filepath.Join(dir, "notes"), 0o755)
 	tests := []struct {
 		name   string
@@ -200,8 +201,8 @@ func TestDoctorModel(t *testing.T) {
 	t.Setenv("HOME", t.TempDir()) // the model digest cache lives under it
 	t.Setenv("XDG_CACHE_HOME", "")
 	ctx := context.Background()
-	f32 := filepath.Join(hooktest.Shared(), "models", "m2v-fixtures", "float32")
-	i8 := filepath.Join(hooktest.Shared(), "models", "m2v-fixtures", "int8")
+	f32 := filepath.Join(testkit.SharedDir(), "models", "m2v-fixtures", "float32")
+	i8 := filepath.Join(testkit.SharedDir(), "models", "m2v-fixtures", "int8")
 	m, err := embed.Open(f32)
 	if err != nil {
 		t.Fatal(err)

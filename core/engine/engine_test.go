@@ -7,12 +7,14 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
 	"github.com/vaultctx/vaultctx/core/index"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/vault"
 )
 
-const shared = "../../../shared"
+var shared = testkit.SharedDir()
 
 // Two Model2Vec fixtures of the same dimension (64) whose weights are
 // stored as float32 and float16: their hashes differ, so an index built

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
 	"github.com/tidwall/gjson"
 )
 
@@ -28,8 +30,8 @@ func checkFields(t *testing.T, raw string) {
 // TestFieldsMatchesForEach runs the fast scan and its reference over every
 // real tool response and some edge cases.
 func TestFieldsMatchesForEach(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/tool-outputs/*/*.json")
-	more, _ := filepath.Glob("../../../shared/hook-payloads/*.json")
+	files, _ := filepath.Glob(testkit.SharedDir("tool-outputs/*/*.json"))
+	more, _ := filepath.Glob(testkit.SharedDir("hook-payloads/*.json"))
 	n := 0
 	for _, f := range append(files, more...) {
 		data, err := os.ReadFile(f)

@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
-const payloadDir = "../../../shared/hook-payloads"
+var payloadDir = testkit.SharedDir("hook-payloads")
 
 // wantFields decodes the payload independently with encoding/json.
 func wantFields(t testing.TB, data []byte) map[string]any {
@@ -32,7 +34,7 @@ func TestReadInputRealPayloads(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no payloads in %s: %v", payloadDir, err)
 	}
-	tools, _ := filepath.Glob("../../../shared/tool-outputs/*/posttoolusefailure.json")
+	tools, _ := filepath.Glob(testkit.SharedDir("tool-outputs/*/posttoolusefailure.json"))
 	files = append(files, tools...)
 	for _, f := range files {
 		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {

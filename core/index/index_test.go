@@ -11,45 +11,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
 	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/store"
 	"github.com/vaultctx/vaultctx/core/vault"
 )
 
-const shared = "../../../shared"
-
-// copyTree copies a directory of real notes into a writable temp vault.
-func copyTree(tb testing.TB, src, dst string) {
-	tb.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-}
+var shared = testkit.SharedDir()
 
 func testVault(tb testing.TB) (vaultDir, db string) {
 	tb.Helper()
 	dir := tb.TempDir()
 	vaultDir = filepath.Join(dir, "vault")
-	copyTree(tb, filepath.Join(shared, "corpora/obsidian/tasks-demo-vault"), filepath.Join(vaultDir, "tasks"))
-	copyTree(tb, filepath.Join(shared, "corpora/edge"), filepath.Join(vaultDir, "edge"))
+	testkit.CopyTree(tb, filepath.Join(shared, "corpora/obsidian/tasks-demo-vault"), filepath.Join(vaultDir, "tasks"))
+	testkit.CopyTree(tb, filepath.Join(shared, "corpora/edge"), filepath.Join(vaultDir, "edge"))
 	return vaultDir, filepath.Join(dir, "data", "index.db")
 }
 
@@ -341,7 +317,7 @@ func TestRefusesForeignTargets(t *testing.T) {
 
 	mustRun(t, opts(v, db))
 	elsewhere := filepath.Join(t.TempDir(), "v2")
-	copyTree(t, filepath.Join(shared, "corpora/edge"), elsewhere)
+	testkit.CopyTree(t, filepath.Join(shared, "corpora/edge"), elsewhere)
 	if _, err := Run(context.Background(), opts(elsewhere, db)); !errors.Is(err, ErrOtherVault) {
 		t.Errorf("incremental run for another vault = %v, want ErrOtherVault", err)
 	}

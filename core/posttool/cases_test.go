@@ -7,10 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
 	"github.com/vaultctx/vaultctx/core/compress"
 )
 
-const casesDir = "../../../shared/tool-outputs"
+var casesDir = testkit.SharedDir("tool-outputs")
 
 // capturedDir holds core/compress's captured outputs (cargo, unittest,
 // node --test, make), stored as files; the 1 MB benchmark mixes them in as

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
 	"github.com/tidwall/gjson"
 
 	"github.com/vaultctx/vaultctx/core/compress"
@@ -92,7 +94,7 @@ func TestHookOnRealPayloads(t *testing.T) {
 func TestHookPassThrough(t *testing.T) {
 	big := strings.Repeat("line of output\n", 1000)
 	opts := Options{OutputDir: t.TempDir()}
-	write, _ := os.ReadFile("../../../shared/hook-payloads/posttooluse-write.json")
+	write, _ := os.ReadFile(testkit.SharedDir("hook-payloads/posttooluse-write.json"))
 	for _, c := range []struct{ name, payload string }{
 		{"other tool", string(write)},
 		{"image", `{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":{"stdout":"` + strings.ReplaceAll(big, "\n", `\n`) + `","stderr":"","interrupted":false,"isImage":true}}`},

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 func writeFile(t *testing.T, name, content string) string {
@@ -17,7 +19,7 @@ func writeFile(t *testing.T, name, content string) string {
 }
 
 func TestLatestPrompt(t *testing.T) {
-	example := "../../../shared/hook-payloads/transcript-example.jsonl"
+	example := testkit.SharedDir("hook-payloads/transcript-example.jsonl")
 	if got := LatestPrompt(example); got != "Why does the build fail on the linker step?" {
 		t.Errorf("example transcript: got %q", got)
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
 	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
 )
 
@@ -20,7 +22,7 @@ import (
 // split at H2 headings, keyed by vault-relative path.
 func realNotes(tb testing.TB, n int) (paths []string, sections map[string][]string) {
 	tb.Helper()
-	root := "../../../shared/corpora/large"
+	root := testkit.SharedDir("corpora/large")
 	sections = map[string][]string{}
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || len(paths) >= n {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
 	"github.com/vaultctx/vaultctx/core/embed"
 	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
 )
@@ -183,13 +185,13 @@ func randVec(r *rand.Rand, dim int) []float32 {
 // realVectors embeds paragraphs of real notes with the GloVe test model.
 func realVectors(tb testing.TB, n int) (texts []string, vecs [][]float32) {
 	tb.Helper()
-	m, err := embed.Open("../../../shared/models/glove-120k")
+	m, err := embed.Open(testkit.SharedDir("models/glove-120k"))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer m.Close()
-	files, _ := filepath.Glob("../../../shared/corpora/large/cpp-docs/docs/c-runtime-library/reference/*.md")
-	more, _ := filepath.Glob("../../../shared/corpora/large/cpp-docs/docs/error-messages/*/*.md")
+	files, _ := filepath.Glob(testkit.SharedDir("corpora/large/cpp-docs/docs/c-runtime-library/reference/*.md"))
+	more, _ := filepath.Glob(testkit.SharedDir("corpora/large/cpp-docs/docs/error-messages/*/*.md"))
 	files = append(files, more...)
 	for _, f := range files {
 		b, err := os.ReadFile(f)

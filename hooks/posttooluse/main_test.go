@@ -2,8 +2,9 @@ package main
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/json"
-	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,15 +14,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultctx/vaultctx/internal/testkit/golden"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
 	"github.com/tidwall/gjson"
 
 	"github.com/vaultctx/vaultctx/core/compress"
 	"github.com/vaultctx/vaultctx/core/hookio"
 )
 
-const casesDir = "../../../shared/tool-outputs"
-
-var update = flag.Bool("update", false, "rewrite golden files")
+var casesDir = testkit.SharedDir("tool-outputs")
 
 var (
 	buildOnce sync.Once
@@ -315,10 +318,19 @@ func TestHugeOutput(t *testing.T) {
 // cache directory (a fixed path) replaced by $XDG_CACHE_HOME. Refresh with
 // -update.
 func TestGolden(t *testing.T) {
-	// A fixed path: its length counts against the extract's budget.
-	cache := filepath.Join(os.TempDir(), "vaultctx-posttooluse-golden")
-	if err := os.RemoveAll(cache); err != nil {
+	// The cache path's length counts against the extract's budget, so it
+	// is the same under any TMPDIR: /tmp and a name of fixed length, 32
+	// bytes in all, as when the goldens were made.
+	var rnd [4]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
 		t.Fatal(err)
+	}
+	cache := fmt.Sprintf("/tmp/vaultctx-pt-golden-%x", rnd)
+	if len(cache) != 32 {
+		t.Fatalf("cache path %q is not 32 bytes", cache)
+	}
+	if err := os.Mkdir(cache, 0o700); err != nil {
+		t.Skipf("no fixed-length cache folder under /tmp: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(cache) })
 	dirs, _ := filepath.Glob(filepath.Join(casesDir, "*", "posttooluse.json"))
@@ -328,23 +340,7 @@ func TestGolden(t *testing.T) {
 			data, _ := os.ReadFile(p)
 			r := run(t, data, "XDG_CACHE_HOME="+cache)
 			got := bytes.ReplaceAll(r.stdout, []byte(cache), []byte("$XDG_CACHE_HOME"))
-			golden := filepath.Join("testdata", "golden", name+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("output changed (run with -update if intended):\n%s", got)
-			}
+			golden.Check(t, filepath.Join("testdata", "golden", name+".json"), got)
 		})
 	}
 }

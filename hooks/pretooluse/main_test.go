@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,36 +11,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
+	"github.com/vaultctx/vaultctx/internal/testkit/golden"
+
 	"github.com/vaultctx/vaultctx/internal/hooktest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 type output struct {
 	HookSpecificOutput struct {
 		HookEventName     string `json:"hookEventName"`
 		AdditionalContext string `json:"additionalContext"`
 	} `json:"hookSpecificOutput"`
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("golden %s: %v (run with -update)", p, err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden:\n got: %s\nwant: %s", name, got, want)
-	}
 }
 
 // sources is the test vault: the default notes plus the PowerShell notes
@@ -133,7 +114,7 @@ func TestPreToolGoldenAndDeterministic(t *testing.T) {
 			if n := len([]rune(block)); n > 300*4 {
 				t.Errorf("context is %d characters, over the 300-token default budget", n)
 			}
-			golden(t, strings.TrimSuffix(tc.payload, ".json")+".golden.json", first.Stdout)
+			golden.Check(t, filepath.Join("testdata", strings.TrimSuffix(tc.payload, ".json")+".golden.json"), first.Stdout)
 		})
 	}
 }
@@ -285,7 +266,7 @@ func TestPreToolSessionDeduplication(t *testing.T) {
 // checks that neither context hook prints any of them, even with budgets
 // large enough to show the whole note.
 func TestNoSecretsOut(t *testing.T) {
-	note := filepath.Join(hooktest.Shared(), "secrets", "notes_mixed.md")
+	note := filepath.Join(testkit.SharedDir(), "secrets", "notes_mixed.md")
 	text, err := os.ReadFile(note)
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +275,7 @@ func TestNoSecretsOut(t *testing.T) {
 		Start, End int
 		ID         string
 	}
-	raw, err := os.ReadFile(filepath.Join(hooktest.Shared(), "secrets", "notes_mixed.expected.json"))
+	raw, err := os.ReadFile(filepath.Join(testkit.SharedDir(), "secrets", "notes_mixed.expected.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

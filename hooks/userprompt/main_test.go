@@ -4,40 +4,26 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
+	"github.com/vaultctx/vaultctx/internal/testkit/golden"
+
 	"github.com/vaultctx/vaultctx/core/index"
 	"github.com/vaultctx/vaultctx/core/vault"
 	"github.com/vaultctx/vaultctx/internal/hooktest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 type output struct {
 	HookSpecificOutput struct {
 		HookEventName     string `json:"hookEventName"`
 		AdditionalContext string `json:"additionalContext"`
 	} `json:"hookSpecificOutput"`
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *update {
-		os.WriteFile(p, got, 0o644)
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("golden %s: %v (run with -update)", p, err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden:\n got: %s\nwant: %s", name, got, want)
-	}
 }
 
 func TestPromptGoldenAndDeterministic(t *testing.T) {
@@ -71,7 +57,7 @@ func TestPromptGoldenAndDeterministic(t *testing.T) {
 	if n := len([]rune(ctx)); n > 500*4 {
 		t.Errorf("context is %d characters, over the 500-token budget", n)
 	}
-	golden(t, "userprompt.golden.json", first.Stdout)
+	golden.Check(t, filepath.Join("testdata", "userprompt.golden.json"), first.Stdout)
 }
 
 func TestPromptSilentCases(t *testing.T) {
@@ -111,7 +97,7 @@ func TestPromptFailsOpen(t *testing.T) {
 	// A model directory that disappeared after indexing.
 	moved := hooktest.NewEnv(t, false)
 	modelCopy := filepath.Join(moved.Dir, "model")
-	hooktest.CopyTree(t, filepath.Join(hooktest.Shared(), "models/glove-120k"), modelCopy)
+	testkit.CopyTree(t, filepath.Join(testkit.SharedDir(), "models/glove-120k"), modelCopy)
 	if _, err := index.Run(context.Background(), index.Options{Vault: moved.Vault, DB: moved.DB, ModelDir: modelCopy, Rules: vault.Rules{MaxFileBytes: 5 << 20}}); err != nil {
 		t.Fatal(err)
 	}

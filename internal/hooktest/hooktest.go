@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -18,14 +17,6 @@ import (
 	"github.com/vaultctx/vaultctx/core/vault"
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
-
-// Shared is the path of ../shared from the repository root.
-// New tests use testkit.Shared, which fails clearly when the data is
-// missing; Shared stays until the hook tests have moved over.
-func Shared() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
-}
 
 // Env is a private environment for hook runs.
 type Env struct {
@@ -35,7 +26,7 @@ type Env struct {
 	Vars  []string // KEY=VALUE pairs for the child process (VAULTCTX_HOOK_DEADLINE is 60s)
 }
 
-// Source is a file or directory under ../shared (From, relative to Shared)
+// Source is a file or directory under ../shared (From, relative to testkit.Shared)
 // copied into a test vault at To (relative to the vault root).
 type Source struct{ From, To string }
 
@@ -86,10 +77,6 @@ func NewEnvWith(tb testing.TB, withModel bool, srcs ...Source) *Env {
 	}
 	return e
 }
-
-// CopyTree is testkit.CopyTree, kept until the hook tests call that
-// directly.
-func CopyTree(tb testing.TB, src, dst string) { testkit.CopyTree(tb, src, dst) }
 
 // Build compiles the main package in the current directory (the test's)
 // with the sqlite_fts5 tag and returns the binary's path.

@@ -22,27 +22,30 @@ var (
 // there is none (a binary built with -trimpath, or a moved source file).
 func Root(tb testing.TB) string {
 	tb.Helper()
-	rootOnce.Do(func() {
-		_, file, _, ok := runtime.Caller(0)
-		if !ok || !filepath.IsAbs(file) {
-			rootErr = "testkit: cannot locate the source file (built with -trimpath?)"
-			return
-		}
-		for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				root = dir
-				return
-			}
-			if filepath.Dir(dir) == dir {
-				rootErr = "testkit: no go.mod above " + file
-				return
-			}
-		}
-	})
+	rootOnce.Do(findRoot)
 	if rootErr != "" {
 		tb.Fatal(rootErr)
 	}
 	return root
+}
+
+// findRoot sets root, or rootErr, once.
+func findRoot() {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok || !filepath.IsAbs(file) {
+		rootErr = "testkit: cannot locate the source file (built with -trimpath?)"
+		return
+	}
+	for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			root = dir
+			return
+		}
+		if filepath.Dir(dir) == dir {
+			rootErr = "testkit: no go.mod above " + file
+			return
+		}
+	}
 }
 
 // Shared returns the absolute path of the read-only test data, ../shared
@@ -51,11 +54,23 @@ func Root(tb testing.TB) string {
 // when ../shared is missing; it does not check that elem exists.
 func Shared(tb testing.TB, elem ...string) string {
 	tb.Helper()
-	dir := filepath.Join(filepath.Dir(Root(tb)), "shared")
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		tb.Fatalf("testkit: test data %s is missing: check out shared/ beside the repository", dir)
+	Root(tb) // fails the test, rather than panicking, when there is no root
+	if st, err := os.Stat(SharedDir()); err != nil || !st.IsDir() {
+		tb.Fatalf("testkit: test data %s is missing: check out shared/ beside the repository", SharedDir())
 	}
-	parts := []string{dir}
+	return SharedDir(elem...)
+}
+
+// SharedDir is Shared for package-level values, where no testing.TB is at
+// hand: the absolute path of ../shared beside the repository root, joined
+// with elem. It panics when the repository root cannot be found; a
+// missing ../shared shows as the first test's file-not-found error.
+func SharedDir(elem ...string) string {
+	rootOnce.Do(findRoot)
+	if rootErr != "" {
+		panic(rootErr)
+	}
+	parts := []string{filepath.Dir(root), "shared"}
 	for _, e := range elem {
 		parts = append(parts, filepath.FromSlash(e))
 	}
