@@ -13,8 +13,6 @@ import (
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
-var casesDir = testkit.SharedDir("tool-outputs")
-
 // toolCase is one captured Bash run from ../shared/tool-outputs.
 type toolCase struct {
 	Name     string
@@ -26,58 +24,16 @@ type toolCase struct {
 	FailData []byte
 }
 
-type caseMeta struct {
-	Name     string   `json:"name"`
-	Command  string   `json:"command"`
-	PairOf   *string  `json:"pair_of"`
-	MustKeep []string `json:"must_keep"`
-}
+type caseMeta = testkit.ToolOutputMeta
 
 func loadCases(t testing.TB) []toolCase {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join(casesDir, "*", "meta.json"))
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no tool-output cases under %s", casesDir)
-	}
 	var out []toolCase
-	for _, m := range dirs {
-		dir := filepath.Dir(m)
-		var c toolCase
-		c.Name = filepath.Base(dir)
-		raw, err := os.ReadFile(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(raw, &c.Meta); err != nil {
-			t.Fatalf("%s: %v", m, err)
-		}
-		if c.Payload, err = os.ReadFile(filepath.Join(dir, "posttooluse.json")); err != nil {
-			t.Fatal(err)
-		}
-		var p struct {
-			ToolUseID string `json:"tool_use_id"`
-			ToolInput struct {
-				Command     string `json:"command"`
-				Description string `json:"description"`
-			} `json:"tool_input"`
-			ToolResponse struct {
-				Stdout      string `json:"stdout"`
-				Stderr      string `json:"stderr"`
-				Interrupted bool   `json:"interrupted"`
-				IsImage     bool   `json:"isImage"`
-			} `json:"tool_response"`
-		}
-		if err := json.Unmarshal(c.Payload, &p); err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
-		c.ToolUse = p.ToolUseID
-		c.Req = Request{Command: p.ToolInput.Command, Description: p.ToolInput.Description,
-			Stdout: p.ToolResponse.Stdout, Stderr: p.ToolResponse.Stderr,
-			Interrupted: p.ToolResponse.Interrupted, IsImage: p.ToolResponse.IsImage}
-		if c.FailData, err = os.ReadFile(filepath.Join(dir, "posttoolusefailure.json")); err == nil {
-			c.HasFail = true
-		}
-		out = append(out, c)
+	for _, o := range testkit.ToolOutputs(t) {
+		out = append(out, toolCase{Name: o.Name, Meta: o.Meta, Payload: o.Payload, ToolUse: o.ToolUseID,
+			Req: Request{Command: o.Command, Description: o.Description, Stdout: o.Stdout, Stderr: o.Stderr,
+				Interrupted: o.Interrupted, IsImage: o.IsImage},
+			HasFail: o.Failure != nil, FailData: o.Failure})
 	}
 	return append(out, loadCaptured(t)...)
 }

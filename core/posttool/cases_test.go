@@ -1,7 +1,6 @@
 package posttool
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/vaultctx/vaultctx/core/compress"
 )
-
-var casesDir = testkit.SharedDir("tool-outputs")
 
 // capturedDir holds core/compress's captured outputs (cargo, unittest,
 // node --test, make), stored as files; the 1 MB benchmark mixes them in as
@@ -32,41 +29,12 @@ type toolCase struct {
 
 func loadCases(t testing.TB) []toolCase {
 	t.Helper()
-	metas, err := filepath.Glob(filepath.Join(casesDir, "*", "meta.json"))
-	if err != nil || len(metas) == 0 {
-		t.Fatalf("no tool-output cases under %s", casesDir)
-	}
 	var out []toolCase
-	for _, m := range metas {
-		dir := filepath.Dir(m)
-		c := toolCase{Name: filepath.Base(dir)}
-		if c.Payload, err = os.ReadFile(filepath.Join(dir, "posttooluse.json")); err != nil {
-			t.Fatal(err)
-		}
-		var p struct {
-			ToolUseID string `json:"tool_use_id"`
-			ToolInput struct {
-				Command     string `json:"command"`
-				Description string `json:"description"`
-			} `json:"tool_input"`
-			ToolResponse struct {
-				Stdout      string `json:"stdout"`
-				Stderr      string `json:"stderr"`
-				Interrupted bool   `json:"interrupted"`
-				IsImage     bool   `json:"isImage"`
-			} `json:"tool_response"`
-		}
-		if err := json.Unmarshal(c.Payload, &p); err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
-		c.ToolUse = p.ToolUseID
-		c.Req = compress.Request{Command: p.ToolInput.Command, Description: p.ToolInput.Description,
-			Stdout: p.ToolResponse.Stdout, Stderr: p.ToolResponse.Stderr,
-			Interrupted: p.ToolResponse.Interrupted, IsImage: p.ToolResponse.IsImage}
-		if c.FailData, err = os.ReadFile(filepath.Join(dir, "posttoolusefailure.json")); err == nil {
-			c.HasFail = true
-		}
-		out = append(out, c)
+	for _, o := range testkit.ToolOutputs(t) {
+		out = append(out, toolCase{Name: o.Name, Payload: o.Payload, ToolUse: o.ToolUseID,
+			Req: compress.Request{Command: o.Command, Description: o.Description, Stdout: o.Stdout, Stderr: o.Stderr,
+				Interrupted: o.Interrupted, IsImage: o.IsImage},
+			HasFail: o.Failure != nil, FailData: o.Failure})
 	}
 	return out
 }
