@@ -4,11 +4,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/hooktest"
+
 	"github.com/vaultctx/vaultctx/core/doctor"
 )
 
 func TestDoctorExitsOneOnFailure(t *testing.T) {
-	freshClaude(t)
+	hooktest.FreshClaude(t)
 	t.Setenv("PATH", t.TempDir())
 	t.Setenv("VAULTCTX_CONFIG", filepath.Join(t.TempDir(), "none.toml"))
 	if code := run([]string{"doctor"}); code != 1 {

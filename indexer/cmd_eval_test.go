@@ -3,9 +3,10 @@ package main
 import (
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/eval"
@@ -118,35 +119,9 @@ func isolate(t *testing.T) {
 	}
 }
 
-// tinyBEIR writes a three-document BEIR dataset with two judged queries.
-func tinyBEIR(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
-		"corpus.jsonl": `{"_id": "d1", "title": "Zebra stripes", "text": "Why zebras have black and white stripes."}
-{"_id": "d2", "title": "Penguin diet", "text": "Penguins eat krill, squid and fish."}
-{"_id": "d3", "title": "Camel humps", "text": "Camels store fat in their humps, not water."}
-`,
-		"queries.jsonl": `{"_id": "q1", "text": "what do penguins eat"}
-{"_id": "q2", "text": "camel hump fat"}
-`,
-		"qrels/train.tsv": "query-id\tcorpus-id\tscore\nq1\td2\t1\nq2\td3\t1\n",
-	}
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 func TestEvalCommand(t *testing.T) {
 	isolate(t)
-	beir := tinyBEIR(t)
+	beir := testkit.TinyBEIR(t)
 
 	t.Run("bm25 finds both documents", func(t *testing.T) {
 		code, out := runCaptured(t, "eval", "--beir", beir, "--split", "train", "--mode", "bm25", "--json")

@@ -6,39 +6,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/hooktest"
+
 	"github.com/vaultctx/vaultctx/core/doctor"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/install"
 )
 
-// hookBinDir makes a bin directory holding executables with the hook
-// binaries' names (shell scripts that exit 0), for wiring tests.
-func hookBinDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "bin dir") // a space, to exercise quoting
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range []string{settings.UserPromptBinary, settings.PreToolUseBinary, settings.PostToolUseBinary} {
-		if err := os.WriteFile(filepath.Join(dir, b), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-// freshClaude points HOME and CLAUDE_CONFIG_DIR at new temp dirs and returns
-// the settings path they select.
-func freshClaude(t *testing.T) string {
-	t.Helper()
-	t.Setenv("HOME", t.TempDir())
-	cfg := filepath.Join(t.TempDir(), "claude")
-	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
-	return filepath.Join(cfg, "settings.json")
-}
-
 func TestHooksInstallStatusUninstall(t *testing.T) {
-	path := freshClaude(t)
+	path := hooktest.FreshClaude(t)
 	orig, err := os.ReadFile("../core/settings/testdata/competitors.json")
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +23,7 @@ func TestHooksInstallStatusUninstall(t *testing.T) {
 	if err := os.WriteFile(path, orig, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	bin := hookBinDir(t)
+	bin := hooktest.FakeBinDir(t)
 
 	for i := 0; i < 2; i++ {
 		if code := run([]string{"hooks", "install", "--bin-dir", bin}); code != 0 {
@@ -83,8 +59,8 @@ func TestHooksInstallStatusUninstall(t *testing.T) {
 }
 
 func TestHooksProjectAndErrors(t *testing.T) {
-	userPath := freshClaude(t)
-	bin := hookBinDir(t)
+	userPath := hooktest.FreshClaude(t)
+	bin := hooktest.FakeBinDir(t)
 	proj := t.TempDir()
 	t.Chdir(proj)
 

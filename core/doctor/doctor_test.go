@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/hooktest"
+
 	"github.com/vaultctx/vaultctx/internal/testkit"
 
 	"github.com/vaultctx/vaultctx/core/embed"
@@ -63,7 +65,7 @@ func TestDoctorIndexChecks(t *testing.T) {
 }
 
 func TestDoctorPath(t *testing.T) {
-	bin := hookBinDir(t)
+	bin := hooktest.FakeBinDir(t)
 	os.WriteFile(filepath.Join(bin, "vaultctx"), []byte("#!/bin/sh\n"), 0o755)
 	t.Setenv("PATH", bin)
 	d := &doctor{opt: testOptions()}
@@ -87,7 +89,7 @@ func hookScript(t *testing.T, dir, name, body string) string {
 }
 
 func TestDoctorHooksAndRoundTrips(t *testing.T) {
-	freshClaude(t)
+	hooktest.FreshClaude(t)
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "hook dir")
 	os.MkdirAll(dir, 0o755)
@@ -159,7 +161,7 @@ func TestSamplePayloads(t *testing.T) {
 }
 
 func TestDoctorConfig(t *testing.T) {
-	freshClaude(t)
+	hooktest.FreshClaude(t)
 	for _, k := range []string{"VAULTCTX_CONFIG", "VAULTCTX_VAULT", "VAULTCTX_DB", "VAULTCTX_MODEL", "XDG_CONFIG_HOME", "XDG_DATA_HOME"} {
 		t.Setenv(k, "")
 	}
@@ -262,7 +264,7 @@ func TestDoctorModel(t *testing.T) {
 // TestRunOnEmptyMachine runs every check with nothing installed: all nine
 // report in order, and every failure names its remedy.
 func TestRunOnEmptyMachine(t *testing.T) {
-	freshClaude(t)
+	hooktest.FreshClaude(t)
 	t.Setenv("PATH", t.TempDir())
 	t.Setenv("VAULTCTX_CONFIG", filepath.Join(t.TempDir(), "none.toml"))
 	var streamed []Finding
@@ -310,30 +312,4 @@ func installHooks(t *testing.T, dir string) {
 	if _, err := settings.Install(context.Background(), path, plan); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// hookBinDir makes a bin directory holding executables with the hook
-// binaries' names (shell scripts that exit 0).
-func hookBinDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "bin dir") // a space, to exercise quoting
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range []string{settings.UserPromptBinary, settings.PreToolUseBinary, settings.PostToolUseBinary} {
-		if err := os.WriteFile(filepath.Join(dir, b), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-// freshClaude points HOME and CLAUDE_CONFIG_DIR at new temp dirs and returns
-// the settings path they select.
-func freshClaude(t *testing.T) string {
-	t.Helper()
-	t.Setenv("HOME", t.TempDir())
-	cfg := filepath.Join(t.TempDir(), "claude")
-	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
-	return filepath.Join(cfg, "settings.json")
 }

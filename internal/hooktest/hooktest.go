@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/index"
+	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/core/vault"
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
@@ -133,4 +134,31 @@ func Payload(tb testing.TB, name string) []byte {
 		tb.Fatal(err)
 	}
 	return b
+}
+
+// FakeBinDir makes a bin folder (with a space in its path, to exercise
+// quoting) holding executables named as the three hook binaries: shell
+// scripts that exit 0, for settings wiring tests.
+func FakeBinDir(tb testing.TB) string {
+	tb.Helper()
+	dir := filepath.Join(tb.TempDir(), "bin dir")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	for _, b := range []string{settings.UserPromptBinary, settings.PreToolUseBinary, settings.PostToolUseBinary} {
+		if err := os.WriteFile(filepath.Join(dir, b), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// FreshClaude points HOME and CLAUDE_CONFIG_DIR at new temporary folders
+// and returns the settings.json path they select.
+func FreshClaude(t *testing.T) string {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	cfg := filepath.Join(t.TempDir(), "claude")
+	t.Setenv("CLAUDE_CONFIG_DIR", cfg)
+	return filepath.Join(cfg, "settings.json")
 }

@@ -137,3 +137,38 @@ func JSONLines[T any](tb testing.TB, path string) []T {
 	}
 	return rows
 }
+
+// WriteTree writes files (slash-separated paths relative to dir, and their
+// contents) under dir, creating folders as needed. It fails the test on
+// any error.
+func WriteTree(tb testing.TB, dir string, files map[string]string) {
+	tb.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// TinyBEIR writes a three-document BEIR dataset with two judged train
+// queries (corpus.jsonl, queries.jsonl, qrels/train.tsv) into a new
+// temporary folder and returns it.
+func TinyBEIR(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	WriteTree(tb, dir, map[string]string{
+		"corpus.jsonl": `{"_id": "d1", "title": "Zebra stripes", "text": "Why zebras have black and white stripes."}
+{"_id": "d2", "title": "Penguin diet", "text": "Penguins eat krill, squid and fish."}
+{"_id": "d3", "title": "Camel humps", "text": "Camels store fat in their humps, not water."}
+`,
+		"queries.jsonl": `{"_id": "q1", "text": "what do penguins eat"}
+{"_id": "q2", "text": "camel hump fat"}
+`,
+		"qrels/train.tsv": "query-id\tcorpus-id\tscore\nq1\td2\t1\nq2\td3\t1\n",
+	})
+	return dir
+}
