@@ -83,7 +83,7 @@ func (c *searchCmd) Run(g *globals) error {
 		return err
 	}
 	if c.Mode != retrieve.ModeBM25 {
-		if err := e.VectorProblem(); errors.Is(err, engine.ErrModelMismatch) {
+		if err := e.VectorProblem(); err != nil {
 			fmt.Fprintf(os.Stderr, "vaultctx: vector search off: %v; answering with BM25 only\n", err)
 		}
 	}

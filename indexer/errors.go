@@ -38,7 +38,7 @@ var hints = []struct {
 	{store.ErrNoFTS5, "build with `go build -tags sqlite_fts5`"},
 	{store.ErrNotIndexed, "run `vaultctx index`"},
 	{retrieve.ErrNoVectors, "index with a model (--model DIR) for vector search"},
-	{engine.ErrModelMismatch, "run `vaultctx index --full` to re-embed with this model, or point model (--model DIR) at the one the index was built with"},
+	{engine.ErrModelMismatch, "run `vaultctx index --full` to re-embed with this model, or set model in the config (or VAULTCTX_MODEL) to the one the index was built with"},
 	{embed.ErrNotModel, "run `vaultctx model pull`"},
 	{index.ErrNoVault, "pass --vault DIR or set vault in the config"},
 	{index.ErrNoDB, "pass --db FILE or set db in the config"},

@@ -110,7 +110,7 @@ func (e *Engine) Model() (*embed.Model, error) {
 		}
 		m, err := embed.Open(e.modelDir)
 		if err != nil {
-			e.modelErr = fmt.Errorf("open model: %w", err)
+			e.modelErr = err // embed's errors name the model and say "open model"
 			return
 		}
 		if m.Dim() != e.st.VecDim() {
@@ -141,8 +141,17 @@ func (e *Engine) checkHash(m *embed.Model) error {
 	if hash == e.modelHash {
 		return nil
 	}
-	return fmt.Errorf("model %s (hash %s) is not the model the index was built with, %s (hash %s): %w",
-		e.modelDir, short(hash), e.indexDir, short(e.modelHash), ErrModelMismatch)
+	return fmt.Errorf("%w: %s (hash %s); the index was built with %s (hash %s)",
+		ErrModelMismatch, e.modelDir, short(hash), orUnknown(e.indexDir), short(e.modelHash))
+}
+
+// orUnknown is dir, or "an unrecorded model" for an index that records no
+// model directory.
+func orUnknown(dir string) string {
+	if dir == "" {
+		return "an unrecorded model"
+	}
+	return dir
 }
 
 // short returns the first 12 characters of a hex hash.

@@ -17,7 +17,8 @@ import (
 // and answers a prompt with the config naming another of the same
 // dimension (float32 against float16 weights: equal shapes, other hashes).
 // The hook must say on stderr that vector search is off and answer with
-// BM25 alone; with the index's own model it must say nothing.
+// BM25 alone, as it must for a configured model that does not open; with
+// the index's own model it must say nothing.
 func TestModelMismatchLine(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
@@ -37,6 +38,7 @@ func TestModelMismatchLine(t *testing.T) {
 	}{
 		{"index's own model", built, false},
 		{"another model of the same dimension", other, true},
+		{"a model folder that does not exist", filepath.Join(t.TempDir(), "gone"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := config.Defaults()

@@ -2,7 +2,6 @@ package recall
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -198,7 +197,7 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 		defer e.Close()
 	}
 	hits, sig, err := Search(ctx, e, cfg, query)
-	if perr := e.VectorProblem(); opts.Stderr != nil && errors.Is(perr, engine.ErrModelMismatch) {
+	if perr := e.VectorProblem(); opts.Stderr != nil && perr != nil {
 		fmt.Fprintf(opts.Stderr, "vaultctx %s: vector search off: %s; answering with BM25 only\n", event, perr)
 	}
 	if err != nil {

@@ -20,10 +20,10 @@ type Options struct {
 	// exit the kernel drops the whole address space at once. Set it only
 	// in a process that exits right after answering.
 	LeaveOpen bool
-	// Stderr receives one line when vector search is off because the
-	// configured model is not the one the index was built with
-	// (engine.ErrModelMismatch): the hook then answers with BM25 alone.
-	// nil prints nothing.
+	// Stderr receives one line when vector search is off although the
+	// index holds vectors (engine.VectorProblem: a model that is not the
+	// one the index was built with, or that does not open): the hook then
+	// answers with BM25 alone. nil prints nothing.
 	Stderr io.Writer
 }
 
