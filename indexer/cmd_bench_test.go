@@ -10,9 +10,10 @@ import (
 	"testing"
 
 	"github.com/vaultctx/vaultctx/core/bench"
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
-var tasksVault = filepath.Join("..", "..", "shared", "corpora", "obsidian", "tasks-demo-vault")
+var tasksVault = testkit.SharedDir("corpora/obsidian/tasks-demo-vault")
 
 // treeHash hashes every path and content under dir.
 func treeHash(t *testing.T, dir string) [32]byte {

@@ -13,8 +13,8 @@ import (
 )
 
 var (
-	sciFactDir   = filepath.Join("..", "..", "shared", "bench", "scifact")
-	largeVault   = filepath.Join("..", "..", "shared", "corpora", "large")
+	sciFactDir   = testkit.SharedDir("bench/scifact")
+	largeVault   = testkit.SharedDir("corpora/large")
 	gloveModel   = filepath.Join(sharedModels, "glove-120k")
 	baselineFile = filepath.Join("..", "eval", "baseline.json")
 	largeQueries = filepath.Join("..", "eval", "large-queries.jsonl")
