@@ -20,8 +20,10 @@ const (
 	// DefaultBudgetTokens is the extract's budget: 2,000 tokens.
 	DefaultBudgetTokens = 2000
 	// CharsPerToken is the shared token estimate (textan.CharsPerToken, 4),
-	// applied here to bytes rather than runes so the estimate is never low
-	// and the hot path decodes no UTF-8; the goldens depend on bytes.
+	// re-exported for callers outside core; budgets are computed with
+	// textan.CharBudget and applied here to bytes rather than runes, so the
+	// estimate is never low and the hot path decodes no UTF-8 (the goldens
+	// depend on bytes).
 	CharsPerToken = textan.CharsPerToken
 	// MaxBudgetTokens caps BudgetTokens: Claude Code cuts hook output
 	// strings over 10,000 characters to a short preview, so an extract
@@ -153,7 +155,7 @@ func WorthReplacing(req Request, ex Extract) bool {
 func MayPassThrough(req Request, opts Options) bool {
 	opts = opts.withDefaults()
 	in := len(req.Stdout) + len(req.Stderr)
-	return opts.BudgetTokens*CharsPerToken*100 > in*(100-MinSavingPercent)
+	return textan.CharBudget(opts.BudgetTokens)*100 > in*(100-MinSavingPercent)
 }
 
 // line is one cleaned, normalised output line.
@@ -247,7 +249,7 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 		skipped += int(l.skip)
 	}
 	header := headerLine(total, skipped, savedPath)
-	budget := opts.BudgetTokens*CharsPerToken - len(header) - 1
+	budget := textan.CharBudget(opts.BudgetTokens) - len(header) - 1
 	// Groups of lines collapse only when the output would not fit anyway;
 	// runs of single similar lines always do (it makes reordered concurrent
 	// output compare equal).
