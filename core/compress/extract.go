@@ -69,6 +69,12 @@ type Request struct {
 	Stderr      string
 	Interrupted bool
 	IsImage     bool
+	// FullOutputPath is where Claude Code saved the complete output when
+	// it was too large to hand to the hook whole (tool_response's
+	// persistedOutputPath). The caller then passes the complete output as
+	// Stdout; the extract's header keeps this pointer so the agent can
+	// always read everything. "" when Claude Code saved nothing.
+	FullOutputPath string
 }
 
 // Options tune Extract. Zero values mean the defaults.
