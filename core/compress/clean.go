@@ -132,20 +132,26 @@ func skipEscape(s string, i int) int {
 	}
 }
 
-// truncateLine cuts s to at most max bytes at a rune boundary, marking the
-// cut with the number of bytes left out. Lines at or under max are returned
-// unchanged.
-func truncateLine(s string, max int) string {
+// cutLine returns s when it is at most max bytes. A longer line is not
+// shown: in its place comes a marker line of the extract's own, which says
+// how long the line is and quotes its first head bytes (cut at a rune
+// boundary): "[… line of 202445 bytes cut; it begins: {"version":3 …]".
+// Every other line an extract shows is verbatim, so a reader can always
+// tell a quoted head from a line of the output.
+func cutLine(s string, max, head int) string {
 	if len(s) <= max {
 		return s
 	}
-	marker := " [… " + itoa(len(s)) + " bytes in this line …]"
-	cut := max - len(marker)
-	if cut < 0 {
-		cut = 0
+	return "[… line of " + itoa(len(s)) + " bytes cut; it begins: " + prefix(s, head) + " …]"
+}
+
+// prefix is s cut to at most n bytes at a rune boundary.
+func prefix(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
-	return s[:cut] + marker
+	return s[:n]
 }

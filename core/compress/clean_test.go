@@ -43,14 +43,17 @@ func TestCleanRealANSI(t *testing.T) {
 	}
 }
 
-func TestTruncateLine(t *testing.T) {
+func TestCutLine(t *testing.T) {
 	long := strings.Repeat("é", 300) // 600 bytes
-	got := truncateLine(long, 100)
-	if len(got) > 100 || !strings.HasSuffix(got, "[… 600 bytes in this line …]") || !strings.HasPrefix(got, "é") {
-		t.Fatalf("truncateLine = %q (%d bytes)", got, len(got))
+	got := cutLine(long, 500, 101)
+	if got != "[… line of 600 bytes cut; it begins: "+strings.Repeat("é", 50)+" …]" {
+		t.Fatalf("cutLine = %q", got)
 	}
-	if truncateLine("short", 100) != "short" {
-		t.Fatal("short line changed")
+	if !IsMarkerLine(got) {
+		t.Fatalf("a cut line is not a marker line: %q", got)
+	}
+	if cutLine(long, 600, 10) != long {
+		t.Fatal("a line at the limit changed")
 	}
 }
 

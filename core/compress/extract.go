@@ -33,8 +33,10 @@ const (
 
 // Limits of the extract algorithm (bytes and lines).
 const (
-	maxImportantLine = 1000 // longest kept error/summary line
-	maxPlainLine     = 400  // longest kept ranked line
+	maxShownLine     = 1000 // longest line shown whole; a longer one is shown as a cut marker (cutLine)
+	maxImportantHead = 600  // bytes of a cut error/summary line quoted in its marker
+	maxPlainHead     = 240  // bytes of a cut ranked line quoted in its marker
+	maxPlainLine     = 400  // bytes of a ranked line whose tokens are counted against the query
 	minRun           = 5    // consecutive similar lines collapsed into one
 	maxBlockLines    = 6    // ranked lines are kept in blocks of up to 6
 	markerReserve    = 32   // bytes of a gap marker with a count of up to 7 digits
@@ -115,7 +117,7 @@ type Extract struct {
 	Stdout string // header line, then the stdout extract
 	Stderr string // the stderr extract
 	Lines  int    // lines in the original output (stdout + stderr)
-	Kept   int    // of which shown verbatim (after normalisation)
+	Kept   int    // of which shown, each verbatim (see Condense)
 }
 
 // ShouldCondense reports whether a Bash result is worth condensing: not an
@@ -164,9 +166,11 @@ func MayPassThrough(req Request, opts Options) bool {
 	return textan.CharBudget(opts.BudgetTokens)*100 > in*(100-MinSavingPercent)
 }
 
-// line is one cleaned, normalised output line.
+// line is one output line: what is shown of it, and its normalised form,
+// which is only compared, never shown.
 type line struct {
-	text string
+	show string // the line as a terminal showed it (cleanLine), or a cut marker for an over-long line (cutLine)
+	text string // Normalize(show before any cut): classified, ranked and grouped on, never displayed
 	key  string // shapeKey(text, data), for ranked lines
 	// The tokens of text cut as a ranked line (see tokenStats), counted
 	// while the lines are prepared so that ranking reads no text again.
@@ -251,10 +255,10 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	total := counts[0] + counts[1]
 	size, skipped := 0, 0
 	for _, l := range lines {
-		size += len(l.text) + 1
+		size += len(l.show) + 1
 		skipped += int(l.skip)
 	}
-	header := headerLine(total, skipped, savedPath)
+	header := headerLine(total, len(req.Stdout)+len(req.Stderr), skipped, savedPath, req.FullOutputPath)
 	budget := textan.CharBudget(opts.BudgetTokens) - len(header) - 1
 	// Groups of lines collapse only when the output would not fit anyway;
 	// runs of single similar lines always do (it makes reordered concurrent
@@ -283,19 +287,39 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	}
 }
 
-// headerLine is the extract's first line. It depends only on the line
-// counts (total, and skipped: not read, see MaxExaminedBytes) and the path,
-// so pairs of runs share it.
-func headerLine(total, skipped int, savedPath string) string {
+// headerLine is the extract's first line. It depends only on the output's
+// line count (total; skipped: lines not read, see MaxExaminedBytes) and the
+// paths, so pairs of runs share it but for the saved file's name. When
+// Claude Code saved the complete output (fullPath), the header also states
+// its size in bytes: the hook was handed only a part of it, and the agent
+// should know how much there is.
+func headerLine(total, bytes, skipped int, savedPath, fullPath string) string {
 	where := "full output not saved"
 	if savedPath != "" {
 		where = "full output: " + savedPath
 	}
-	lines := itoa(total) + " lines"
-	if skipped > 0 {
-		lines += " (" + itoa(skipped) + " of them not examined: output over " + itoa(MaxExaminedBytes>>20) + " MiB)"
+	size := itoa(total) + " lines"
+	if fullPath != "" {
+		where += "; Claude Code's copy: " + fullPath
+		size += ", " + itoa(bytes) + " bytes"
 	}
-	return "[vaultctx: Bash output condensed from " + lines + "; " + where + "]"
+	if skipped > 0 {
+		size += " (" + itoa(skipped) + " lines not examined: output over " + itoa(MaxExaminedBytes>>20) + " MiB)"
+	}
+	return HeaderPrefix + "Bash output condensed from " + size + "; " + where + "]"
+}
+
+// HeaderPrefix starts an extract's header, its first line.
+const HeaderPrefix = "[vaultctx: "
+
+// IsMarkerLine reports whether a line of an extract is one of the
+// extract's own: the header (HeaderPrefix … "]") or a marker such as
+// "[… 12 lines omitted …]" ("[… " … " …]"). Every other line of an extract
+// is a line of the output, byte for byte as a terminal showed it (see
+// Condense).
+func IsMarkerLine(s string) bool {
+	return strings.HasPrefix(s, "[… ") && strings.HasSuffix(s, " …]") ||
+		strings.HasPrefix(s, HeaderPrefix) && strings.HasSuffix(s, "]")
 }
 
 // MaxExaminedBytes bounds the work on one output: of stdout and stderr
@@ -371,11 +395,14 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 		}
 	}
 	for i := range lines {
-		max := maxPlainLine
-		if lines[i].tier < tierRank {
-			max = maxImportantLine
+		if lines[i].ready {
+			lines[i].show = lines[i].text
 		}
-		lines[i].text = truncateLine(lines[i].text, max)
+		head := maxPlainHead
+		if lines[i].tier < tierRank {
+			head = maxImportantHead
+		}
+		lines[i].show = cutLine(lines[i].show, maxShownLine, head)
 	}
 	return lines, counts
 }
@@ -435,12 +462,13 @@ func prepareLines(ls []line, q *query) {
 			if l.ready {
 				continue
 			}
-			l.text = Normalize(cleanLine(l.text))
+			l.show = cleanLine(l.text)
+			l.text = Normalize(l.show)
 			l.kind = classify(l.text, l.data)
 			if mayRank(l.kind) {
 				n := len(arena)
 				var ntok int
-				ntok, arena = q.tokenStats(z, truncateLine(l.text, maxPlainLine), arena)
+				ntok, arena = q.tokenStats(z, prefix(l.text, maxPlainLine), arena)
 				l.ntok = int32(ntok)
 				l.hits = arena[n:len(arena):len(arena)]
 			}
@@ -732,7 +760,7 @@ func (u *unit) repText(lines []line) string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(l.text)
+		b.WriteString(l.show)
 	}
 	return b.String()
 }
@@ -741,7 +769,7 @@ func (u *unit) repText(lines []line) string {
 func (u *unit) repLen(lines []line) int {
 	n := u.period - 1
 	for _, l := range lines[u.repAt : u.repAt+u.period] {
-		n += len(l.text)
+		n += len(l.show)
 	}
 	return n
 }
@@ -822,7 +850,7 @@ func buildUnits(lines []line, q *query, maxP int) []unit {
 			continue
 		}
 		if l.tier < tierRank {
-			add(unit{first: i, last: i, tier: int(l.tier), cost: len(l.text) + 1 + blankReserve + markerReserve})
+			add(unit{first: i, last: i, tier: int(l.tier), cost: len(l.show) + 1 + blankReserve + markerReserve})
 			i++
 			continue
 		}
@@ -846,7 +874,7 @@ func buildUnits(lines []line, q *query, maxP int) []unit {
 				if _, span := periodAt(lines, b, j, maxP); b > k && span > 0 {
 					break
 				}
-				cost += len(lines[b].text) + 1
+				cost += len(lines[b].show) + 1
 				b++
 			}
 			add(unit{first: k, last: b - 1, tier: tierRank, cost: cost})
@@ -1017,7 +1045,7 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 			i = u.last
 		default:
 			flush(b)
-			b.WriteString(l.text)
+			b.WriteString(l.show)
 			b.WriteByte('\n')
 			kept++
 		}

@@ -92,11 +92,12 @@ func rankUnits(ctx context.Context, units []unit, lines []line, q *query, emb Em
 }
 
 func unitText(u unit, lines []line) string {
+	first, last := u.first, u.last
 	if u.run {
-		return u.repText(lines)
+		first, last = u.repAt, u.repAt+u.period-1
 	}
 	var b strings.Builder
-	for i := u.first; i <= u.last; i++ {
+	for i := first; i <= last; i++ {
 		b.WriteString(lines[i].text)
 		b.WriteByte('\n')
 	}

@@ -10,7 +10,7 @@ func TestBudgetOption(t *testing.T) {
 	for _, c := range loadCases(t) {
 		for _, budget := range []int{50, 200, 700} {
 			ex := Condense(context.Background(), c.Req, Options{ThresholdBytes: 1, BudgetTokens: budget}, testSavedPath)
-			header := headerLine(ex.Lines, 0, testSavedPath)
+			header := headerLine(ex.Lines, len(c.Req.Stdout)+len(c.Req.Stderr), 0, testSavedPath, "")
 			if n := len(ex.Stdout) + len(ex.Stderr); n > budget*CharsPerToken && n > len(header)+1 {
 				t.Errorf("%s: %d bytes over a %d-token budget", c.Name, n, budget)
 			}

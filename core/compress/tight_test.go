@@ -21,7 +21,7 @@ func TestTightBudgetKeepsVerdictAndFirstError(t *testing.T) {
 		want := map[string]string{}
 		for _, l := range lines {
 			if l.kind == kindError && want["first error"] == "" {
-				want["first error"] = l.text
+				want["first error"] = l.show
 			}
 		}
 		// The last line of each stream, unless it is one more of a run of
@@ -30,10 +30,10 @@ func TestTightBudgetKeepsVerdictAndFirstError(t *testing.T) {
 			var prev string
 			for _, l := range lines {
 				if int(l.stream) == s && l.kind != kindBlank {
-					prev, want[name] = want[name], l.text
+					prev, want[name] = want[name], l.show
 				}
 			}
-			if want[name] != "" && prev != "" && shapeKey(prev, false) == shapeKey(want[name], false) {
+			if want[name] != "" && prev != "" && shapeKey(Normalize(prev), false) == shapeKey(Normalize(want[name]), false) {
 				delete(want, name)
 			}
 		}

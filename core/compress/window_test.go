@@ -45,10 +45,10 @@ func TestHugeOutputWindow(t *testing.T) {
 	if skipped == 0 {
 		t.Fatal("no line skipped")
 	}
-	if !strings.HasPrefix(ex.Stdout, headerLine(total, skipped, testSavedPath)+"\n") {
+	if !strings.HasPrefix(ex.Stdout, headerLine(total, len(req.Stdout)+len(req.Stderr), skipped, testSavedPath, "")+"\n") {
 		t.Errorf("header does not count every line: %.200q", ex.Stdout)
 	}
-	for _, want := range []string{"error: the first error", "FAIL\texample.com/huge\t<dur>", " of them not examined: output over " + itoa(MaxExaminedBytes>>20) + " MiB); "} {
+	for _, want := range []string{"error: the first error", "FAIL\texample.com/huge\t", " lines not examined: output over " + itoa(MaxExaminedBytes>>20) + " MiB); "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("extract lacks %q", want)
 		}
