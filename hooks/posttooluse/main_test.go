@@ -167,7 +167,9 @@ func TestRealPayloads(t *testing.T) {
 
 // TestPairsAndReruns: the two runs of a command, given the same
 // tool_use_id (the save path is the only input-specific part of the
-// header), print identical bytes, and every case run twice is identical.
+// header), print the same lines once volatile tokens are normalised (shown
+// lines are verbatim, so a kept line with a timing differs), and every case
+// run twice is byte-identical.
 func TestPairsAndReruns(t *testing.T) {
 	metas, _ := filepath.Glob(filepath.Join(casesDir, "*", "meta.json"))
 	cache := t.TempDir()
@@ -192,7 +194,7 @@ func TestPairsAndReruns(t *testing.T) {
 		pairs++
 		pa, pb := sameID(t, payload(t, meta.Name)), sameID(t, payload(t, *meta.PairOf))
 		ra, rb := run(t, pa, env...), run(t, pb, env...)
-		if !bytes.Equal(ra.stdout, rb.stdout) {
+		if normalizedOutput(t, ra.stdout) != normalizedOutput(t, rb.stdout) {
 			t.Errorf("%s vs %s differ:\n%s\n%s", meta.Name, *meta.PairOf, ra.stdout, rb.stdout)
 		}
 	}
@@ -343,4 +345,27 @@ func TestGolden(t *testing.T) {
 			golden.Check(t, filepath.Join("testdata", "golden", name+".json"), got)
 		})
 	}
+}
+
+// normalizedOutput is the hook's updatedToolOutput, stdout then stderr,
+// each line normalised (compress.Normalize).
+func normalizedOutput(t *testing.T, out []byte) string {
+	t.Helper()
+	if len(out) == 0 {
+		return ""
+	}
+	var v struct {
+		HookSpecificOutput struct {
+			UpdatedToolOutput struct{ Stdout, Stderr string } `json:"updatedToolOutput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("hook output %q: %v", out, err)
+	}
+	o := v.HookSpecificOutput.UpdatedToolOutput
+	lines := strings.Split(o.Stdout+"\n----- stderr -----\n"+o.Stderr, "\n")
+	for i, l := range lines {
+		lines[i] = compress.Normalize(l)
+	}
+	return strings.Join(lines, "\n")
 }
