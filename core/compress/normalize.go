@@ -751,7 +751,27 @@ func Normalize(line string) string {
 	if isCommitDate(line) {
 		return line
 	}
+	if strings.IndexByte(line, '<') > 0 {
+		line = normElapsedRemaining(line)
+	}
 	return reporterTimings(normalizeTokens(line))
+}
+
+// elapsedRemainingRe matches the "[elapsed<remaining, rate]" part of a
+// tqdm-style progress bar: "[00:21<00:26,  2.10it/s]", "[1:02:03<?, ?it/s]",
+// "[00:47<00:00, 3.4MB/s]", "[00:01<00:00, 1.52s/it]".
+var elapsedRemainingRe = regexp.MustCompile(`\[(?:\d+:)?\d{1,2}:\d{2}<(?:(?:\d+:)?\d{1,2}:\d{2}|\?)(,\s*(?:\d+(?:\.\d+)?|\?)\s?(?:[kKMGT]?i?(?:it|B|b)/s|s/it))?`)
+
+// normElapsedRemaining replaces a progress bar's elapsed and remaining
+// times with <dur> and its rate with <rate> (see elapsedRemainingRe): the
+// two runs of one command differ in them.
+func normElapsedRemaining(line string) string {
+	return replaceFunc(elapsedRemainingRe, line, func(m []string) string {
+		if m[1] == "" {
+			return "[" + phDur + "<" + phDur
+		}
+		return "[" + phDur + "<" + phDur + ", " + phRate
+	})
 }
 
 // isCommitDate reports whether line is a git commit date header: "Date:"
