@@ -630,6 +630,54 @@ var dataGitCommands = map[string]bool{
 	"shortlog": true, "reflog": true, "branch": true, "tag": true, "cat-file": true, "rev-list": true,
 }
 
+// looksLikeLog reports whether text reads as a log: of its first 64
+// non-blank lines (within 32 KiB), at least 60% carry a timestamp in their
+// first 48 bytes (after Normalize: "<time>") or open with a level word
+// ("INFO", "WARN", "level=error", "[ERROR]", `{"level":`). A log read
+// with cat, tail or grep is still a log, and its errors and unusual lines
+// matter as in any output; a data listing's do not (see isDataCommand).
+func looksLikeLog(text string) bool {
+	text = text[:min(len(text), 32<<10)]
+	n, logLike := 0, 0
+	for l := range strings.SplitSeq(text, "\n") {
+		l = Normalize(cleanLine(l))
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n++
+		if i := strings.Index(l, phTime); i >= 0 && i < 48 || opensWithLevel(l) {
+			logLike++
+		}
+		if n == 64 {
+			break
+		}
+	}
+	return n > 0 && logLike*10 >= n*6
+}
+
+// logLevels are the level words of common log formats, upper case.
+var logLevels = []string{"TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "WARNING", "ERROR", "ERR", "CRITICAL", "FATAL", "PANIC"}
+
+// opensWithLevel reports whether a line starts with a log level: "INFO
+// ...", "[WARN] ...", "level=error ...", `{"level":"info",...}` (JSON
+// lines with a level key first or second).
+func opensWithLevel(l string) bool {
+	t := strings.TrimLeft(l, " \t[")
+	if strings.HasPrefix(t, "level=") || strings.HasPrefix(t, "lvl=") {
+		return true
+	}
+	if strings.HasPrefix(t, "{") {
+		head := t[:min(len(t), 80)]
+		return strings.Contains(head, `"level":`) || strings.Contains(head, `"lvl":`) || strings.Contains(head, `"severity":`)
+	}
+	for _, w := range logLevels {
+		if len(t) > len(w) && strings.EqualFold(t[:len(w)], w) && !isWordByte(t[len(w)]) {
+			return true
+		}
+	}
+	return false
+}
+
 // isDataCommand reports whether the stdout of a shell command line is data:
 // the command that writes the final stdout (the last stage of the last
 // pipeline, after env assignments and wrappers such as sudo, time, xargs,

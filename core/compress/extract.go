@@ -49,6 +49,7 @@ const (
 const (
 	tierSummary = iota // verdict and count lines
 	tierError          // errors, failures, panics, exceptions
+	tierAnomaly        // rare shapes and field outliers of a repetitive output (markAnomalies)
 	tierLocate         // user-code frames and locations, failing test output
 	tierWarning        // warnings
 	tierContext        // compiler source excerpts, more continuation lines
@@ -59,7 +60,7 @@ const (
 // and to errors, so a flood of errors (say 800 of them) leaves room for the
 // verdict and vice versa. A second pass then fills what is left in tier
 // order, uncapped.
-var tierCaps = [...]float64{tierSummary: 0.25, tierError: 0.6}
+var tierCaps = [...]float64{tierSummary: 0.25, tierError: 0.6, tierAnomaly: 0.35}
 
 // Request is one Bash result to condense, with the text it is ranked
 // against.
@@ -183,6 +184,7 @@ type line struct {
 	stream int8 // 0 stdout, 1 stderr
 	tier   int8
 	data   bool // from a data listing (see isDataCommand)
+	anom   int8 // anomaly strength (anomRare, anomField; see markAnomalies)
 	ready  bool // made, not read: not cleaned or classified (a binary stream's stand-in, a skip line)
 	kind   kind
 }
@@ -251,7 +253,7 @@ type unit struct {
 func Condense(ctx context.Context, req Request, opts Options, savedPath string) Extract {
 	opts = opts.withDefaults()
 	q := newQuery(req)
-	lines, counts := splitStreams(req, isDataCommand(req.Command), q)
+	lines, counts := splitStreams(req, isDataCommand(req.Command) && !looksLikeLog(req.Stdout), q)
 	total := counts[0] + counts[1]
 	size, skipped := 0, 0
 	for _, l := range lines {
@@ -392,6 +394,12 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 	for s := range 2 {
 		if ls := lines[starts[s]:starts[s+1]]; len(ls) > 0 && !(len(ls) == 1 && ls[0].kind == kindSummary && ls[0].ready) {
 			assignTiers(ls, data && s == 0)
+			if !(data && s == 0) {
+				markAnomalies(ls)
+			}
+			if req.Interrupted {
+				keepTail(ls, interruptedTailLines)
+			}
 		}
 	}
 	for i := range lines {
@@ -601,6 +609,21 @@ func assignTiers(ls []line, data bool) {
 					promote(&ls[j], tierError)
 				}
 			}
+		}
+	}
+}
+
+// interruptedTailLines is how many last non-blank lines of each stream an
+// interrupted command keeps: where it was when it stopped.
+const interruptedTailLines = 5
+
+// keepTail promotes the last n non-blank lines of a stream to tierSummary,
+// even when they are more of a run of similar lines.
+func keepTail(ls []line, n int) {
+	for i := len(ls) - 1; i >= 0 && n > 0; i-- {
+		if ls[i].kind != kindBlank && ls[i].skip == 0 {
+			promote(&ls[i], tierSummary)
+			n--
 		}
 	}
 }
@@ -850,7 +873,7 @@ func buildUnits(lines []line, q *query, maxP int) []unit {
 			continue
 		}
 		if l.tier < tierRank {
-			add(unit{first: i, last: i, tier: int(l.tier), cost: len(l.show) + 1 + blankReserve + markerReserve})
+			add(unit{first: i, last: i, tier: int(l.tier), rank: int(l.anom), cost: len(l.show) + 1 + blankReserve + markerReserve})
 			i++
 			continue
 		}
@@ -935,6 +958,11 @@ func selectionOrder(units []unit) []int {
 			if ua.fromEnd != ub.fromEnd {
 				return cmp.Compare(ua.fromEnd, ub.fromEnd)
 			}
+		case tierAnomaly:
+			// Field outliers before rare shapes.
+			if ua.rank != ub.rank {
+				return cmp.Compare(ub.rank, ua.rank)
+			}
 		}
 		return cmp.Compare(a, b)
 	})
@@ -958,8 +986,8 @@ func choose(units []unit, order []int, budget int) []int {
 	}
 	for pass := 0; pass < 2; pass++ {
 		for _, u := range order {
-			if taken[u] || pass == 0 && units[u].tier > tierError {
-				continue // the first pass only reserves room for verdicts and errors
+			if taken[u] || pass == 0 && units[u].tier > tierAnomaly {
+				continue // the first pass only reserves room for verdicts, errors and anomalies
 			}
 			c := units[u].cost
 			if adjacent(u) {
