@@ -133,7 +133,12 @@ func ShouldCondense(req Request, opts Options) bool {
 	if req.Interrupted && strings.TrimSpace(req.Stdout+req.Stderr) == "" {
 		return false
 	}
-	return size >= opts.ThresholdBytes
+	if size < opts.ThresholdBytes {
+		return false
+	}
+	// The content of a file or a diff that Claude Code handed over whole
+	// reaches the agent whole (see ContentPassBytes).
+	return size > ContentPassBytes || req.FullOutputPath != "" || contentOf(req).kind == contentNone
 }
 
 // MinSavingPercent is how much smaller than the original output (stdout
@@ -252,6 +257,9 @@ type unit struct {
 // up to MaxExaminedBytes and stays flat beyond.
 func Condense(ctx context.Context, req Request, opts Options, savedPath string) Extract {
 	opts = opts.withDefaults()
+	if src := contentOf(req); src.kind != contentNone {
+		return condenseContent(req, src, opts, savedPath)
+	}
 	q := newQuery(req)
 	lines, counts := splitStreams(req, isDataCommand(req.Command) && !looksLikeLog(req.Stdout), q)
 	total := counts[0] + counts[1]

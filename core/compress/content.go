@@ -1,0 +1,274 @@
+package compress
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Content outputs: the output of cat, head, sed -n, git diff, git show and
+// the like is the content of a file or a diff. It is data the agent will
+// act on (edit the file, review the change), so no line inside it is ever
+// picked or dropped for being uninteresting, and no volatile token in it
+// is anything but content. Such an output passes through whole when Claude
+// Code handed it to the hook whole (ContentPassBytes); a larger one is cut
+// only between regions: between hunks of a diff, keeping every file and
+// hunk header, or between the lines of a file, with a marker that says
+// exactly which lines were left out and the command that reads them.
+
+// ContentPassBytes is the size (stdout plus stderr, bytes) up to which a
+// content output passes through untouched: 30,000, the size up to which
+// Claude Code hands a Bash result to the model whole (its default
+// BASH_MAX_OUTPUT_LENGTH). Past it Claude Code itself would cut the output.
+const ContentPassBytes = 30000
+
+// contentKind tells what a content output mirrors.
+type contentKind uint8
+
+const (
+	contentNone contentKind = iota // not content: condensed as command output
+	contentFile                    // the lines of a file (cat, head, sed -n, nl, jq of a file)
+	contentDiff                    // a diff (git diff, git show, git log -p, diff -u)
+)
+
+// contentSource describes a content output: its kind and, for the lines of
+// one file, the file's path as the command named it and the file line that
+// the output's first line is (0 when unknown, as for tail).
+type contentSource struct {
+	kind      contentKind
+	path      string
+	firstLine int
+}
+
+// fileViewers print (part of) the files they are given, line for line.
+var fileViewers = map[string]bool{
+	"cat": true, "bat": true, "batcat": true, "nl": true, "less": true, "more": true, "head": true,
+	"tail": true, "tac": true, "sed": true, "jq": true, "yq": true, "xxd": true, "view": true,
+}
+
+// contentFilters pass a content output on in part, line for line: a
+// pipeline such as "git diff | head -200" is still content.
+var contentFilters = map[string]bool{"head": true, "tail": true, "sed": true, "cat": true, "less": true, "more": true, "nl": true}
+
+// contentOf decides whether req's stdout is content (see contentKind), by
+// the command that writes it (the first stage of the last pipeline, every
+// later stage a contentFilters one; env assignments, wrappers and "cd … &&"
+// prefixes skipped) and by its shape: a diff needs file or hunk headers,
+// and any output with them is a diff. A log read with cat or tail is not
+// content (looksLikeLog, or a path such as app.log or /var/log/…): its
+// unusual lines are what matters. Neither is binary output.
+func contentOf(req Request) contentSource {
+	out := req.Stdout
+	if out == "" || looksBinary(out) {
+		return contentSource{} // binary bytes are summarised as such
+	}
+	src := contentByCommand(req.Command)
+	diffShape := hasDiffShape(out)
+	switch {
+	case src.kind == contentDiff && !diffShape:
+		src = contentSource{} // git diff --stat, git log without -p
+	case src.kind == contentNone && diffShape:
+		src = contentSource{kind: contentDiff}
+	}
+	if src.kind == contentFile && (isLogPath(src.path) || looksLikeLog(out)) {
+		return contentSource{}
+	}
+	return src
+}
+
+// contentByCommand is contentOf's reading of the command line alone.
+func contentByCommand(command string) contentSource {
+	pipes := shellPipelines(command)
+	if len(pipes) == 0 {
+		return contentSource{}
+	}
+	stages := pipes[len(pipes)-1]
+	for _, st := range stages[1:] {
+		if w := commandWords(st); len(w) == 0 || !contentFilters[w[0]] || w[0] == "sed" && !isSedPrint(w) {
+			return contentSource{}
+		}
+	}
+	w := commandWords(stages[0])
+	if len(w) == 0 {
+		return contentSource{}
+	}
+	piped := len(stages) > 1
+	switch prog := w[0]; {
+	case prog == "git":
+		return gitContent(w[1:])
+	case prog == "diff" || prog == "colordiff":
+		return contentSource{kind: contentDiff}
+	case fileViewers[prog]:
+		files, first := viewerFiles(prog, w[1:])
+		if len(files) == 0 {
+			return contentSource{} // reads stdin: a here-doc or a pipe's output
+		}
+		src := contentSource{kind: contentFile}
+		if len(files) == 1 && !piped && len(pipes) == 1 { // after "cd x &&" the path is not the agent's
+			src.path, src.firstLine = files[0], first
+		}
+		return src
+	}
+	return contentSource{}
+}
+
+// gitContent classifies a git command by its subcommand (global options
+// skipped): diff, show, log -p, format-patch, stash show -p give diffs;
+// blame and cat-file -p give a file's lines.
+func gitContent(args []string) contentSource {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree":
+			i++
+			continue
+		case strings.HasPrefix(a, "-"):
+			continue
+		}
+		rest := args[i+1:]
+		switch a {
+		case "diff", "show", "format-patch", "range-diff":
+			return contentSource{kind: contentDiff}
+		case "log", "whatchanged":
+			for _, r := range rest {
+				if r == "-p" || r == "--patch" || r == "-u" || strings.HasPrefix(r, "-L") || r == "--cc" {
+					return contentSource{kind: contentDiff}
+				}
+			}
+		case "stash":
+			if len(rest) > 0 && rest[0] == "show" {
+				return contentSource{kind: contentDiff}
+			}
+		case "blame", "annotate", "cat-file":
+			return contentSource{kind: contentFile}
+		}
+		return contentSource{}
+	}
+	return contentSource{}
+}
+
+// viewerFiles returns the file operands of a file viewer's arguments and
+// the file line its output starts at: 1 for cat, nl, head and the like, A
+// for "sed -n A,Bp" or "sed -n Ap", K for "tail -n +K", else 0 (unknown).
+func viewerFiles(prog string, args []string) (files []string, first int) {
+	first = 1
+	script := prog == "sed" || prog == "jq" || prog == "yq" // their first operand is a program
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			files = append(files, args[i+1:]...)
+			i = len(args)
+		case (prog == "head" || prog == "tail") && (a == "-n" || a == "-c") && i+1 < len(args):
+			if prog == "tail" {
+				first = tailStart(args[i+1])
+			}
+			i++
+		case prog == "tail" && (strings.HasPrefix(a, "-n") || strings.HasPrefix(a, "-")):
+			if strings.HasPrefix(a, "-n") && len(a) > 2 {
+				first = tailStart(a[2:])
+			} else {
+				first = 0
+			}
+		case prog == "sed" && (a == "-e" || a == "--expression") && i+1 < len(args):
+			first = sedStart(args[i+1])
+			script = false
+			i++
+		case (prog == "jq" || prog == "yq") && (a == "--arg" || a == "--argjson") && i+2 < len(args):
+			i += 2
+		case strings.HasPrefix(a, "-") && a != "-":
+		case script:
+			if prog == "sed" {
+				first = sedStart(a)
+			}
+			script = false
+		default:
+			files = append(files, a)
+		}
+	}
+	if prog == "sed" && !isSedPrint(append([]string{"sed"}, args...)) {
+		first = 0 // a sed script that edits or drops lines: no line mapping
+	}
+	if prog == "xxd" || prog == "tac" || prog == "jq" || prog == "yq" {
+		first = 0
+	}
+	return files, first
+}
+
+// tailStart is the first file line "tail -n ARG" prints: K for "+K", else
+// unknown (0).
+func tailStart(arg string) int {
+	if k, err := strconv.Atoi(strings.TrimPrefix(arg, "+")); err == nil && strings.HasPrefix(arg, "+") && k > 0 {
+		return k
+	}
+	return 0
+}
+
+// sedStart is the first line a "sed -n" print script ("120,340p", "5p")
+// prints, or 0 when the script is anything else.
+func sedStart(script string) int {
+	s := strings.TrimSuffix(script, "p")
+	if s == script {
+		return 0
+	}
+	a, _, _ := strings.Cut(s, ",")
+	if k, err := strconv.Atoi(a); err == nil && k > 0 {
+		return k
+	}
+	return 0
+}
+
+// isSedPrint reports whether sed's words (program first) only print lines
+// of its input: -n and a script of one address range and p.
+func isSedPrint(w []string) bool {
+	n, script := false, ""
+	for _, a := range w[1:] {
+		switch {
+		case a == "-n" || a == "--quiet" || a == "--silent":
+			n = true
+		case strings.HasPrefix(a, "-"):
+		case script == "":
+			script = a
+		}
+	}
+	return n && sedStart(script) > 0
+}
+
+// isLogPath reports whether a file path names a log: *.log, *.log.N,
+// *.out, or a file under a log or logs folder.
+func isLogPath(p string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	if strings.HasSuffix(base, ".log") || strings.HasSuffix(base, ".out") || strings.Contains(base, ".log.") {
+		return true
+	}
+	return strings.Contains(p, "/log/") || strings.Contains(p, "/logs/") || strings.HasPrefix(p, "log/") || strings.HasPrefix(p, "logs/")
+}
+
+// hasDiffShape reports whether an output holds a diff: within its first
+// 400 lines a "diff --git" line, or a "--- " line followed by "+++ " and
+// then a "@@ " hunk header.
+func hasDiffShape(out string) bool {
+	state := 0 // 1 after "--- ", 2 after "+++ "
+	n := 0
+	for l := range strings.SplitSeq(out, "\n") {
+		if n++; n > 400 {
+			break
+		}
+		l = strings.TrimSuffix(l, "\r")
+		if strings.IndexByte(l, 0x1b) >= 0 {
+			l = cleanLine(l)
+		}
+		switch {
+		case strings.HasPrefix(l, "diff --git "):
+			return true
+		case strings.HasPrefix(l, "--- "):
+			state = 1
+		case state == 1 && strings.HasPrefix(l, "+++ "):
+			state = 2
+		case state == 2 && strings.HasPrefix(l, "@@ "):
+			return true
+		default:
+			state = 0
+		}
+	}
+	return false
+}
