@@ -135,9 +135,9 @@ func ExampleNormalize() {
 
 func TestNormalizeElapsedRemaining(t *testing.T) {
 	for in, want := range map[string]string{
-		" 45%|████▌     | 45/100 [00:21<00:26,  2.10it/s]": " 45%|████▌     | 45/100 [<dur><<dur>, <rate>]",
+		" 45%|████▌     | 45/100 [00:21<00:26,  2.10it/s]":  " 45%|████▌     | 45/100 [<dur><<dur>, <rate>]",
 		"100%|██████████| 100/100 [00:47<00:00,  2.10it/s]": "100%|██████████| 100/100 [<dur><<dur>, <rate>]",
-		"  0%|          | 0/100 [00:00<?, ?it/s]":            "  0%|          | 0/100 [<dur><<dur>, <rate>]",
+		"  0%|          | 0/100 [00:00<?, ?it/s]":           "  0%|          | 0/100 [<dur><<dur>, <rate>]",
 		"x [1:02:03<00:01, 1.52s/it]":                       "x [<dur><<dur>, <rate>]",
 		"dl [00:03<00:00, 3.4MB/s]":                         "dl [<dur><<dur>, <rate>]",
 		"a <b> [12:30]":                                     "a <b> [12:30]",
