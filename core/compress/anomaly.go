@@ -32,7 +32,7 @@ import (
 // Zhu, Zheng and Lyu, "Drain: An Online Log Parsing Approach with Fixed
 // Depth Tree", ICWS 2017): a line's normalised text, with digit runs
 // masked and tokens that name files, URLs or qualified identifiers (see
-// isNameLike) or look like generated ids masked whole. Exact templates are
+// isNameLike) or look like generated ids masked whole (templateHash). Exact templates are
 // used rather than Drain's similarity tree: they are deterministic and
 // linear, and the field rules find what a similarity threshold would merge.
 // The thresholds are relative (shares and ratios of the stream's own
@@ -73,7 +73,7 @@ func markAnomalies(ls []line) {
 	tmpl := make([]uint64, len(idx))
 	count := make(map[uint64]int32, 64)
 	for k, i := range idx {
-		h := templateHash(ls[i].text)
+		h := ls[i].tmpl // templateHash(ls[i].text), computed with the line
 		tmpl[k] = h
 		count[h]++
 	}
@@ -187,59 +187,57 @@ func (f *fieldStat) outliers() []int32 {
 
 // templateHash is the FNV-1a hash of a normalised line's template: its
 // whitespace-separated tokens, with every digit run masked as one '0', and
-// tokens that name a file, URL or qualified identifier (isNameLike) or
-// look generated (isIDLike) masked whole.
+// tokens that name a file, URL or qualified identifier (as isNameLike) or
+// look generated (eight bytes or more of letters and digits, two digits at
+// least: hex hashes, "req-7f3a9c1e") masked whole. It reads each byte once.
 func templateHash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	mix := func(c byte) { h = (h ^ uint64(c)) * 1099511628211 }
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
 	for i := 0; i < len(s); {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 			i++
 		}
-		start := i
-		for i < len(s) && s[i] != ' ' && s[i] != '\t' {
-			i++
-		}
-		if start == i {
+		if i == len(s) {
 			break
 		}
-		tok := s[start:i]
-		mix(' ')
-		if isNameLike(tok) || isIDLike(tok) {
-			mix(0)
+		start := i
+		th := uint64(offset) // the token's own hash, digit runs masked
+		digits, letters, dot := 0, 0, -1
+		name := false
+		for ; i < len(s) && s[i] != ' ' && s[i] != '\t'; i++ {
+			c := s[i]
+			switch {
+			case isDigit(c):
+				digits++
+				if i == start || !isDigit(s[i-1]) {
+					th = (th ^ '0') * prime
+				}
+				continue
+			case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+				letters++
+			case c == '/' || c == '\\':
+				name = true
+			case c == ':' && i > start && s[i-1] == ':':
+				name = true
+			case c == '.' && dot < 0:
+				dot = i - start
+			}
+			th = (th ^ uint64(c)) * prime
+		}
+		n := i - start
+		// isNameLike's inner dot: not first, not last, the token neither
+		// starting nor ending with one.
+		if dot > 0 && dot < n-1 && s[i-1] != '.' {
+			name = true
+		}
+		h = (h ^ ' ') * prime
+		if name || n >= 8 && digits >= 2 && letters > 0 && digits+letters >= 8 {
+			h = (h ^ 0) * prime
 			continue
 		}
-		for k := 0; k < len(tok); k++ {
-			c := tok[k]
-			if isDigit(c) {
-				for k+1 < len(tok) && isDigit(tok[k+1]) {
-					k++
-				}
-				c = '0'
-			}
-			mix(c)
-		}
+		h = (h ^ th) * prime
 	}
 	return h
-}
-
-// isIDLike reports whether a token looks like a generated id: eight bytes
-// or more of letters and digits, with at least two digits and a letter
-// (hex hashes, request ids such as "req-7f3a9c1e").
-func isIDLike(tok string) bool {
-	if len(tok) < 8 {
-		return false
-	}
-	digits, letters := 0, 0
-	for i := 0; i < len(tok); i++ {
-		switch c := tok[i]; {
-		case isDigit(c):
-			digits++
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			letters++
-		}
-	}
-	return digits >= 2 && letters > 0 && digits+letters >= 8
 }
 
 // scanFields calls fn for each numeric field of a shown line of template

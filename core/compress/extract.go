@@ -178,6 +178,7 @@ type line struct {
 	show string // the line as a terminal showed it (cleanLine), or a cut marker for an over-long line (cutLine)
 	text string // Normalize(show before any cut): classified, ranked and grouped on, never displayed
 	key  string // shapeKey(text, data), for ranked lines
+	tmpl uint64 // templateHash(text), for lines that may be ranked outside data listings (see markAnomalies)
 	// The tokens of text cut as a ranked line (see tokenStats), counted
 	// while the lines are prepared so that ranking reads no text again.
 	hits []queryHit // tokens that are query terms or stems, in order
@@ -482,6 +483,9 @@ func prepareLines(ls []line, q *query) {
 			l.text = Normalize(l.show)
 			l.kind = classify(l.text, l.data)
 			if mayRank(l.kind) {
+				if !l.data {
+					l.tmpl = templateHash(l.text)
+				}
 				n := len(arena)
 				var ntok int
 				ntok, arena = q.tokenStats(z, prefix(l.text, maxPlainLine), arena)

@@ -751,7 +751,7 @@ func Normalize(line string) string {
 	if isCommitDate(line) {
 		return line
 	}
-	if strings.IndexByte(line, '<') > 0 {
+	if i := strings.IndexByte(line, '<'); i > 0 && isDigit(line[i-1]) {
 		line = normElapsedRemaining(line)
 	}
 	return reporterTimings(normalizeTokens(line))
