@@ -1,20 +1,33 @@
 // Package compress condenses long Bash results for Claude Code's
-// PostToolUse hook into a stable, focused extract.
+// PostToolUse hook into a focused extract whose every line is true.
 //
-// Raw tool output is full of timestamps, timings, progress redraws and
-// noise that change from run to run. Condense strips terminal escapes and
-// carriage-return redraws, normalises volatile tokens (Normalize), always
-// keeps errors, failures, panics, tracebacks, warnings, the lines that
-// locate them and the final verdict, ranks the rest against the command, its
+// An extract is a header line, lines of the output and "[… …]" marker
+// lines of its own (IsMarkerLine), nothing else: a line is shown byte for
+// byte as a terminal showed it (escape sequences and '\r' redraws
+// resolved, see cleanLine), never rewritten. Normalize maps volatile tokens
+// (timestamps, durations, ids, temp paths) to placeholders only to compare
+// lines: to group similar ones, to pick a run's representative, and so
+// that two runs of a command that differ only in them pick the same lines.
+//
+// Condense keeps errors, failures, panics, tracebacks, warnings, the lines
+// that locate them and the final verdict; the unusual lines of a
+// repetitive output (markAnomalies: rare shapes and field outliers, after
+// the template masking of Drain, He et al., ICWS 2017); the tail of an
+// interrupted command; and ranks the rest against the command, its
 // description and the user's latest prompt (BM25 fused with position by
-// Reciprocal Rank Fusion) and emits what fits the budget in original order
-// with "[… N lines omitted …]" markers, under a one-line header that says
-// where the full output was saved. An extract that is not at least
-// MinSavingPercent smaller than the output is not used (WorthReplacing).
-// Two runs of a command that differ only in
-// volatile tokens give byte-identical extracts, which keeps Claude's prompt
-// cache warm. Work is linear in the output and bounded: at most
-// MaxExaminedBytes of it are read line by line.
+// Reciprocal Rank Fusion). What fits the budget is emitted in original
+// order with "[… N lines omitted …]" markers, under a header that says
+// where the full output was saved.
+//
+// The content of a file or a diff (cat, sed -n, git diff, git show …, see
+// contentOf) is never condensed by picking lines: up to ContentPassBytes
+// it passes through (ShouldCondense is false), and past it it is cut only
+// between hunks or regions, with markers that name the command reading
+// what was left out.
+//
+// An extract that is not at least MinSavingPercent smaller than the
+// output is not used (WorthReplacing). Work is linear in the output and
+// bounded: at most MaxExaminedBytes of it are read line by line.
 //
 // The package is pure: it reads no environment, files or transcripts, and
 // Condense is a function of its request, options and the saved path it is
