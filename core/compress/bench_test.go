@@ -2,6 +2,7 @@ package compress
 
 import (
 	"context"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -77,5 +78,41 @@ func BenchmarkNormalizeLogLines(b *testing.B) {
 		for _, l := range lines {
 			Normalize(l)
 		}
+	}
+}
+
+// BenchmarkCondenseDiff16MB condenses a 16 MiB diff as Claude Code's
+// persisted copy of a huge git diff would be given: the real diffs of the
+// captured cases repeated (or, without them, a diff of this package's
+// sources), through the content path.
+func BenchmarkCondenseDiff16MB(b *testing.B) {
+	var unit strings.Builder
+	for _, c := range loadCases(b) {
+		if contentOf(c.Req).kind == contentDiff {
+			unit.WriteString(c.Req.Stdout)
+		}
+	}
+	if unit.Len() == 0 {
+		for _, name := range []string{"extract.go", "content.go", "anomaly.go"} {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			unit.WriteString("diff --git a/" + name + " b/" + name + "\nindex 1111111..2222222 100644\n--- a/" + name + "\n+++ b/" + name + "\n")
+			lines := strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
+			unit.WriteString("@@ -1," + itoa(len(lines)) + " +1," + itoa(len(lines)) + " @@\n")
+			for _, l := range lines {
+				unit.WriteString(" " + l + "\n")
+			}
+		}
+	}
+	var out strings.Builder
+	for out.Len() < 16<<20 {
+		out.WriteString(unit.String())
+	}
+	req := Request{Command: "git diff HEAD~50", Stdout: out.String(), FullOutputPath: "/home/dev/.claude/x.txt"}
+	b.SetBytes(int64(len(req.Stdout)))
+	for b.Loop() {
+		Condense(context.Background(), req, Options{}, testSavedPath)
 	}
 }

@@ -28,6 +28,7 @@ const (
 	contentNone contentKind = iota // not content: condensed as command output
 	contentFile                    // the lines of a file (cat, head, sed -n, nl, jq of a file)
 	contentDiff                    // a diff (git diff, git show, git log -p, diff -u)
+	contentDiffTool                // diff(1)'s output: a unified diff, or the lines of another format (contentOf decides)
 )
 
 // contentSource describes a content output: its kind and, for the lines of
@@ -64,6 +65,10 @@ func contentOf(req Request) contentSource {
 	src := contentByCommand(req.Command)
 	diffShape := hasDiffShape(out)
 	switch {
+	case src.kind == contentDiffTool && diffShape:
+		src.kind = contentDiff
+	case src.kind == contentDiffTool:
+		src.kind = contentFile // "1c1", "< a", "---", "> b": whole lines, no hunk headers
 	case src.kind == contentDiff && !diffShape:
 		src = contentSource{} // git diff --stat, git log without -p
 	case src.kind == contentNone && diffShape:
@@ -96,7 +101,7 @@ func contentByCommand(command string) contentSource {
 	case prog == "git":
 		return gitContent(w[1:])
 	case prog == "diff" || prog == "colordiff":
-		return contentSource{kind: contentDiff}
+		return contentSource{kind: contentDiffTool}
 	case fileViewers[prog]:
 		files, first := viewerFiles(prog, w[1:])
 		if len(files) == 0 {
