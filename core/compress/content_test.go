@@ -1,0 +1,105 @@
+package compress
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestContentByCommand(t *testing.T) {
+	for _, c := range []struct {
+		cmd   string
+		kind  contentKind
+		path  string
+		first int
+	}{
+		{"cat core/config/config.go", contentFile, "core/config/config.go", 1},
+		{"cat -n main.go", contentFile, "main.go", 1},
+		{"sed -n 120,340p README.md", contentFile, "README.md", 120},
+		{"sed -n '5p' a.txt", contentFile, "a.txt", 5},
+		{"sed 's/a/b/' a.txt", contentFile, "a.txt", 0},
+		{"head -n 200 x.py", contentFile, "x.py", 1},
+		{"tail -n +40 x.py", contentFile, "x.py", 40},
+		{"tail -n 50 x.py", contentFile, "x.py", 0},
+		{"cd core && cat config.go", contentFile, "", 0},
+		{"cat a.go b.go", contentFile, "", 0},
+		{"cat x.go | head -50", contentFile, "", 0},
+		{"jq . package.json", contentFile, "package.json", 0},
+		{"FOO=1 sudo cat /etc/hosts", contentFile, "/etc/hosts", 1},
+		{"git diff HEAD~6", contentDiff, "", 0},
+		{"git -C repo show abc123", contentDiff, "", 0},
+		{"git log -p -n 3", contentDiff, "", 0},
+		{"git diff | head -100", contentDiff, "", 0},
+		{"git log --oneline", contentNone, "", 0},
+		{"git status", contentNone, "", 0},
+		{"diff -u a b", contentDiffTool, "", 0},
+		{"cat x.go | grep func", contentNone, "", 0},
+		{"cat <<'EOF' > x\nhi\nEOF", contentNone, "", 0},
+		{"go test ./...", contentNone, "", 0},
+		{"echo 'a | cat b'", contentNone, "", 0},
+	} {
+		got := contentByCommand(c.cmd)
+		if got.kind != c.kind || got.path != c.path || got.firstLine != c.first {
+			t.Errorf("contentByCommand(%q) = %+v, want kind %d path %q first %d", c.cmd, got, c.kind, c.path, c.first)
+		}
+	}
+}
+
+func TestContentOfShape(t *testing.T) {
+	diff := "diff --git a/x b/x\nindex 1..2 100644\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"
+	if k := contentOf(Request{Command: "./show-patch.sh", Stdout: diff}).kind; k != contentDiff {
+		t.Errorf("a diff from any command: kind %d", k)
+	}
+	if k := contentOf(Request{Command: "git diff --stat", Stdout: " x | 2 +-\n 1 file changed\n"}).kind; k != contentNone {
+		t.Errorf("git diff --stat: kind %d", k)
+	}
+	if k := contentOf(Request{Command: "diff a b", Stdout: "1c1\n< a\n---\n> b\n"}).kind; k != contentFile {
+		t.Errorf("normal diff format: kind %d", k)
+	}
+	log := strings.Repeat("2026-11-30T12:00:00Z INFO served /x status=200\n", 80)
+	if k := contentOf(Request{Command: "cat server.txt", Stdout: log}).kind; k != contentNone {
+		t.Errorf("a log read with cat: kind %d", k)
+	}
+	if k := contentOf(Request{Command: "tail -n 100 app.log", Stdout: "plain\n"}).kind; k != contentNone {
+		t.Errorf("a .log file: kind %d", k)
+	}
+}
+
+func TestHunkBodiesFollowCounts(t *testing.T) {
+	// A removed line that reads like a file header stays in its hunk.
+	lines := strings.Split("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,3 +1,2 @@\n a\n--- not a header\n b\n@@ -9 +8 @@\n-c\n+d", "\n")
+	segs := diffSegments(lines)
+	var bodies [][2]int
+	for _, s := range segs {
+		if s.kind == segBody {
+			bodies = append(bodies, [2]int{s.first, s.last})
+		}
+	}
+	if len(bodies) != 2 || bodies[0] != [2]int{4, 6} || bodies[1] != [2]int{8, 9} {
+		t.Fatalf("bodies %v", bodies)
+	}
+}
+
+// FuzzShellPipelines: any command line splits without a panic, and every
+// byte of its words comes from the command's text.
+func FuzzShellPipelines(f *testing.F) {
+	for _, s := range []string{"cd a && cat b | head -5", `echo "a|b" 'c;d' e\ f`, "x 2>&1 | tee y; z &", "'unterminated", "\\"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		for _, p := range shellPipelines(cmd) {
+			for _, st := range p {
+				if len(st) == 0 {
+					t.Fatal("empty stage")
+				}
+				for _, w := range commandWords(st) {
+					for i := 0; i < len(w); i++ {
+						if strings.IndexByte(cmd, w[i]) < 0 {
+							t.Fatalf("word %q has byte %q, not in %q", w, w[i], cmd)
+						}
+					}
+				}
+				contentByCommand(cmd)
+			}
+		}
+	})
+}
