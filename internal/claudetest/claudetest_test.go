@@ -49,8 +49,8 @@ func TestScriptedBash(t *testing.T) {
 	if len(msgs) != 2 {
 		t.Errorf("%d requests to /v1/messages, want 2 (the prompt, the tool result)", len(msgs))
 	}
-	if len(msgs) > 0 && !strings.Contains(msgs[0].UserText(), "say hello") {
-		t.Errorf("first request does not carry the prompt:\n%.2000s", msgs[0].UserText())
+	if len(msgs) > 0 && !strings.Contains(msgs[0].Text("user"), "say hello") {
+		t.Errorf("first request does not carry the prompt:\n%.2000s", msgs[0].Text("user"))
 	}
 	for _, u := range mock.Unexpected() {
 		t.Errorf("unexpected request %s %s", u.Method, u.Path)

@@ -142,24 +142,16 @@ func (r Request) ToolResult(id string) (content string, ok bool) {
 	return "", false
 }
 
-// UserText returns the text the user side of this request carries: every
-// user message's string content and text blocks (system reminders and
-// hook context included), joined by newlines. Tool results are left out.
-func (r Request) UserText() string {
+// Text returns the text of this request's messages of one role ("user",
+// "assistant", or "system": Claude Code 2.1.332 sends hook context such as
+// UserPromptSubmit's additionalContext as a system-role message inside
+// messages, not in the top-level system prompt): each message's string
+// content and text blocks, joined by newlines. Tool results are left out.
+func (r Request) Text(role string) string {
 	var parts []string
 	for _, msg := range r.JSON().Get("messages").Array() {
-		if msg.Get("role").String() != "user" {
-			continue
-		}
-		c := msg.Get("content")
-		if c.Type == gjson.String {
-			parts = append(parts, c.Str)
-			continue
-		}
-		for _, b := range c.Array() {
-			if b.Get("type").String() == "text" {
-				parts = append(parts, b.Get("text").String())
-			}
+		if msg.Get("role").String() == role {
+			parts = append(parts, blockText(msg.Get("content")))
 		}
 	}
 	return strings.Join(parts, "\n")

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"testing"
 	"time"
 
@@ -166,4 +168,29 @@ func (s *Session) environ() []string {
 		"DISABLE_AUTOUPDATER=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 	)
+}
+
+// HookRun is one hook command the CLI ran, as its debug log reports it.
+type HookRun struct {
+	Event   string // e.g. "UserPromptSubmit", "PostToolUse:Bash" (event:matched tool)
+	Command string // the command line from settings.json
+	Status  int    // exit status
+	MS      int    // duration in milliseconds
+}
+
+// hookFinished matches the debug log's line for a finished hook command
+// (2.1.332): "Hooks: PostToolUse:Bash [/path/hook] finished with status 0 (19ms)".
+var hookFinished = regexp.MustCompile(`(?m)Hooks: (\S+) \[(.*)\] finished with status (-?\d+) \((\d+)ms\)`)
+
+// HookRuns returns the hook commands the run's debug log reports as
+// finished, in order. A hook that timed out or could not start has no
+// such line.
+func (r Result) HookRuns() []HookRun {
+	var runs []HookRun
+	for _, m := range hookFinished.FindAllStringSubmatch(r.Debug, -1) {
+		status, _ := strconv.Atoi(m[3])
+		ms, _ := strconv.Atoi(m[4])
+		runs = append(runs, HookRun{Event: m[1], Command: m[2], Status: status, MS: ms})
+	}
+	return runs
 }
