@@ -2,30 +2,12 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vaultctx/vaultctx/internal/claudetest"
 )
-
-// goEnv returns KEY=VALUE for the go command's caches, so a `go test` the
-// scripted model runs in a private HOME reuses this machine's build cache
-// instead of compiling the standard library again.
-func goEnv(t *testing.T) []string {
-	t.Helper()
-	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT").Output()
-	if err != nil {
-		t.Fatalf("go env: %v", err)
-	}
-	vals := strings.Split(strings.TrimSpace(string(out)), "\n")
-	env := []string{"GOTOOLCHAIN=local", "GOFLAGS=", "CGO_ENABLED=0"}
-	for i, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"} {
-		env = append(env, k+"="+vals[i])
-	}
-	return env
-}
 
 // noisyCommand runs the package noisyPackage writes, verbosely.
 const noisyCommand = "go test -count=1 -v ."
@@ -89,7 +71,7 @@ func TestClaudeCodeReceivesExtract(t *testing.T) {
 		claudetest.Say("Both ran."))
 	s := claudetest.NewSession(t, cli, mock)
 	s.WireHooks(t, bins)
-	s.Env = append(goEnv(t), "VAULTCTX_HOOK_DEADLINE=60s")
+	s.Env = append(claudetest.GoEnv(t), "VAULTCTX_HOOK_DEADLINE=60s")
 	noisyPackage(t, s.Project)
 
 	r := s.Run(t, "run the noisy tests, then echo something")

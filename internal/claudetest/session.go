@@ -3,12 +3,14 @@ package claudetest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"testing"
 	"time"
@@ -193,4 +195,80 @@ func (r Result) HookRuns() []HookRun {
 		runs = append(runs, HookRun{Event: m[1], Command: m[2], Status: status, MS: ms})
 	}
 	return runs
+}
+
+// RecordHooks adds to the session's settings.json, beside any hooks
+// already there, a command hook for each event (no matcher: every tool)
+// that saves its stdin, the exact payload the CLI sends, as a new file
+// <dir>/<event>-XXXXXX.json and prints nothing. It returns dir, for
+// Recorded. It needs sh and mktemp.
+func (s *Session) RecordHooks(tb testing.TB, events ...string) string {
+	tb.Helper()
+	dir := filepath.Join(s.Root, "hook-input")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	cfg := map[string]any{}
+	if b, err := os.ReadFile(s.SettingsPath()); err == nil {
+		if err := json.Unmarshal(b, &cfg); err != nil {
+			tb.Fatalf("settings.json: %v", err)
+		}
+	}
+	hooks, _ := cfg["hooks"].(map[string]any)
+	if hooks == nil {
+		hooks = map[string]any{}
+	}
+	for _, ev := range events {
+		cmd := fmt.Sprintf(`cat > "$(mktemp %s)"`, settings.ShellQuote(filepath.Join(dir, ev+"-XXXXXX.json")))
+		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": cmd, "timeout": 10}}}
+		list, _ := hooks[ev].([]any)
+		hooks[ev] = append(list, group)
+	}
+	cfg["hooks"] = hooks
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(s.SettingsPath(), b, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+// Recorded returns the payloads RecordHooks saved in dir for event, oldest
+// first (by modification time, then name).
+func Recorded(tb testing.TB, dir, event string) [][]byte {
+	tb.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, event+"-*.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	type file struct {
+		mod  int64
+		name string
+		body []byte
+	}
+	var files []file
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		files = append(files, file{info.ModTime().UnixNano(), p, b})
+	}
+	sort.Slice(files, func(i, j int) bool {
+		if files[i].mod != files[j].mod {
+			return files[i].mod < files[j].mod
+		}
+		return files[i].name < files[j].name
+	})
+	out := make([][]byte, len(files))
+	for i, f := range files {
+		out[i] = f.body
+	}
+	return out
 }
