@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/vaultctx/vaultctx/internal/claudetest"
 )
@@ -102,4 +105,58 @@ func TestClaudeCodeReceivesExtract(t *testing.T) {
 		t.Errorf("unexpected request %s %s", u.Method, u.Path)
 	}
 	checkHooks(t, r, 3) // UserPromptSubmit, PostToolUse twice
+}
+
+// TestClaudeCodeWholeOutput runs, in the real CLI with the installed
+// hooks, a command printing 3,002 lines (about 130 KB) whose error and
+// summary come last: Claude Code hands the hook only the first 30,000
+// bytes and persists the rest, and the extract the model receives must be
+// built from the complete output: the header counts every line, and the
+// late error and the summary are shown.
+func TestClaudeCodeWholeOutput(t *testing.T) {
+	cli := claudetest.Claude(t)
+	bins := claudetest.BuildHooks(t)
+	cmd := `for i in $(seq 1 3000); do echo "step $i of 3000: compiled unit_$i.o in build/obj, 0 warnings"; done; ` +
+		`echo "error: unit_2999.o: undefined reference to 'frobnicate'" >&2; echo "build: 2999 units ok, 1 failed to link"`
+	mock := claudetest.NewMock(t, claudetest.Bash("toolu_whole", cmd), claudetest.Say("Linked all but one."))
+	s := claudetest.NewSession(t, cli, mock)
+	s.WireHooks(t, bins)
+	rec := s.RecordHooks(t, "PostToolUse")
+	s.Env = []string{"VAULTCTX_HOOK_DEADLINE=60s"}
+	r := s.Run(t, "build it")
+	if r.Code != 0 {
+		t.Fatalf("claude exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	t.Logf("claude -p took %v", r.Elapsed)
+	got, ok := mock.ToolResult("toolu_whole")
+	if !ok {
+		t.Fatal("no tool_result reached the model")
+	}
+	for _, want := range []string{
+		"[vaultctx: Bash output condensed from 3002 lines",
+		"error: unit_2999.o: undefined reference to 'frobnicate'",
+		"build: 2999 units ok, 1 failed to link",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the model's tool_result lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "<persisted-output>") {
+		t.Errorf("the model received Claude Code's preview, not the extract:\n%.500s", got)
+	}
+	// The saved full output is Claude Code's complete file (nothing here
+	// for the scrubber to redact).
+	payloads := claudetest.Recorded(t, rec, "PostToolUse")
+	if len(payloads) != 1 {
+		t.Fatalf("%d PostToolUse payloads recorded, want 1", len(payloads))
+	}
+	persisted, err := os.ReadFile(gjson.GetBytes(payloads[0], "tool_response.persistedOutputPath").String())
+	if err != nil {
+		t.Fatalf("Claude Code's persisted file: %v", err)
+	}
+	saved, err := os.ReadFile(filepath.Join(s.Home, ".cache", "vaultctx", "outputs", "toolu_whole.txt"))
+	if err != nil || !bytes.Equal(saved, persisted) {
+		t.Errorf("saved full output (%d bytes, %v) is not Claude Code's complete file (%d bytes)", len(saved), err, len(persisted))
+	}
+	checkHooks(t, r, 3) // UserPromptSubmit, PostToolUse: ours and the recorder
 }
