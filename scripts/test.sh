@@ -8,13 +8,16 @@
 # darwin/amd64 and windows/amd64, and the cgo packages typecheck for darwin.
 # Needs Go 1.26+, a C compiler, and ../shared beside the repository (test data).
 # staticcheck is installed on first use into bin/tools (git-ignored) from
-# the Go module proxy, at the pinned version below.
+# the Go module proxy, at the pinned version below. So are, with npm from
+# the npm registry, node@22 and the pinned Claude Code CLI that the
+# end-to-end hook tests run (internal/claudetest; about 570 MB, once).
 # Extra arguments go to the main `go test` run (e.g. -short, -run X).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CGO_ENABLED=1
 tags="sqlite_fts5"
 staticcheck_version="v0.8.2"
+claude_version="2.1.332" # internal/claudetest.Version
 
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
@@ -29,6 +32,22 @@ if ! "$tools/staticcheck" -version 2>/dev/null | grep -qF "($staticcheck_version
   GOBIN="$tools" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
 fi
 "$tools/staticcheck" -tags "$tags" ./...
+echo "== Claude Code $claude_version (node@22) for the end-to-end hook tests"
+claude_dir="${VAULTCTX_CLAUDE_DIR:-$tools/claude-$claude_version}" # internal/claudetest.EnvDir
+if ! "$claude_dir/node_modules/.bin/claude" --version 2>/dev/null | grep -qxF "$claude_version (Claude Code)" ||
+   ! "$claude_dir/node_modules/.bin/node" --version 2>/dev/null | grep -q '^v22\.'; then
+  if command -v npm >/dev/null 2>&1; then
+    # Into a fresh folder, renamed when complete: a half-done install is
+    # never used. The CLI's install script runs on the node@22 put first.
+    rm -rf "$claude_dir" "$claude_dir.tmp"
+    npm install --prefix "$claude_dir.tmp" --no-audit --no-fund --save-exact --loglevel=error node@22
+    PATH="$claude_dir.tmp/node_modules/.bin:$PATH" npm install --prefix "$claude_dir.tmp" --no-audit --no-fund \
+      --save-exact --loglevel=error "@anthropic-ai/claude-code@$claude_version"
+    mv "$claude_dir.tmp" "$claude_dir"
+  else
+    echo "npm not found: the end-to-end hook tests will skip (and fail when CI is set)"
+  fi
+fi
 echo "== go test"
 go test -tags "$tags" -count=1 "$@" ./...
 echo "== go test -race -short (every package)"

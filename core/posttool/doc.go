@@ -6,7 +6,9 @@
 //
 // It owns the hook's I/O that the pure condense algorithm must not do: the
 // options from the environment and the config file (OptionsFromEnv,
-// OptionsFromConfig), the saved files (OutputPath, SaveOutput) and the
+// OptionsFromConfig), the complete output Claude Code saved when it handed
+// the hook only its first 30,000 bytes (ReadPersisted, bounded and fail
+// safe), the saved files (OutputPath, SaveOutput) and the
 // latest user prompt read from the session transcript (LatestPrompt), which
 // the extract is ranked against. The vaultctx-posttooluse binary is a thin
 // main around Hook.

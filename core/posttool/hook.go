@@ -25,7 +25,12 @@ type Options struct {
 // else (other events such as PostToolUseFailure, other tools, images, small
 // or empty-interrupted results, and results whose extract would not be
 // compress.MinSavingPercent smaller, see compress.WorthReplacing) it returns nil, so the
-// original output reaches Claude unchanged and nothing is saved. The latest
+// original output reaches Claude unchanged and nothing is saved. For an
+// output Claude Code persisted (tool_response.persistedOutputPath, set
+// when it is over 30,000 bytes) the complete file is condensed and saved,
+// and its path kept as compress.Request.FullOutputPath; when that file
+// cannot be read whole (ReadPersisted's errors: missing, unreadable, not a
+// regular file, over MaxPersistedBytes, changed) Hook returns nil too. The latest
 // user prompt is read from the payload's transcript when it is a regular
 // file. For an output too large for its extract to miss MinSavingPercent
 // (see compress.MayPassThrough) the save runs alongside Condense. Errors (no output
@@ -43,6 +48,16 @@ func Hook(ctx context.Context, in hookio.Input, opts Options) ([]byte, error) {
 		Stderr:      resp[1].String(),
 		Interrupted: resp[2].Bool(),
 		IsImage:     resp[3].Bool(),
+	}
+	if p := in.ToolResponse.Get("persistedOutputPath").String(); p != "" && !req.IsImage {
+		// Claude Code saved the whole output and handed us its first
+		// 30,000 bytes: condense the whole of it, or nothing.
+		full, err := ReadPersisted(ctx, p, in.ToolResponse.Get("persistedOutputSize").Int(), req.Stdout)
+		if err != nil {
+			hookio.Logger(ctx).Debug("persisted output not read: passed through", "err", err)
+			return nil, nil
+		}
+		req.Stdout, req.Stderr, req.FullOutputPath = full, "", p
 	}
 	if !compress.ShouldCondense(req, opts.Options) {
 		return nil, nil

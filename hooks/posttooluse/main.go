@@ -14,7 +14,12 @@
 //
 // Payloads of up to 16 MiB are read (hookio.MaxPostToolUseInput); of a
 // larger output only a head and a tail are condensed
-// (compress.MaxExaminedBytes), so the time stays bounded.
+// (compress.MaxExaminedBytes), so the time stays bounded. Claude Code hands
+// a hook only the first 30,000 bytes of a larger output and saves all of it
+// in a file (tool_response.persistedOutputPath, see docs/claude-code.md):
+// that complete file is condensed and saved instead, when it is a regular
+// file of the reported size and at most 64 MiB (posttool.MaxPersistedBytes);
+// otherwise the output passes through untouched.
 //
 // It always exits 0. On any error (a payload over 16 MiB too), panic or
 // when its deadline (1.5 s, VAULTCTX_HOOK_DEADLINE) passes, it prints
