@@ -43,6 +43,7 @@ const (
 	blankReserve     = 1    // a blank line kept after a unit
 	tailSummaryLines = 3    // last non-blank lines of a stream kept as its verdict
 	dataHeadLines    = 3    // first non-blank lines of a data listing always kept
+	dataTailLines    = 2    // last non-blank lines of a data listing always kept
 )
 
 // Selection tiers, most important first.
@@ -456,10 +457,11 @@ func window(text string, share int) (head, tail string, skipped int) {
 
 // mayRank reports whether a line of kind k may end up in tierRank (see
 // assignTiers): plain lines, and frames and excerpts, which are ranked when
-// they point into libraries or quote no diagnostic. Errors, warnings,
-// summaries and test logs never are, so their tokens are not counted.
+// they point into libraries or quote no diagnostic, and test logs of
+// passing tests. Errors, warnings and summaries never are, so their tokens
+// are not counted.
 func mayRank(k kind) bool {
-	return k == kindPlain || k == kindFrame || k == kindExcerpt
+	return k == kindPlain || k == kindFrame || k == kindExcerpt || k == kindTestLog
 }
 
 // parallelMinLines is the line count from which prepareLines splits the
@@ -548,7 +550,7 @@ func assignTiers(ls []line, data bool) {
 				ls[i].tier = tierLocate
 			}
 		case kindTestLog:
-			ls[i].tier = tierLocate
+			ls[i].tier = tierRank // a passing test's log; promoteFailingLogs keeps a failing one's
 		case kindExcerpt:
 			// Quoted source follows a diagnostic (or more quoted source);
 			// elsewhere a line such as "  | alt-package" is just text.
@@ -582,15 +584,23 @@ func assignTiers(ls []line, data bool) {
 	}
 	if data {
 		// The head of a data listing (the newest commit, the first matches)
-		// is kept whatever the ranking says.
+		// and its last lines (where it ends) are kept whatever the ranking
+		// says.
 		for i, n := 0, 0; i < len(ls) && n < dataHeadLines; i++ {
 			if ls[i].kind != kindBlank {
 				promote(&ls[i], tierLocate)
 				n++
 			}
 		}
+		for i, n := len(ls)-1, 0; i >= 0 && n < dataTailLines; i-- {
+			if ls[i].kind != kindBlank && ls[i].skip == 0 {
+				promote(&ls[i], tierLocate)
+				n++
+			}
+		}
 		return
 	}
+	promoteFailingLogs(ls)
 	for i := range ls {
 		switch {
 		case ls[i].kind == kindPlain && i+1 < len(ls) && ls[i+1].kind == kindFrame && indent(ls[i+1].text) > indent(ls[i].text) &&
@@ -623,6 +633,54 @@ func assignTiers(ls []line, data bool) {
 			}
 		}
 	}
+}
+
+// promoteFailingLogs keeps the log lines of failing Go tests (tierError):
+// the lines of kindTestLog ("    x_test.go:12: message") while the test
+// they belong to is one that fails somewhere in the stream ("--- FAIL:
+// NAME", at any depth). A line belongs to the test named by the last
+// "=== RUN", "=== CONT" or "=== NAME" line (go test -v) or by the last
+// "--- FAIL:"/"--- PASS:" line (plain go test prints a failing test's log
+// after its verdict). With -v a passing test's log is printed too; it is
+// just ranked.
+func promoteFailingLogs(ls []line) {
+	failing := map[string]bool{}
+	for i := range ls {
+		if name, ok := goTestVerdict(ls[i].text, "--- FAIL: "); ok {
+			failing[name] = true
+		}
+	}
+	if len(failing) == 0 {
+		return
+	}
+	current := ""
+	for i := range ls {
+		t := strings.TrimLeft(ls[i].text, " \t")
+		switch {
+		case strings.HasPrefix(t, "=== RUN ") || strings.HasPrefix(t, "=== CONT ") || strings.HasPrefix(t, "=== NAME "):
+			f := strings.Fields(t)
+			current = ""
+			if len(f) >= 3 {
+				current = f[2]
+			}
+		case strings.HasPrefix(t, "--- FAIL: ") || strings.HasPrefix(t, "--- PASS: ") || strings.HasPrefix(t, "--- SKIP: "):
+			current, _ = goTestVerdict(t, t[:len("--- FAIL: ")])
+		case ls[i].kind == kindTestLog && failing[current]:
+			promote(&ls[i], tierError)
+		}
+	}
+}
+
+// goTestVerdict returns the test name of a go test verdict line that
+// starts with prefix after its indentation ("    --- FAIL: TestX/sub
+// (0.00s)" gives "TestX/sub").
+func goTestVerdict(l, prefix string) (string, bool) {
+	t, ok := strings.CutPrefix(strings.TrimLeft(l, " \t"), prefix)
+	if !ok {
+		return "", false
+	}
+	name, _, _ := strings.Cut(t, " ")
+	return name, name != ""
 }
 
 // interruptedTailLines is how many last non-blank lines of each stream an
