@@ -25,10 +25,10 @@ const ContentPassBytes = 30000
 type contentKind uint8
 
 const (
-	contentNone contentKind = iota // not content: condensed as command output
-	contentFile                    // the lines of a file (cat, head, sed -n, nl, jq of a file)
-	contentDiff                    // a diff (git diff, git show, git log -p, diff -u)
-	contentDiffTool                // diff(1)'s output: a unified diff, or the lines of another format (contentOf decides)
+	contentNone     contentKind = iota // not content: condensed as command output
+	contentFile                        // the lines of a file (cat, head, sed -n, nl, jq of a file)
+	contentDiff                        // a diff (git diff, git show, git log -p, diff -u)
+	contentDiffTool                    // diff(1)'s output: a unified diff, or the lines of another format (contentOf decides)
 )
 
 // contentSource describes a content output: its kind and, for the lines of
