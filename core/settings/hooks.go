@@ -301,11 +301,15 @@ const maxSteps = 10000
 // sits in a group with the same matcher, appended to its event otherwise;
 // entries of ours that plan does not want (duplicates, stale events) are
 // removed. Everything else keeps its bytes and order. Empty or
-// whitespace-only src counts as {}. It returns ErrShape (wrapped) for files
-// it cannot edit safely and a *SyntaxError for invalid JSON.
+// whitespace-only src counts as {}. A plan without groups (see Plan.Select)
+// is Remove. It returns ErrShape (wrapped) for files it cannot edit safely
+// and a *SyntaxError for invalid JSON.
 func Merge(src []byte, plan *Plan) ([]byte, error) {
 	if plan == nil {
 		return nil, errors.New("merge settings: nil plan")
+	}
+	if len(plan.Groups) == 0 {
+		return Remove(src)
 	}
 	return apply(src, plan)
 }
