@@ -21,8 +21,9 @@ type Status int
 const (
 	// OK is a passing check.
 	OK Status = iota
-	// Warn is a check that passed with a caveat. No check returns it
-	// yet; callers treat it as passing.
+	// Warn is a check that passed with a caveat, such as a hook that the
+	// config turns on but settings.json does not wire; callers treat it
+	// as passing. Its Finding carries a Hint.
 	Warn
 	// Fail is a failing check; its Finding carries a Hint.
 	Fail
@@ -79,6 +80,16 @@ const (
 	// HintHybridSetup: an OK finding for a BM25-only setup; how to get
 	// hybrid search.
 	HintHybridSetup
+	// HintWireOrTurnOff: a hook the config turns on is not wired; wire
+	// it, or turn off its switch hooks.<Subject> to say it is on purpose.
+	// Subject is the hook's short name.
+	HintWireOrTurnOff
+	// HintUnwire: a hook the config turns off (hooks.<Subject> = false)
+	// is still wired; it answers nothing, so take its entry out.
+	HintUnwire
+	// HintConfigHooks: an OK finding; the [hooks] keys of the config
+	// file Subject are where the hooks are turned on and off.
+	HintConfigHooks
 )
 
 // Finding is the outcome of one check: its name, its status, what was
@@ -155,6 +166,7 @@ type doctor struct {
 // doctorConfig is the part of the config the checks need.
 type doctorConfig struct {
 	Vault, DB, Model string
+	Hooks            config.Hooks // the switches and output_passthrough
 }
 
 // check is one named check.
@@ -171,6 +183,7 @@ var checks = []check{
 	{"sqlite-vec loads", (*doctor).checkVec},
 	{"model matches index", (*doctor).checkModel},
 	{"hooks wired", (*doctor).checkHooks},
+	{"output passthrough", (*doctor).checkPassthrough},
 	{"UserPromptSubmit round trip", roundTrip("UserPromptSubmit")},
 	{"PreToolUse round trip", roundTrip("PreToolUse")},
 	{"PostToolUse round trip", roundTrip("PostToolUse")},
@@ -249,7 +262,7 @@ func (d *doctor) loadConfig() (*doctorConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &doctorConfig{Vault: c.Vault, DB: c.DB, Model: c.Model}, nil
+	return &doctorConfig{Vault: c.Vault, DB: c.DB, Model: c.Model, Hooks: c.Hooks}, nil
 }
 
 // openIndex opens the configured index read-only.
@@ -339,6 +352,15 @@ func (d *doctor) checkModel(ctx context.Context) Finding {
 	return passed("%s (%s, %d dims), hash %.12s matches the index", dir, m.Name(), m.Dim(), hash)
 }
 
+// hooksConfig returns the [hooks] table of the config, or the defaults
+// when the config did not load.
+func (d *doctor) hooksConfig() config.Hooks {
+	if d.cfg == nil {
+		return config.Hooks{}
+	}
+	return d.cfg.Hooks
+}
+
 func (d *doctor) checkHooks(ctx context.Context) Finding {
 	path, err := settings.UserPath(d.opt.Getenv)
 	if err != nil {
@@ -349,13 +371,13 @@ func (d *doctor) checkHooks(ctx context.Context) Finding {
 		if err != nil {
 			return nil, nil, false, err.Error()
 		}
-		w, err := HookWiring(d.opt.SettingsTemplate, rep.Entries)
+		w, err := HookWiring(d.opt.SettingsTemplate, rep.Entries, d.hooksConfig())
 		if err != nil {
 			return nil, nil, false, err.Error()
 		}
 		var problems []string
 		for _, x := range w {
-			if x.Problem != "" {
+			if x.State == NotWired || x.State == Broken {
 				problems = append(problems, x.Event+": "+x.Problem)
 			}
 		}
@@ -372,11 +394,73 @@ func (d *doctor) checkHooks(ctx context.Context) Finding {
 		}
 	}
 	d.wiring, d.entries = w, entries
-	switch {
-	case disabled:
+	if disabled {
 		return failed(HintEnableHooks, path, "%s turns every hook off", path)
-	case problem != "":
+	}
+	if w == nil {
 		return failed(HintInstallHooks, "", "%s: %s", path, problem)
 	}
-	return passed("%d events in %s", len(w), path)
+	var parts, notWired, wiredOff []string
+	broken := false
+	for _, x := range w {
+		switch x.State {
+		case Wired:
+			parts = append(parts, x.Event+" wired")
+		case Off:
+			parts = append(parts, fmt.Sprintf("%s off (hooks.%s = false)", x.Event, x.Name))
+		case NotWired:
+			parts = append(parts, x.Event+" not wired")
+			notWired = append(notWired, x.Name)
+		case WiredOff:
+			parts = append(parts, fmt.Sprintf("%s wired but off (hooks.%s = false): it answers nothing", x.Event, x.Name))
+			wiredOff = append(wiredOff, x.Name)
+		case Broken:
+			parts = append(parts, x.Event+": "+x.Problem)
+			broken = true
+		}
+	}
+	msg := path + ": " + strings.Join(parts, ", ")
+	switch {
+	case broken || len(notWired) > 0 && !anyWired(w):
+		return failed(HintInstallHooks, "", "%s", msg)
+	case len(notWired) > 0:
+		return Finding{Status: Warn, Message: msg, Hint: HintWireOrTurnOff, Subject: strings.Join(notWired, ", ")}
+	case len(wiredOff) > 0:
+		return Finding{Status: Warn, Message: msg, Hint: HintUnwire, Subject: strings.Join(wiredOff, ", ")}
+	}
+	return passed("%s", msg)
+}
+
+// anyWired reports whether any hook of w is wired in settings.json.
+func anyWired(w []Wiring) bool {
+	for _, x := range w {
+		if len(x.Commands) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPassthrough reports the commands whose output the PostToolUse
+// hook leaves untouched (hooks.output_passthrough).
+func (d *doctor) checkPassthrough(ctx context.Context) Finding {
+	if d.cfg == nil {
+		return failed(HintFixConfig, "", "no usable config")
+	}
+	h := d.cfg.Hooks
+	var f Finding
+	switch {
+	case !h.Enabled(config.HookPostToolUse):
+		f = passed("none needed: the PostToolUse hook is off (hooks.posttooluse = false)")
+	case len(h.OutputPassthrough) == 0:
+		f = passed("none: every long Bash output may be condensed (hooks.output_passthrough is empty)")
+	default:
+		q := make([]string, len(h.OutputPassthrough))
+		for i, p := range h.OutputPassthrough {
+			q[i] = fmt.Sprintf("%q", p)
+		}
+		f = passed("output of commands starting with %s is never condensed", strings.Join(q, ", "))
+	}
+	f.Hint, f.Subject = HintConfigHooks, d.configPath()
+	return f
 }
