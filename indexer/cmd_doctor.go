@@ -98,7 +98,7 @@ func doctorFix(f doctor.Finding) string {
 	case doctor.HintUnwire:
 		return "run: vaultctx hooks install to take it out of settings.json (or set " + switches(f.Subject, "true") + " under [hooks] to turn it on)"
 	case doctor.HintConfigHooks:
-		return `list them as output_passthrough = ["terraform plan", ...] under [hooks] in ` + f.Subject
+		return `set under [hooks] in ` + f.Subject + `: output_passthrough = ["terraform plan", ...]`
 	}
 	return ""
 }

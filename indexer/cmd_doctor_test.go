@@ -64,7 +64,7 @@ func TestDoctorShowsSwitches(t *testing.T) {
 	for _, want := range []string{
 		"! hooks wired: ",
 		"PostToolUse not wired\n    fix: run: vaultctx hooks install to wire posttooluse, or set posttooluse = false under [hooks] in the config to keep it off\n",
-		"✓ output passthrough: output of commands starting with \"git diff\" is never condensed (list them as output_passthrough = [\"terraform plan\", ...] under [hooks] in " + cfg + ")\n",
+		"✓ output passthrough: output of commands starting with \"git diff\" is never condensed (set under [hooks] in " + cfg + ": output_passthrough = [\"terraform plan\", ...])\n",
 		"✓ UserPromptSubmit round trip: ",
 		"! PostToolUse round trip: skipped: not wired\n",
 	} {

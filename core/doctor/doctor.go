@@ -453,7 +453,7 @@ func (d *doctor) checkPassthrough(ctx context.Context) Finding {
 	case !h.Enabled(config.HookPostToolUse):
 		f = passed("none needed: the PostToolUse hook is off (hooks.posttooluse = false)")
 	case len(h.OutputPassthrough) == 0:
-		f = passed("none: every long Bash output may be condensed (hooks.output_passthrough is empty)")
+		f = passed("none: every long Bash output may be condensed")
 	default:
 		q := make([]string, len(h.OutputPassthrough))
 		for i, p := range h.OutputPassthrough {
