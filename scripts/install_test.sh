@@ -2,7 +2,8 @@
 # End-to-end test of scripts/install.sh in a throwaway HOME, without network:
 # install with the demo vault and the GloVe model from ../shared, check that
 # `vaultctx doctor` passes, re-run (nothing changes), uninstall (settings.json
-# comes back byte for byte, index and config stay), then purge.
+# comes back byte for byte, index and config stay), then purge; the
+# --no-<hook> opt-outs.
 # Run by install/install_test.go (skipped with -short), or by hand.
 set -euo pipefail
 
@@ -137,3 +138,45 @@ grep -q "BM25-only" "$tmp/doctor" || fail "doctor does not say BM25-only: $(cat 
 run --uninstall --purge || fail "second purge failed"
 cmp -s "$settings" "$tmp/settings.orig" || fail "second purge left settings.json changed"
 pass "offline BM25-only install"
+
+# Opt-outs: --no-posttooluse leaves the hook out and records it in the
+# config the installer wrote, so a plain re-run keeps it out; the model
+# line a later run adds goes above the [hooks] table; switching the hook
+# back on and re-running wires it again.
+run --vault "$vault" --no-model --no-posttooluse || fail "install --no-posttooluse failed"
+grep -qx 'posttooluse = false' "$config" || fail "--no-posttooluse is not recorded in the config: $(cat "$config")"
+grep -q 'vaultctx-posttooluse' "$settings" && fail "--no-posttooluse wired the PostToolUse hook"
+status="$(vaultctx hooks status)"
+[ "$(printf '%s\n' "$status" | grep -c '✓')" = 2 ] || fail "want the two context hooks wired: $status"
+printf '%s\n' "$status" | grep -q -- '– PostToolUse *off (hooks.posttooluse = false), not wired' || fail "status does not show the hook off: $status"
+if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
+  cat "$tmp/doctor" >&2
+  fail "vaultctx doctor failed with the PostToolUse hook left out"
+fi
+grep -q '✗' "$tmp/doctor" && fail "doctor printed a failure with the PostToolUse hook left out: $(cat "$tmp/doctor")"
+grep -q 'PostToolUse round trip: skipped: off in the config' "$tmp/doctor" || fail "doctor does not say the hook is off: $(cat "$tmp/doctor")"
+cp "$settings" "$tmp/settings.2"
+run --vault "$vault" --model "$model" || fail "re-run without --no-posttooluse failed"
+cmp -s "$settings" "$tmp/settings.2" || fail "a plain re-run wired the hook the config turns off"
+awk '/^\[/ { t = 1 } /^model = / { m = 1; if (t) bad = 1 } END { exit !(m && !bad) }' "$config" ||
+  fail "the model line is not above the config's tables: $(cat "$config")"
+sed 's/^posttooluse = false$/posttooluse = true/' "$config" >"$tmp/config.on" && cp "$tmp/config.on" "$config"
+run --vault "$vault" --model "$model" || fail "re-run with posttooluse = true failed"
+[ "$(vaultctx hooks status | grep -c '✓')" = 3 ] || fail "posttooluse = true did not wire the hook again: $(vaultctx hooks status)"
+run --uninstall --purge || fail "purge after the opt-outs failed"
+cmp -s "$settings" "$tmp/settings.orig" || fail "purge after the opt-outs left settings.json changed"
+pass "--no-posttooluse, kept out by a re-run, back with posttooluse = true"
+
+# A config the user wrote is not edited: the installer says which line to
+# add, and still leaves the hook out of this install.
+mkdir -p "$(dirname "$config")"
+printf 'vault = "%s"\n' "$vault" >"$config"
+cp "$config" "$tmp/config.own"
+run --no-model --no-pretooluse || fail "install --no-pretooluse with the user's config failed"
+cmp -s "$config" "$tmp/config.own" || fail "the installer edited the user's own config"
+grep -q 'add this line under \[hooks\] in it: pretooluse = false' "$log" || fail "no line to add for the user's config: $(cat "$log")"
+grep -q 'vaultctx-pretooluse' "$settings" && fail "--no-pretooluse wired the PreToolUse hook"
+grep -q 'vaultctx-posttooluse' "$settings" || fail "--no-pretooluse left out the PostToolUse hook too"
+run --uninstall --purge || fail "purge after the user's config failed"
+cmp -s "$settings" "$tmp/settings.orig" || fail "purge left settings.json changed"
+pass "--no-pretooluse with the user's own config"
