@@ -79,6 +79,12 @@ if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
 fi
 cat "$tmp/doctor"
 grep -q '✗' "$tmp/doctor" && fail "doctor printed a failure"
+# Off PATH the hooks still run by their absolute paths: a caveat, not a failure.
+if ! PATH="${PATH#"$bin:"}" "$bin/vaultctx" doctor >"$tmp/doctor" 2>&1; then
+  cat "$tmp/doctor" >&2
+  fail "vaultctx doctor failed with the binaries off PATH although the hooks use absolute paths"
+fi
+grep -q '^! binaries on PATH: .*absolute path' "$tmp/doctor" || fail "doctor does not warn about PATH: $(cat "$tmp/doctor")"
 pass "doctor"
 
 # Re-run: safe, and nothing of the user's changes.

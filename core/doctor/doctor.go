@@ -211,7 +211,51 @@ func (d *doctor) checkPath(ctx context.Context) Finding {
 	if dir := d.opt.BinDir; dir != "" && allIn(dir, missing) {
 		hint, subject = HintAddToPath, dir
 	}
+	// Claude Code runs the hooks by the absolute path settings.json gives
+	// them, and this vaultctx runs already: neither needs PATH.
+	wired := d.wiredPrograms(ctx)
+	reachable, where := true, d.opt.BinDir
+	for _, b := range missing {
+		switch p := wired[b]; {
+		case b == "vaultctx" && d.opt.BinDir != "" && allIn(d.opt.BinDir, []string{b}):
+		case p != "" && filepath.IsAbs(p) && checkExecutable(settings.ShellQuote(p)) == "":
+			where = filepath.Dir(p)
+		default:
+			reachable = false
+		}
+	}
+	if reachable && where != "" {
+		return Finding{Status: Warn, Hint: HintAddToPath, Subject: where,
+			Message: fmt.Sprintf("not found: %s; the hooks run by absolute path from settings.json, so they work, but vaultctx must then be called by its full path",
+				strings.Join(missing, ", "))}
+	}
 	return failed(hint, subject, "not found: %s", strings.Join(missing, ", "))
+}
+
+// wiredPrograms returns, by binary name, the program our hook entries run
+// in the user settings and the current project's settings (the first
+// entry found for each); unreadable files count as none.
+func (d *doctor) wiredPrograms(ctx context.Context) map[string]string {
+	out := map[string]string{}
+	var paths []string
+	if p, err := settings.UserPath(d.opt.Getenv); err == nil {
+		paths = append(paths, p)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		paths = append(paths, settings.ProjectPath(wd))
+	}
+	for _, p := range paths {
+		rep, err := settings.Status(ctx, p)
+		if err != nil {
+			continue
+		}
+		for _, e := range rep.Entries {
+			if e.Ours && out[e.Binary] == "" {
+				out[e.Binary] = settings.Program(e.Command)
+			}
+		}
+	}
+	return out
 }
 
 // allIn reports whether every named binary exists in dir.

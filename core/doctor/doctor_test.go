@@ -66,6 +66,8 @@ func TestDoctorIndexChecks(t *testing.T) {
 }
 
 func TestDoctorPath(t *testing.T) {
+	hooktest.FreshClaude(t)
+	t.Chdir(t.TempDir()) // no project settings
 	bin := hooktest.FakeBinDir(t)
 	os.WriteFile(filepath.Join(bin, "vaultctx"), []byte("#!/bin/sh\n"), 0o755)
 	t.Setenv("PATH", bin)
@@ -76,6 +78,24 @@ func TestDoctorPath(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	if f := d.checkPath(context.Background()); f.Status != Fail || !strings.Contains(f.Message, "vaultctx-pretooluse") {
 		t.Errorf("empty PATH: %+v", f)
+	}
+
+	// The hooks wired by absolute path and this vaultctx in BinDir: they
+	// work off PATH, so it is a caveat, not a failure.
+	installHooks(t, bin)
+	withBin := &doctor{opt: testOptions()}
+	withBin.opt.BinDir = bin
+	if f := withBin.checkPath(context.Background()); f.Status != Warn || f.Hint != HintAddToPath || f.Subject != bin ||
+		!strings.Contains(f.Message, "absolute path") {
+		t.Errorf("hooks by absolute path: %+v, want a warning with the PATH hint for %s", f, bin)
+	}
+	// Without knowing where vaultctx is, or with a wired binary gone, it fails.
+	if f := d.checkPath(context.Background()); f.Status != Fail {
+		t.Errorf("vaultctx nowhere: %+v", f)
+	}
+	os.Remove(filepath.Join(bin, settings.PostToolUseBinary))
+	if f := withBin.checkPath(context.Background()); f.Status != Fail || !strings.Contains(f.Message, settings.PostToolUseBinary) {
+		t.Errorf("a wired binary missing: %+v", f)
 	}
 }
 
