@@ -154,10 +154,12 @@ func binDir(flag string) (string, error) {
 
 // hooksUninstallCmd is `vaultctx hooks uninstall`.
 type hooksUninstallCmd struct {
-	hooksTarget `embed:""`
+	hooksTarget   `embed:""`
+	RemoveBackups bool `help:"Also delete the backups of settings.json that vaultctx made (settings.json.bak-<time>), this run's included."`
 }
 
-// Run removes our entries from the settings file.
+// Run removes our entries from the settings file, and with
+// --remove-backups the backups vaultctx made of it.
 func (c *hooksUninstallCmd) Run(g *globals) error {
 	path, err := c.path()
 	if err != nil {
@@ -167,11 +169,23 @@ func (c *hooksUninstallCmd) Run(g *globals) error {
 	if err != nil {
 		return fmt.Errorf("hooks uninstall: %w", err)
 	}
-	if !res.Changed {
+	switch {
+	case !res.Changed:
 		fmt.Fprintf(os.Stdout, "No vaultctx hooks in %s; nothing changed.\n", res.Path)
-		return nil
+	case c.RemoveBackups:
+		fmt.Fprintf(os.Stdout, "Removed the vaultctx hooks from %s.\n", res.Path)
+	default:
+		fmt.Fprintf(os.Stdout, "Removed the vaultctx hooks from %s (previous version: %s).\n", res.Path, res.Backup)
 	}
-	fmt.Fprintf(os.Stdout, "Removed the vaultctx hooks from %s (previous version: %s).\n", res.Path, res.Backup)
+	if c.RemoveBackups {
+		removed, err := settings.PruneBackups(path, 0)
+		for _, r := range removed {
+			fmt.Fprintf(os.Stdout, "removed %s\n", r)
+		}
+		if err != nil {
+			return fmt.Errorf("hooks uninstall: %w", err)
+		}
+	}
 	return nil
 }
 

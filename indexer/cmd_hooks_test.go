@@ -59,6 +59,18 @@ func TestHooksInstallStatusUninstall(t *testing.T) {
 	if b, _ := filepath.Glob(path + ".bak-*"); len(b) == 0 {
 		t.Errorf("no backup beside %s", path)
 	}
+	// --remove-backups takes ours away, this run's too.
+	run([]string{"hooks", "install", "--bin-dir", bin})
+	code, out := runCaptured(t, "hooks", "uninstall", "--remove-backups")
+	if code != 0 || !strings.Contains(out, "removed "+path+".bak-") {
+		t.Errorf("uninstall --remove-backups: exit %d\n%s", code, out)
+	}
+	if b, _ := filepath.Glob(path + ".bak-*"); len(b) != 0 {
+		t.Errorf("backups left: %q", b)
+	}
+	if got, _ := os.ReadFile(path); string(got) != string(orig) {
+		t.Errorf("uninstall --remove-backups did not restore the file")
+	}
 }
 
 func TestHooksProjectAndErrors(t *testing.T) {

@@ -16,7 +16,8 @@
 #                  true, or delete the line, and re-run to wire it again). A config you wrote
 #                  yourself is not edited: add the line the installer prints.
 #   --uninstall    remove our hooks from settings.json and our binaries; keep index and config
-#   --purge        with --uninstall, also delete the config file, the index and pulled models
+#   --purge        with --uninstall, also delete the config file, the index, pulled models and
+#                  the backups of settings.json vaultctx made (it keeps the newest 5 otherwise)
 #
 # Steps: 1 toolchain check, 2 build, 3 config, 4 model, 5 first index, 6 hooks, 7 summary.
 # Re-running is safe: binaries are rebuilt, an existing config is never overwritten, the
@@ -100,7 +101,10 @@ if [ "$uninstall" = 1 ]; then
       (cd "$repo" && CGO_ENABLED=1 "${GO:-go}" build -tags sqlite_fts5 -o "$tool" ./indexer) ||
         die "$bindir/vaultctx is missing and could not be rebuilt, so the hooks are still in settings.json; delete its vaultctx-* entries by hand"
     fi
-    "$tool" hooks uninstall || die "could not remove the hooks from settings.json (see above); nothing else was removed"
+    remove_backups=()
+    if [ "$purge" = 1 ]; then remove_backups=(--remove-backups); fi
+    "$tool" hooks uninstall ${remove_backups[@]+"${remove_backups[@]}"} ||
+      die "could not remove the hooks from settings.json (see above); nothing else was removed"
   fi
   removed=0
   for b in "${binaries[@]}"; do

@@ -114,11 +114,18 @@ run --uninstall || fail "uninstall without binaries failed"
 cmp -s "$settings" "$tmp/settings.orig" || fail "uninstall without binaries left hooks in settings.json"
 pass "uninstall without binaries"
 
+# Each install and uninstall backs settings.json up; at most 5 backups stay.
+for i in 1 2 3; do
+  "$tmp/vaultctx" hooks install --bin-dir "$tmp/hookbin" >/dev/null && "$tmp/vaultctx" hooks uninstall >/dev/null || fail "install/uninstall round $i"
+done
+n="$(find "$HOME/.claude" -name 'settings.json.bak-*' | wc -l)"
+[ "$n" -le 5 ] || fail "$n backups of settings.json, want at most 5"
 run --uninstall --purge || fail "purge failed"
 [ -e "$config" ] && fail "purge kept the config"
 [ -e "$HOME/.local/share/vaultctx" ] && fail "purge kept the data dir"
 cmp -s "$settings" "$tmp/settings.orig" || fail "purge changed settings.json"
-pass "purge"
+[ -n "$(find "$HOME/.claude" -name 'settings.json.bak-*')" ] && fail "purge kept the settings backups: $(ls "$HOME/.claude")"
+pass "purge, and at most 5 settings backups"
 
 # Installed with --prefix, uninstalled with the command the summary prints,
 # or without --prefix at all: the binaries are found through settings.json.

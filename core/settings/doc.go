@@ -23,7 +23,8 @@
 //     "hooks" only when it became empty.
 //   - A file that is not valid JSON, or whose "hooks" is not an object, is
 //     never written (SyntaxError, ErrShape).
-//   - On disk: a timestamped backup beside the file before any change, an
+//   - On disk: a timestamped backup beside the file before any change (the
+//     newest MaxBackups kept; PruneBackups removes them), an
 //     atomic write (temporary file in the same directory, same permissions,
 //     rename), symlinks followed, missing file and directory created, and a
 //     check that nobody else wrote the file in between (ErrConcurrentEdit).

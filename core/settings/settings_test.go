@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -623,5 +624,68 @@ func TestWriteAtomicRefusesAConcurrentEdit(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 1 {
 		t.Errorf("temporary file left behind: %d entries", len(ents))
+	}
+}
+
+// TestBackupsAreCapped: however often the hooks are installed and removed,
+// at most MaxBackups backups stay, the newest; files that only look like
+// backups are never touched; PruneBackups(path, 0) removes all of ours.
+func TestBackupsAreCapped(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	orig := readFixture(t, "competitors.json")
+	os.WriteFile(path, orig, 0o600)
+	foreign := []string{"settings.json.bak-mine", "settings.json.bak-20200101T000000Z-x", "settings.json.bak-20200101T000000Z-1", "other.json.bak-20200101T000000Z"}
+	for _, f := range foreign {
+		os.WriteFile(filepath.Join(dir, f), []byte("keep"), 0o600)
+	}
+	// Old backups of ours, one second: -10 is newer than -2.
+	for _, n := range []string{"", "-2", "-10"} {
+		os.WriteFile(filepath.Join(dir, "settings.json.bak-20200101T000000Z"+n), []byte("old"+n), 0o600)
+	}
+	ctx := context.Background()
+	var last Result
+	for i := range 8 {
+		var err error
+		if i%2 == 0 {
+			last, err = Install(ctx, path, mustPlan(t, "/b"))
+		} else {
+			last, err = Uninstall(ctx, path)
+		}
+		if err != nil || !last.Changed {
+			t.Fatalf("edit %d: %+v, %v", i, last, err)
+		}
+	}
+	bs, err := backups(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != MaxBackups || bs[len(bs)-1].path != last.Backup {
+		t.Errorf("backups %+v, want the newest %d ending with %s", bs, MaxBackups, last.Backup)
+	}
+	for _, b := range bs {
+		if strings.Contains(b.path, "20200101") {
+			t.Errorf("an old backup survived: %s", b.path)
+		}
+	}
+	// The three old ones go oldest first: plain, -2, then -10.
+	for _, n := range []string{"", "-2", "-10"} {
+		os.WriteFile(filepath.Join(dir, "settings.json.bak-20200101T000000Z"+n), []byte("old"), 0o600)
+	}
+	removed, err := PruneBackups(path, MaxBackups+1)
+	if err != nil || len(removed) != 2 || !strings.HasSuffix(removed[0], "000000Z") || !strings.HasSuffix(removed[1], "000000Z-2") {
+		t.Errorf("PruneBackups(%d) removed %q, %v; want the plain and the -2 one", MaxBackups+1, removed, err)
+	}
+	if removed, err := PruneBackups(path, 0); err != nil || len(removed) != MaxBackups+1 {
+		t.Errorf("PruneBackups(0) removed %q, %v", removed, err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range foreign {
+		if !slices.Contains(left, filepath.Join(dir, f)) {
+			t.Errorf("%s was removed", f)
+		}
+	}
+	if len(left) != len(foreign)+1 {
+		t.Errorf("left %q, want the settings file and the look-alikes", left)
 	}
 }
