@@ -82,7 +82,9 @@ if [ "$uninstall" = 1 ]; then
     # wired in settings.json, then through PATH.
     settings="${CLAUDE_CONFIG_DIR:-$HOME/.claude}/settings.json"
     hook="$(grep -o '"[^"]*vaultctx-userprompt' "$settings" 2>/dev/null | head -n 1 | sed -e 's/^"//' -e "s/^'//" || true)"
-    for dir in "$(dirname "$hook")" "$(dirname "$(command -v vaultctx 2>/dev/null || echo .)")"; do
+    # An entry the user prefixed (VAULTCTX_LOG=... /bin/vaultctx-userprompt): its last path.
+    wrapped="$(grep -o "/[^\"' ]*/vaultctx-userprompt" "$settings" 2>/dev/null | head -n 1 || true)"
+    for dir in "$(dirname "$hook")" "$(dirname "$wrapped")" "$(dirname "$(command -v vaultctx 2>/dev/null || echo .)")"; do
       case "$dir" in /*) ;; *) continue ;; esac
       if [ -x "$dir/vaultctx" ] && [ -x "$dir/vaultctx-userprompt" ]; then
         bindir="$dir"

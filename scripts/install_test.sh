@@ -87,12 +87,24 @@ fi
 grep -q '^! binaries on PATH: .*absolute path' "$tmp/doctor" || fail "doctor does not warn about PATH: $(cat "$tmp/doctor")"
 pass "doctor"
 
-# Re-run: safe, and nothing of the user's changes.
+# Re-run: safe, and it keeps the user's own edits to our entries: an env
+# prefix, a wider matcher, a longer timeout.
+sed -e "s#\"command\": \"$bin/vaultctx-userprompt\"#\"command\": \"VAULTCTX_LOG=$tmp/hook.log $bin/vaultctx-userprompt\"#" \
+  -e 's#"matcher": "Grep|Glob|WebSearch|WebFetch|Task|Agent"#"matcher": "Grep|Glob|WebSearch|WebFetch|Task|Agent|Read"#' \
+  -e '/vaultctx-posttooluse"/,/timeout/ s#"timeout": 10#"timeout": 25#' "$settings" >"$tmp/settings.edited"
+cp "$tmp/settings.edited" "$settings"
+grep -qF "VAULTCTX_LOG=$tmp/hook.log" "$settings" && grep -qF 'Agent|Read"' "$settings" && grep -qF '"timeout": 25' "$settings" ||
+  fail "could not edit our entries for the re-run test: $(cat "$settings")"
 cp "$config" "$tmp/config.1" && cp "$settings" "$tmp/settings.1"
 run --vault "$vault" --model "$model" || fail "second install.sh failed"
 cmp -s "$config" "$tmp/config.1" || fail "re-run changed the config"
-cmp -s "$settings" "$tmp/settings.1" || fail "re-run changed settings.json"
-pass "re-run"
+cmp -s "$settings" "$tmp/settings.1" || fail "re-run changed settings.json, or undid the user's edits: $(diff "$tmp/settings.1" "$settings")"
+if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
+  cat "$tmp/doctor" >&2
+  fail "vaultctx doctor failed with the user's edits to our entries"
+fi
+[ -s "$tmp/hook.log" ] || fail "the env prefix of the edited UserPromptSubmit entry did not reach the hook"
+pass "re-run keeps the user's edits"
 
 # Uninstall keeps index and config; settings.json comes back exactly.
 run --uninstall || fail "uninstall failed"

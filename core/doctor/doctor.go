@@ -251,7 +251,7 @@ func (d *doctor) wiredPrograms(ctx context.Context) map[string]string {
 		}
 		for _, e := range rep.Entries {
 			if e.Ours && out[e.Binary] == "" {
-				out[e.Binary] = settings.Program(e.Command)
+				out[e.Binary] = settings.OurProgram(e.Command)
 			}
 		}
 	}

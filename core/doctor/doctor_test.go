@@ -434,3 +434,40 @@ func TestDoctorPassthrough(t *testing.T) {
 		t.Errorf("without a config: %+v", f)
 	}
 }
+
+// TestHookWiringThroughWrappers: entries the user wrapped (an env prefix,
+// nice, a redirection) are wired as long as our binary behind the wrapper
+// is executable.
+func TestHookWiringThroughWrappers(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "b")
+	os.MkdirAll(dir, 0o755)
+	for _, b := range settings.Binaries {
+		hookScript(t, dir, b, `cat >/dev/null`)
+	}
+	q := settings.ShellQuote
+	src := fmt.Sprintf(`{"hooks":{
+"UserPromptSubmit":[{"hooks":[{"type":"command","command":%q,"timeout":20}]}],
+"PreToolUse":[{"matcher":"Grep|Read","hooks":[{"type":"command","command":%q}]}],
+"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":%q}]}]}}`,
+		"VAULTCTX_LOG=/tmp/l "+q(filepath.Join(dir, settings.UserPromptBinary)),
+		"nice -n 5 "+q(filepath.Join(dir, settings.PreToolUseBinary)),
+		q(filepath.Join(dir, settings.PostToolUseBinary))+" 2>>/tmp/err")
+	entries, err := settings.Inspect([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := HookWiring(install.SettingsTemplate, entries, config.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range w {
+		if x.State != Wired || x.Problem != "" {
+			t.Errorf("%s: %+v, want wired", x.Event, x)
+		}
+	}
+	os.Remove(filepath.Join(dir, settings.PreToolUseBinary))
+	w, _ = HookWiring(install.SettingsTemplate, entries, config.Hooks{})
+	if w[1].State != Broken || !strings.Contains(w[1].Problem, "does not exist") {
+		t.Errorf("a wrapped binary gone: %+v", w[1])
+	}
+}

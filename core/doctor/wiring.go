@@ -84,10 +84,11 @@ func HookWiring(tmpl []byte, entries []settings.Entry, h config.Hooks) ([]Wiring
 	return out, nil
 }
 
-// checkExecutable returns "" when command's program is an executable
+// checkExecutable returns "" when the binary of ours that command runs
+// (settings.OurProgram: behind any env prefix or wrapper) is an executable
 // file, else what is wrong with it.
 func checkExecutable(command string) string {
-	prog := settings.Program(command)
+	prog := settings.OurProgram(command)
 	fi, err := os.Stat(prog)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
