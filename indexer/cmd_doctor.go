@@ -3,14 +3,15 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/vaultctx/vaultctx/core/doctor"
 	"github.com/vaultctx/vaultctx/install"
 )
 
 // doctorCmd is `vaultctx doctor`: it runs every check (core/doctor),
-// prints ✓ or ✗ for each with a one-line fix, and exits 1 when any check
-// failed.
+// prints ✓, ! (passed with a caveat) or ✗ for each, a one-line fix under
+// ! and ✗, and exits 1 when any check failed.
 type doctorCmd struct{}
 
 // Run executes every check and prints one line each (plus a fix line for
@@ -29,6 +30,8 @@ func (c *doctorCmd) Run(g *globals) error {
 			case doctor.Fail:
 				nfailed++
 				fmt.Fprintf(w, "✗ %s: %s\n    fix: %s\n", f.Check, f.Message, doctorFix(f))
+			case doctor.Warn:
+				fmt.Fprintf(w, "! %s: %s\n    fix: %s\n", f.Check, f.Message, doctorFix(f))
 			default:
 				if f.Hint != doctor.NoHint {
 					fmt.Fprintf(w, "✓ %s: %s (%s)\n", f.Check, f.Message, doctorFix(f))
@@ -90,6 +93,21 @@ func doctorFix(f doctor.Finding) string {
 		return "re-embed with this model: vaultctx index --full"
 	case doctor.HintHybridSetup:
 		return "for hybrid search: vaultctx model pull, set model in the config, vaultctx index"
+	case doctor.HintWireOrTurnOff:
+		return "run: vaultctx hooks install to wire " + f.Subject + ", or set " + switches(f.Subject, "false") + " under [hooks] in the config to keep it off"
+	case doctor.HintUnwire:
+		return "run: vaultctx hooks install to take it out of settings.json (or set " + switches(f.Subject, "true") + " under [hooks] to turn it on)"
+	case doctor.HintConfigHooks:
+		return `set under [hooks] in ` + f.Subject + `: output_passthrough = ["terraform plan", ...]`
 	}
 	return ""
+}
+
+// switches renders "a, b" as "a = v, b = v".
+func switches(names, v string) string {
+	parts := strings.Split(names, ", ")
+	for i, p := range parts {
+		parts[i] = p + " = " + v
+	}
+	return strings.Join(parts, ", ")
 }

@@ -5,8 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/doctor"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/install"
@@ -16,7 +18,7 @@ import (
 type hooksCmd struct {
 	Install   hooksInstallCmd   `cmd:"" help:"Add our hooks to settings.json (merge, never replace)."`
 	Uninstall hooksUninstallCmd `cmd:"" help:"Remove only our hooks from settings.json."`
-	Status    hooksStatusCmd    `cmd:"" help:"Show which events are wired, and to which binaries."`
+	Status    hooksStatusCmd    `cmd:"" help:"Show, per hook, whether the config turns it on and what settings.json wires to it."`
 }
 
 // hooksTarget selects the settings file; every hooks subcommand has it.
@@ -47,14 +49,27 @@ func (t hooksTarget) path() (string, error) {
 type hooksInstallCmd struct {
 	hooksTarget `embed:""`
 	BinDir      string `help:"Directory holding the vaultctx-* hook binaries (default: the directory of this vaultctx)." type:"path" placeholder:"DIR"`
+	Only        string `help:"Wire only these hooks, comma-separated: userprompt, pretooluse, posttooluse (or prompt, pretool, posttool); our entries for the others are taken out. A hook the config turns off (hooks.<name> = false) is never wired." placeholder:"LIST"`
 }
 
-// Run renders the hooks template for the bin directory and merges it into
-// the settings file, printing what changed.
+// Run renders the hooks template for the bin directory and merges the
+// hooks that --only selects (default all) and the config turns on into the
+// settings file, taking out our entries for the others, and prints what
+// changed.
 func (c *hooksInstallCmd) Run(g *globals) error {
 	path, err := c.path()
 	if err != nil {
 		return err
+	}
+	names := config.HookNames()
+	if c.Only != "" {
+		if names, err = settings.ParseHookNames(c.Only); err != nil {
+			return usageError{"--only: " + err.Error()}
+		}
+	}
+	cfg, err := loadConfig(g)
+	if err != nil {
+		return fmt.Errorf("hooks install: %w (it says which hooks are on; fix it first)", err)
 	}
 	dir, err := binDir(c.BinDir)
 	if err != nil {
@@ -64,8 +79,15 @@ func (c *hooksInstallCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
+	var on []string
+	for _, n := range names {
+		if cfg.Hooks.Enabled(n) {
+			on = append(on, n)
+		}
+	}
+	chosen := plan.Select(on)
 	var missing []string
-	for _, grp := range plan.Groups {
+	for _, grp := range chosen.Groups {
 		p := filepath.Join(dir, grp.Handler.Binary)
 		if fi, err := os.Stat(p); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
 			missing = append(missing, p)
@@ -75,21 +97,33 @@ func (c *hooksInstallCmd) Run(g *globals) error {
 		return usageError{fmt.Sprintf("hooks install: not found or not executable: %s; build them first (scripts/install.sh) or point --bin-dir at them",
 			strings.Join(missing, ", "))}
 	}
-	res, err := settings.Install(g.Ctx, path, plan)
+	res, err := settings.Install(g.Ctx, path, chosen)
 	if err != nil {
 		return fmt.Errorf("hooks install: %w", err)
 	}
 	w := os.Stdout
 	switch {
+	case !res.Changed && len(chosen.Groups) == 0:
+		fmt.Fprintf(w, "No hook to wire, and none of ours in %s; nothing changed.\n", res.Path)
 	case !res.Changed:
 		fmt.Fprintf(w, "Hooks already wired in %s; nothing changed.\n", res.Path)
 	case res.Created:
 		fmt.Fprintf(w, "Created %s with the vaultctx hooks.\n", res.Path)
+	case len(chosen.Groups) == 0:
+		fmt.Fprintf(w, "No hook to wire: took ours out of %s (previous version: %s).\n", res.Path, res.Backup)
 	default:
 		fmt.Fprintf(w, "Wired the vaultctx hooks into %s (previous version: %s).\n", res.Path, res.Backup)
 	}
 	for _, grp := range plan.Groups {
-		fmt.Fprintf(w, "  %-17s %s%s, timeout %gs\n", grp.Event, grp.Handler.Command, matcherNote(grp.Matcher), grp.Handler.Timeout)
+		name := settings.HookName(grp.Handler.Binary)
+		switch {
+		case !slices.Contains(names, name):
+			fmt.Fprintf(w, "  %-17s not wired: not in --only\n", grp.Event)
+		case !cfg.Hooks.Enabled(name):
+			fmt.Fprintf(w, "  %-17s not wired: %s = false under [hooks] in %s\n", grp.Event, name, orDefault(cfg.File, configPath()))
+		default:
+			fmt.Fprintf(w, "  %-17s %s%s, timeout %gs\n", grp.Event, grp.Handler.Command, matcherNote(grp.Matcher), grp.Handler.Timeout)
+		}
 	}
 	return nil
 }
@@ -120,10 +154,12 @@ func binDir(flag string) (string, error) {
 
 // hooksUninstallCmd is `vaultctx hooks uninstall`.
 type hooksUninstallCmd struct {
-	hooksTarget `embed:""`
+	hooksTarget   `embed:""`
+	RemoveBackups bool `help:"Also delete the backups of settings.json that vaultctx made (settings.json.bak-<time>), this run's included."`
 }
 
-// Run removes our entries from the settings file.
+// Run removes our entries from the settings file, and with
+// --remove-backups the backups vaultctx made of it.
 func (c *hooksUninstallCmd) Run(g *globals) error {
 	path, err := c.path()
 	if err != nil {
@@ -133,11 +169,23 @@ func (c *hooksUninstallCmd) Run(g *globals) error {
 	if err != nil {
 		return fmt.Errorf("hooks uninstall: %w", err)
 	}
-	if !res.Changed {
+	switch {
+	case !res.Changed:
 		fmt.Fprintf(os.Stdout, "No vaultctx hooks in %s; nothing changed.\n", res.Path)
-		return nil
+	case c.RemoveBackups:
+		fmt.Fprintf(os.Stdout, "Removed the vaultctx hooks from %s.\n", res.Path)
+	default:
+		fmt.Fprintf(os.Stdout, "Removed the vaultctx hooks from %s (previous version: %s).\n", res.Path, res.Backup)
 	}
-	fmt.Fprintf(os.Stdout, "Removed the vaultctx hooks from %s (previous version: %s).\n", res.Path, res.Backup)
+	if c.RemoveBackups {
+		removed, err := settings.PruneBackups(path, 0)
+		for _, r := range removed {
+			fmt.Fprintf(os.Stdout, "removed %s\n", r)
+		}
+		if err != nil {
+			return fmt.Errorf("hooks uninstall: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -146,8 +194,9 @@ type hooksStatusCmd struct {
 	hooksTarget `embed:""`
 }
 
-// Run prints, for each event we wire, the binary it runs (or that it is not
-// wired), and how many other tools' hooks share the event.
+// Run prints, for each event we wire, whether the config turns its hook
+// on and what settings.json wires to it, how many other tools' hooks share
+// the event, and the commands whose output passes through.
 func (c *hooksStatusCmd) Run(g *globals) error {
 	path, err := c.path()
 	if err != nil {
@@ -157,7 +206,8 @@ func (c *hooksStatusCmd) Run(g *globals) error {
 	if err != nil {
 		return fmt.Errorf("hooks status: %w", err)
 	}
-	wired, err := doctor.HookWiring(install.SettingsTemplate, rep.Entries)
+	cfg, cfgErr := loadConfig(g)
+	wired, err := doctor.HookWiring(install.SettingsTemplate, rep.Entries, cfg.Hooks)
 	if err != nil {
 		return err
 	}
@@ -165,12 +215,20 @@ func (c *hooksStatusCmd) Run(g *globals) error {
 	if rep.Disabled {
 		fmt.Fprintf(os.Stdout, "  ✗ \"disableAllHooks\": true in this file: Claude Code runs no hooks; set it to false\n")
 	}
+	if cfgErr != nil {
+		fmt.Fprintf(os.Stdout, "  ✗ %v: every hook counted as on until it parses\n", cfgErr)
+		return nil
+	}
+	writePassthrough(os.Stdout, orDefault(cfg.File, configPath()), cfg.Hooks)
 	return nil
 }
 
-// writeWiring prints the status listing.
+// writeWiring prints the status listing: one line per event, marked ✓
+// (on and wired), – (off and not wired), ! (on but not wired while other
+// hooks are, or off but still wired) or ✗ (broken, or nothing wired).
 func writeWiring(w io.Writer, path string, wired []doctor.Wiring, entries []settings.Entry) {
 	fmt.Fprintln(w, path)
+	anyWired := slices.ContainsFunc(wired, func(x doctor.Wiring) bool { return len(x.Commands) > 0 })
 	for _, x := range wired {
 		others := 0
 		for _, e := range entries {
@@ -178,13 +236,25 @@ func writeWiring(w io.Writer, path string, wired []doctor.Wiring, entries []sett
 				others++
 			}
 		}
-		mark, what := "✓", strings.Join(x.Commands, ", ")
-		if x.Problem != "" {
-			mark = "✗"
-			if what != "" {
-				what += ": "
+		cmds := strings.Join(x.Commands, ", ")
+		var mark, what string
+		switch x.State {
+		case doctor.Wired:
+			mark, what = "✓", "on, wired: "+cmds
+		case doctor.Off:
+			mark, what = "–", fmt.Sprintf("off (hooks.%s = false), not wired", x.Name)
+		case doctor.NotWired:
+			mark, what = "!", "on, but not wired: `vaultctx hooks install` wires it"
+			if !anyWired {
+				mark = "✗"
 			}
-			what += x.Problem
+		case doctor.WiredOff:
+			mark, what = "!", fmt.Sprintf("off (hooks.%s = false), but wired: %s answers nothing; `vaultctx hooks install` takes it out", x.Name, cmds)
+		default:
+			mark, what = "✗", x.Problem
+			if cmds != "" {
+				what = cmds + ": " + x.Problem
+			}
 		}
 		fmt.Fprintf(w, "  %s %-17s %s", mark, x.Event, what)
 		if others > 0 {
@@ -192,6 +262,19 @@ func writeWiring(w io.Writer, path string, wired []doctor.Wiring, entries []sett
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// writePassthrough prints the output_passthrough list of the config file.
+func writePassthrough(w io.Writer, file string, h config.Hooks) {
+	if len(h.OutputPassthrough) == 0 {
+		fmt.Fprintf(w, "%s: no output_passthrough; every long Bash output may be condensed\n", file)
+		return
+	}
+	q := make([]string, len(h.OutputPassthrough))
+	for i, p := range h.OutputPassthrough {
+		q[i] = fmt.Sprintf("%q", p)
+	}
+	fmt.Fprintf(w, "%s: output of commands starting with %s passes through untouched\n", file, strings.Join(q, ", "))
 }
 
 func plural(n int) string {

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vaultctx/vaultctx/internal/hooktest"
 
+	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/doctor"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/install"
@@ -35,12 +38,12 @@ func TestHooksInstallStatusUninstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wired, err := doctor.HookWiring(install.SettingsTemplate, entries)
+	wired, err := doctor.HookWiring(install.SettingsTemplate, entries, config.Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range wired {
-		if w.Problem != "" || len(w.Commands) != 1 || !strings.HasPrefix(w.Commands[0], "'"+bin+"/") {
+		if w.State != doctor.Wired || w.Problem != "" || len(w.Commands) != 1 || !strings.HasPrefix(w.Commands[0], "'"+bin+"/") {
 			t.Errorf("%s: %+v, want one quoted command in %s", w.Event, w, bin)
 		}
 	}
@@ -55,6 +58,18 @@ func TestHooksInstallStatusUninstall(t *testing.T) {
 	}
 	if b, _ := filepath.Glob(path + ".bak-*"); len(b) == 0 {
 		t.Errorf("no backup beside %s", path)
+	}
+	// --remove-backups takes ours away, this run's too.
+	run([]string{"hooks", "install", "--bin-dir", bin})
+	code, out := runCaptured(t, "hooks", "uninstall", "--remove-backups")
+	if code != 0 || !strings.Contains(out, "removed "+path+".bak-") {
+		t.Errorf("uninstall --remove-backups: exit %d\n%s", code, out)
+	}
+	if b, _ := filepath.Glob(path + ".bak-*"); len(b) != 0 {
+		t.Errorf("backups left: %q", b)
+	}
+	if got, _ := os.ReadFile(path); string(got) != string(orig) {
+		t.Errorf("uninstall --remove-backups did not restore the file")
 	}
 }
 
@@ -100,5 +115,118 @@ func TestHooksProjectAndErrors(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(proj, f)); err == nil {
 			t.Errorf("%s written despite the error", f)
 		}
+	}
+}
+
+// wiredEvents returns the events our entries in the settings file at path
+// are wired to, in file order.
+func wiredEvents(t *testing.T, path string) []string {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	entries, err := settings.Inspect(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Ours {
+			out = append(out, e.Event)
+		}
+	}
+	return out
+}
+
+// TestHooksInstallOnlyAndSwitches: --only wires the named hooks and takes
+// out our others; the config's switches keep a hook out whatever --only
+// says, and a plain re-install honours them; status shows both, and the
+// passthrough list.
+func TestHooksInstallOnlyAndSwitches(t *testing.T) {
+	path := hooktest.FreshClaude(t)
+	bin := hooktest.FakeBinDir(t)
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	t.Setenv("VAULTCTX_CONFIG", cfg)
+	writeConfig := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(cfg, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeConfig("")
+	all := []string{"UserPromptSubmit", "PreToolUse", "PostToolUse"}
+	steps := []struct {
+		name   string
+		config string
+		args   []string
+		want   []string
+		out    []string // substrings of stdout
+	}{
+		{"only two", "", []string{"--only", "prompt,pretool"}, []string{"UserPromptSubmit", "PreToolUse"},
+			[]string{"PostToolUse       not wired: not in --only"}},
+		{"all again", "", nil, all, nil},
+		{"only one takes the others out", "", []string{"--only", "posttooluse"}, []string{"PostToolUse"}, nil},
+		{"config turns one off", "[hooks]\nposttooluse = false\n", nil, []string{"UserPromptSubmit", "PreToolUse"},
+			[]string{"PostToolUse       not wired: posttooluse = false under [hooks] in " + cfg}},
+		{"--only cannot wire a hook the config turns off", "[hooks]\nposttooluse = false\n", []string{"--only", "userprompt,posttooluse"},
+			[]string{"UserPromptSubmit"}, []string{"not wired: posttooluse = false"}},
+		{"nothing left to wire", "[hooks]\nuserprompt = false\npretooluse = false\nposttooluse = false\n", nil, nil,
+			[]string{"No hook to wire: took ours out of " + path}},
+		{"on again", "[hooks]\nposttooluse = true\n", nil, all, nil},
+	}
+	for _, st := range steps {
+		writeConfig(st.config)
+		code, out := runCaptured(t, append([]string{"hooks", "install", "--bin-dir", bin}, st.args...)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s", st.name, code, out)
+		}
+		if got := wiredEvents(t, path); !slices.Equal(got, st.want) {
+			t.Errorf("%s: wired %q, want %q", st.name, got, st.want)
+		}
+		for _, o := range st.out {
+			if !strings.Contains(out, o) {
+				t.Errorf("%s: output lacks %q:\n%s", st.name, o, out)
+			}
+		}
+	}
+
+	// Status: per hook its switch and its wiring, then the passthrough list.
+	writeConfig("[hooks]\npretooluse = false\noutput_passthrough = [\"terraform plan\", \"git diff\"]\n")
+	runCaptured(t, "hooks", "install", "--bin-dir", bin, "--only", "userprompt")
+	writeConfig("[hooks]\nuserprompt = false\npretooluse = false\noutput_passthrough = [\"terraform plan\", \"git diff\"]\n")
+	code, out := runCaptured(t, "hooks", "status")
+	if code != 0 {
+		t.Fatalf("status: exit %d\n%s", code, out)
+	}
+	want := []string{
+		path,
+		"  ! UserPromptSubmit  off (hooks.userprompt = false), but wired: '" + bin + "/vaultctx-userprompt' answers nothing; `vaultctx hooks install` takes it out",
+		"  – PreToolUse        off (hooks.pretooluse = false), not wired",
+		"  ! PostToolUse       on, but not wired: `vaultctx hooks install` wires it",
+		cfg + `: output of commands starting with "terraform plan", "git diff" passes through untouched`,
+	}
+	if got := strings.Split(strings.TrimSpace(out), "\n"); !slices.Equal(got, want) {
+		t.Errorf("status =\n%s\nwant\n%s", out, strings.Join(want, "\n"))
+	}
+	writeConfig("")
+	runCaptured(t, "hooks", "install", "--bin-dir", bin)
+	if _, out := runCaptured(t, "hooks", "status"); strings.Count(out, "✓") != 3 || !strings.Contains(out, "no output_passthrough") {
+		t.Errorf("status after a full install:\n%s", out)
+	}
+
+	// Bad input is a usage error that names it, and writes nothing.
+	before, _ := os.ReadFile(path)
+	code, _, stderr := runStderr(t, "hooks", "install", "--bin-dir", bin, "--only", "prompt,posttol")
+	if code != 2 || !strings.Contains(stderr, `unknown hook "posttol": want userprompt, pretooluse or posttooluse`) {
+		t.Errorf("--only with a bad name: exit %d, stderr %q", code, stderr)
+	}
+	writeConfig("[hooks]\npostooluse = false\n")
+	code, _, stderr = runStderr(t, "hooks", "install", "--bin-dir", bin)
+	if code != 1 || !strings.Contains(stderr, `"hooks.postooluse" (did you mean "hooks.posttooluse"?)`) {
+		t.Errorf("a misspelt switch: exit %d, stderr %q", code, stderr)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+		t.Errorf("a refused install changed settings.json")
 	}
 }

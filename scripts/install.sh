@@ -10,8 +10,14 @@
 #   --model DIR    use this Model2Vec model directory instead of downloading one
 #   --no-model     no embedding model: BM25 keyword search only
 #   --no-hooks     do not touch Claude Code's settings.json
+#   --no-userprompt, --no-pretooluse, --no-posttooluse
+#                  leave that hook out: it is not wired into settings.json, and the config
+#                  records NAME = false under [hooks], so later runs keep it out (set it to
+#                  true, or delete the line, and re-run to wire it again). A config you wrote
+#                  yourself is not edited: add the line the installer prints.
 #   --uninstall    remove our hooks from settings.json and our binaries; keep index and config
-#   --purge        with --uninstall, also delete the config file, the index and pulled models
+#   --purge        with --uninstall, also delete the config file, the index, pulled models and
+#                  the backups of settings.json vaultctx made (it keeps the newest 5 otherwise)
 #
 # Steps: 1 toolchain check, 2 build, 3 config, 4 model, 5 first index, 6 hooks, 7 summary.
 # Re-running is safe: binaries are rebuilt, an existing config is never overwritten, the
@@ -26,6 +32,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 vault="" prefix="${HOME}/.local" model="" no_model=0 no_hooks=0 uninstall=0 purge=0
+hooks_off=() # hook names turned off with --no-NAME
 
 say() { printf '%s\n' "$*"; }
 step() { printf '\n[%s/7] %s\n' "$1" "$2"; }
@@ -48,6 +55,7 @@ while [ $# -gt 0 ]; do
     --model=*) model="${1#*=}"; shift ;;
     --no-model) no_model=1; shift ;;
     --no-hooks) no_hooks=1; shift ;;
+    --no-userprompt | --no-pretooluse | --no-posttooluse) hooks_off+=("${1#--no-}"); shift ;;
     --uninstall) uninstall=1; shift ;;
     --purge) purge=1; uninstall=1; shift ;;
     -h | --help) usage; exit 0 ;;
@@ -74,7 +82,9 @@ if [ "$uninstall" = 1 ]; then
     # wired in settings.json, then through PATH.
     settings="${CLAUDE_CONFIG_DIR:-$HOME/.claude}/settings.json"
     hook="$(grep -o '"[^"]*vaultctx-userprompt' "$settings" 2>/dev/null | head -n 1 | sed -e 's/^"//' -e "s/^'//" || true)"
-    for dir in "$(dirname "$hook")" "$(dirname "$(command -v vaultctx 2>/dev/null || echo .)")"; do
+    # An entry the user prefixed (VAULTCTX_LOG=... /bin/vaultctx-userprompt): its last path.
+    wrapped="$(grep -o "/[^\"' ]*/vaultctx-userprompt" "$settings" 2>/dev/null | head -n 1 || true)"
+    for dir in "$(dirname "$hook")" "$(dirname "$wrapped")" "$(dirname "$(command -v vaultctx 2>/dev/null || echo .)")"; do
       case "$dir" in /*) ;; *) continue ;; esac
       if [ -x "$dir/vaultctx" ] && [ -x "$dir/vaultctx-userprompt" ]; then
         bindir="$dir"
@@ -93,7 +103,10 @@ if [ "$uninstall" = 1 ]; then
       (cd "$repo" && CGO_ENABLED=1 "${GO:-go}" build -tags sqlite_fts5 -o "$tool" ./indexer) ||
         die "$bindir/vaultctx is missing and could not be rebuilt, so the hooks are still in settings.json; delete its vaultctx-* entries by hand"
     fi
-    "$tool" hooks uninstall || die "could not remove the hooks from settings.json (see above); nothing else was removed"
+    remove_backups=()
+    if [ "$purge" = 1 ]; then remove_backups=(--remove-backups); fi
+    "$tool" hooks uninstall ${remove_backups[@]+"${remove_backups[@]}"} ||
+      die "could not remove the hooks from settings.json (see above); nothing else was removed"
   fi
   removed=0
   for b in "${binaries[@]}"; do
@@ -222,11 +235,22 @@ vaultctx="$bindir/vaultctx"
 
 # ---------------------------------------------------------------- 3. config
 step 3 "Config"
-marker="written by scripts/install.sh" # lets a re-run add a model line to its own file
+marker="written by scripts/install.sh" # lets a re-run add a model line or a hook switch to its own file
 toml_string() { # a TOML basic string
   local s="${1//\\/\\\\}"
   s="${s//\"/\\\"}"
   printf '"%s"' "$s"
+}
+# edit_config AWK-PROGRAM [VAR=VALUE...]: rewrite our config through awk, atomically.
+edit_config() {
+  local prog="$1"
+  shift
+  awk "$@" "$prog" "$config" >"$config.tmp.$$" && mv "$config.tmp.$$" "$config"
+}
+# add_top_key LINE: add a top-level key to our config above its first [table],
+# where TOML reads it as top-level.
+add_top_key() {
+  edit_config '!done && /^[[:space:]]*\[/ { print line; done = 1 } { print } END { if (!done) print line }' -v line="$1"
 }
 if [ -e "$config" ]; then
   say "kept the existing config $config (never overwritten; edit it to change the vault or model)"
@@ -254,7 +278,7 @@ use_model() {
   elif grep -qs '^model *=' "$config"; then
     warn "your config names another model; to use $1 set model = \"$1\" in $config"
   elif grep -qs "$marker" "$config"; then
-    printf 'model = %s\n' "$(toml_string "$1")" >>"$config"
+    add_top_key "model = $(toml_string "$1")"
     say "added model = \"$1\" to $config"
   else
     warn "your config has no model; add this line to $config to use it: model = \"$1\""
@@ -293,13 +317,51 @@ fi
 
 # ---------------------------------------------------------------- 6. hooks
 step 6 "Claude Code hooks"
+all_hooks=(userprompt pretooluse posttooluse)
+# hook_off NAME: record NAME = false under [hooks] in our config, so that
+# every later install leaves the hook out too.
+hook_off() {
+  local name="$1" re="^[[:space:]]*$1[[:space:]]*="
+  if grep -qsE "$re[[:space:]]*false[[:space:]]*(#.*)?$" "$config"; then
+    return 0
+  elif ! grep -qs "$marker" "$config"; then
+    warn "$config is your own file, so it was not changed; to keep the $name hook out of later installs too, add this line under [hooks] in it: $name = false"
+    return 0
+  elif grep -qsE "$re" "$config"; then
+    edit_config '$0 ~ re { sub(/=.*/, "= false") } { print }' -v re="$re"
+  elif grep -qsE '^[[:space:]]*\[hooks\][[:space:]]*(#.*)?$' "$config"; then
+    edit_config '{ print } !done && /^[[:space:]]*\[hooks\][[:space:]]*(#.*)?$/ { print line; done = 1 }' -v line="$name = false"
+  else
+    printf '\n[hooks]\n%s = false\n' "$name" >>"$config"
+  fi
+  say "set $name = false under [hooks] in $config (set it to true and re-run to wire the hook again)"
+}
+cp "$config" "$config.before.$$" # restored if the edited config does not load
+trap 'rm -f "$config.before.$$"' EXIT
+# (${a[@]+"${a[@]}"} expands an empty array under set -u in bash 3.2 too.)
+for h in ${hooks_off[@]+"${hooks_off[@]}"}; do hook_off "$h"; done
+only=()
+for h in "${all_hooks[@]}"; do
+  case " ${hooks_off[*]:-} " in *" $h "*) ;; *) only+=("$h") ;; esac
+done
+off_note=""
+if [ "${#hooks_off[@]}" -gt 0 ]; then off_note="; left out: ${hooks_off[*]}"; fi
 if [ "$no_hooks" = 1 ]; then
   hooks="not wired (--no-hooks); wire them later with: vaultctx hooks install"
   say "skipped (--no-hooks)"
+elif [ "${#only[@]}" = 0 ]; then
+  "$vaultctx" hooks uninstall || die "taking our hooks out of settings.json failed (see above)"
+  hooks="none wired (every hook left out)"
 else
-  "$vaultctx" hooks install --bin-dir "$bindir" ||
+  only_flag=()
+  if [ "${#hooks_off[@]}" -gt 0 ]; then only_flag=(--only "$(IFS=,; printf '%s' "${only[*]}")"); fi
+  if ! "$vaultctx" hooks install --bin-dir "$bindir" ${only_flag[@]+"${only_flag[@]}"}; then
+    if ! cmp -s "$config" "$config.before.$$"; then
+      mv "$config.before.$$" "$config" && warn "restored $config as it was before this step"
+    fi
     die "wiring the hooks failed (see above); your settings.json was not changed. Re-run after fixing, or use --no-hooks."
-  hooks="wired (vaultctx hooks status shows them)"
+  fi
+  hooks="wired (vaultctx hooks status shows them)$off_note"
 fi
 
 # ---------------------------------------------------------------- 7. summary

@@ -2,7 +2,8 @@
 # End-to-end test of scripts/install.sh in a throwaway HOME, without network:
 # install with the demo vault and the GloVe model from ../shared, check that
 # `vaultctx doctor` passes, re-run (nothing changes), uninstall (settings.json
-# comes back byte for byte, index and config stay), then purge.
+# comes back byte for byte, index and config stay), then purge; the
+# --no-<hook> opt-outs.
 # Run by install/install_test.go (skipped with -short), or by hand.
 set -euo pipefail
 
@@ -78,14 +79,32 @@ if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
 fi
 cat "$tmp/doctor"
 grep -q '✗' "$tmp/doctor" && fail "doctor printed a failure"
+# Off PATH the hooks still run by their absolute paths: a caveat, not a failure.
+if ! PATH="${PATH#"$bin:"}" "$bin/vaultctx" doctor >"$tmp/doctor" 2>&1; then
+  cat "$tmp/doctor" >&2
+  fail "vaultctx doctor failed with the binaries off PATH although the hooks use absolute paths"
+fi
+grep -q '^! binaries on PATH: .*absolute path' "$tmp/doctor" || fail "doctor does not warn about PATH: $(cat "$tmp/doctor")"
 pass "doctor"
 
-# Re-run: safe, and nothing of the user's changes.
+# Re-run: safe, and it keeps the user's own edits to our entries: an env
+# prefix, a wider matcher, a longer timeout.
+sed -e "s#\"command\": \"$bin/vaultctx-userprompt\"#\"command\": \"VAULTCTX_LOG=$tmp/hook.log $bin/vaultctx-userprompt\"#" \
+  -e 's#"matcher": "Grep|Glob|WebSearch|WebFetch|Task|Agent"#"matcher": "Grep|Glob|WebSearch|WebFetch|Task|Agent|Read"#' \
+  -e '/vaultctx-posttooluse"/,/timeout/ s#"timeout": 10#"timeout": 25#' "$settings" >"$tmp/settings.edited"
+cp "$tmp/settings.edited" "$settings"
+grep -qF "VAULTCTX_LOG=$tmp/hook.log" "$settings" && grep -qF 'Agent|Read"' "$settings" && grep -qF '"timeout": 25' "$settings" ||
+  fail "could not edit our entries for the re-run test: $(cat "$settings")"
 cp "$config" "$tmp/config.1" && cp "$settings" "$tmp/settings.1"
 run --vault "$vault" --model "$model" || fail "second install.sh failed"
 cmp -s "$config" "$tmp/config.1" || fail "re-run changed the config"
-cmp -s "$settings" "$tmp/settings.1" || fail "re-run changed settings.json"
-pass "re-run"
+cmp -s "$settings" "$tmp/settings.1" || fail "re-run changed settings.json, or undid the user's edits: $(diff "$tmp/settings.1" "$settings")"
+if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
+  cat "$tmp/doctor" >&2
+  fail "vaultctx doctor failed with the user's edits to our entries"
+fi
+[ -s "$tmp/hook.log" ] || fail "the env prefix of the edited UserPromptSubmit entry did not reach the hook"
+pass "re-run keeps the user's edits"
 
 # Uninstall keeps index and config; settings.json comes back exactly.
 run --uninstall || fail "uninstall failed"
@@ -107,11 +126,18 @@ run --uninstall || fail "uninstall without binaries failed"
 cmp -s "$settings" "$tmp/settings.orig" || fail "uninstall without binaries left hooks in settings.json"
 pass "uninstall without binaries"
 
+# Each install and uninstall backs settings.json up; at most 5 backups stay.
+for i in 1 2 3; do
+  "$tmp/vaultctx" hooks install --bin-dir "$tmp/hookbin" >/dev/null && "$tmp/vaultctx" hooks uninstall >/dev/null || fail "install/uninstall round $i"
+done
+n="$(find "$HOME/.claude" -name 'settings.json.bak-*' | wc -l)"
+[ "$n" -le 5 ] || fail "$n backups of settings.json, want at most 5"
 run --uninstall --purge || fail "purge failed"
 [ -e "$config" ] && fail "purge kept the config"
 [ -e "$HOME/.local/share/vaultctx" ] && fail "purge kept the data dir"
 cmp -s "$settings" "$tmp/settings.orig" || fail "purge changed settings.json"
-pass "purge"
+[ -n "$(find "$HOME/.claude" -name 'settings.json.bak-*')" ] && fail "purge kept the settings backups: $(ls "$HOME/.claude")"
+pass "purge, and at most 5 settings backups"
 
 # Installed with --prefix, uninstalled with the command the summary prints,
 # or without --prefix at all: the binaries are found through settings.json.
@@ -137,3 +163,45 @@ grep -q "BM25-only" "$tmp/doctor" || fail "doctor does not say BM25-only: $(cat 
 run --uninstall --purge || fail "second purge failed"
 cmp -s "$settings" "$tmp/settings.orig" || fail "second purge left settings.json changed"
 pass "offline BM25-only install"
+
+# Opt-outs: --no-posttooluse leaves the hook out and records it in the
+# config the installer wrote, so a plain re-run keeps it out; the model
+# line a later run adds goes above the [hooks] table; switching the hook
+# back on and re-running wires it again.
+run --vault "$vault" --no-model --no-posttooluse || fail "install --no-posttooluse failed"
+grep -qx 'posttooluse = false' "$config" || fail "--no-posttooluse is not recorded in the config: $(cat "$config")"
+grep -q 'vaultctx-posttooluse' "$settings" && fail "--no-posttooluse wired the PostToolUse hook"
+status="$(vaultctx hooks status)"
+[ "$(printf '%s\n' "$status" | grep -c '✓')" = 2 ] || fail "want the two context hooks wired: $status"
+printf '%s\n' "$status" | grep -q -- '– PostToolUse *off (hooks.posttooluse = false), not wired' || fail "status does not show the hook off: $status"
+if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
+  cat "$tmp/doctor" >&2
+  fail "vaultctx doctor failed with the PostToolUse hook left out"
+fi
+grep -q '✗' "$tmp/doctor" && fail "doctor printed a failure with the PostToolUse hook left out: $(cat "$tmp/doctor")"
+grep -q 'PostToolUse round trip: skipped: off in the config' "$tmp/doctor" || fail "doctor does not say the hook is off: $(cat "$tmp/doctor")"
+cp "$settings" "$tmp/settings.2"
+run --vault "$vault" --model "$model" || fail "re-run without --no-posttooluse failed"
+cmp -s "$settings" "$tmp/settings.2" || fail "a plain re-run wired the hook the config turns off"
+awk '/^\[/ { t = 1 } /^model = / { m = 1; if (t) bad = 1 } END { exit !(m && !bad) }' "$config" ||
+  fail "the model line is not above the config's tables: $(cat "$config")"
+sed 's/^posttooluse = false$/posttooluse = true/' "$config" >"$tmp/config.on" && cp "$tmp/config.on" "$config"
+run --vault "$vault" --model "$model" || fail "re-run with posttooluse = true failed"
+[ "$(vaultctx hooks status | grep -c '✓')" = 3 ] || fail "posttooluse = true did not wire the hook again: $(vaultctx hooks status)"
+run --uninstall --purge || fail "purge after the opt-outs failed"
+cmp -s "$settings" "$tmp/settings.orig" || fail "purge after the opt-outs left settings.json changed"
+pass "--no-posttooluse, kept out by a re-run, back with posttooluse = true"
+
+# A config the user wrote is not edited: the installer says which line to
+# add, and still leaves the hook out of this install.
+mkdir -p "$(dirname "$config")"
+printf 'vault = "%s"\n' "$vault" >"$config"
+cp "$config" "$tmp/config.own"
+run --no-model --no-pretooluse || fail "install --no-pretooluse with the user's config failed"
+cmp -s "$config" "$tmp/config.own" || fail "the installer edited the user's own config"
+grep -q 'add this line under \[hooks\] in it: pretooluse = false' "$log" || fail "no line to add for the user's config: $(cat "$log")"
+grep -q 'vaultctx-pretooluse' "$settings" && fail "--no-pretooluse wired the PreToolUse hook"
+grep -q 'vaultctx-posttooluse' "$settings" || fail "--no-pretooluse left out the PostToolUse hook too"
+run --uninstall --purge || fail "purge after the user's config failed"
+cmp -s "$settings" "$tmp/settings.orig" || fail "purge left settings.json changed"
+pass "--no-pretooluse with the user's own config"

@@ -123,6 +123,56 @@ type Hooks struct {
 	OutputThresholdBytes int     `toml:"output_threshold_bytes"` // PostToolUse acts on outputs above this, default 4096 bytes
 	OutputBudgetTokens   int     `toml:"output_budget_tokens"`   // PostToolUse extract budget, default 2000 tokens
 	MinScore             float64 `toml:"min_score"`              // relevance floor of the context hooks: the cosine a vector hit needs (0 = recall.DefaultMinCosine, 0.77; see core/recall/FLOOR.md)
+
+	// The three switches, one per hook and named after it (see
+	// HookNames): nil (the key absent) and true mean on, false means off.
+	// An off hook answers nothing, and `vaultctx hooks install` does not
+	// wire it. Read them with Enabled.
+	UserPrompt  *bool `toml:"userprompt"`  // the UserPromptSubmit hook, vaultctx-userprompt
+	PreToolUse  *bool `toml:"pretooluse"`  // the PreToolUse hook, vaultctx-pretooluse
+	PostToolUse *bool `toml:"posttooluse"` // the PostToolUse hook, vaultctx-posttooluse
+
+	// OutputPassthrough lists command prefixes whose Bash output the
+	// PostToolUse hook never condenses, e.g. ["terraform plan", "git
+	// diff"]. A prefix is compared word by word (shell quotes removed)
+	// with the start of every command of the line: each stage of a
+	// pipeline and each command of a &&, ||, ; or & list, after leading
+	// VAR=value assignments and the wrappers sudo, env, time, nohup, exec
+	// and command; a path's base name counts for the program
+	// (core/posttool implements it). Default: none. Each prefix needs at
+	// least one word.
+	OutputPassthrough []string `toml:"output_passthrough"`
+}
+
+// The hook names: the [hooks] keys of the switches, each hook binary's
+// name without "vaultctx-", and the names the installer's flags and
+// `vaultctx hooks install --only` take.
+const (
+	HookUserPrompt  = "userprompt"  // UserPromptSubmit
+	HookPreToolUse  = "pretooluse"  // PreToolUse
+	HookPostToolUse = "posttooluse" // PostToolUse
+)
+
+// HookNames returns the hook names in the order the hooks template wires
+// them: userprompt, pretooluse, posttooluse.
+func HookNames() []string {
+	return []string{HookUserPrompt, HookPreToolUse, HookPostToolUse}
+}
+
+// Enabled reports whether the hook called name (HookUserPrompt,
+// HookPreToolUse, HookPostToolUse) is on: true unless its switch is set to
+// false. An unknown name is on: nothing can turn it off.
+func (h Hooks) Enabled(name string) bool {
+	var v *bool
+	switch name {
+	case HookUserPrompt:
+		v = h.UserPrompt
+	case HookPreToolUse:
+		v = h.PreToolUse
+	case HookPostToolUse:
+		v = h.PostToolUse
+	}
+	return v == nil || *v
 }
 
 // DefaultMaxFileBytes is the default size cap: 5 MiB, the same as
@@ -345,6 +395,11 @@ func (c Config) Validate() error {
 	for _, ck := range checks {
 		if !ck.ok {
 			return fmt.Errorf("%w %s = %v: %s", ErrInvalid, ck.key, ck.v, ck.rng)
+		}
+	}
+	for i, p := range h.OutputPassthrough {
+		if strings.TrimSpace(p) == "" {
+			return fmt.Errorf("%w hooks.output_passthrough[%d] = %q: must name a command (at least one word)", ErrInvalid, i, p)
 		}
 	}
 	if s.BM25Weight == 0 && s.VectorWeight == 0 {

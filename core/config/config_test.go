@@ -65,6 +65,9 @@ func TestSampleFile(t *testing.T) {
 	want.Include = []string{"Projects", "Areas/Health"}
 	want.Exclude = []string{"Projects/Old", "**/_templates"}
 	want.File = filepath.Join(dir, "full.toml")
+	on := true
+	want.Hooks.UserPrompt, want.Hooks.PreToolUse, want.Hooks.PostToolUse = &on, &on, &on
+	want.Hooks.OutputPassthrough = []string{"terraform plan", "git diff"}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("Load(%s) =\n%+v\nwant\n%+v", sample, c, want)
 	}
@@ -77,6 +80,26 @@ func TestKnownKeys(t *testing.T) {
 		if !slices.Contains(keys, k) {
 			t.Errorf("knownKeys() lacks %q", k)
 		}
+	}
+	// Each hook name is the key of its switch, and only that switch turns
+	// it off.
+	off := false
+	for _, name := range HookNames() {
+		if !slices.Contains(keys, "hooks."+name) {
+			t.Errorf("hook %q has no switch hooks.%s", name, name)
+		}
+		c, err := Parse(strings.NewReader("[hooks]\n" + name + " = false\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, other := range HookNames() {
+			if c.Hooks.Enabled(other) != (other != name) {
+				t.Errorf("with %s = false, Enabled(%q) = %v", name, other, c.Hooks.Enabled(other))
+			}
+		}
+	}
+	if !(Hooks{UserPrompt: &off, PreToolUse: &off, PostToolUse: &off}).Enabled("sessionstart") {
+		t.Error("an unknown hook name is off")
 	}
 	if slices.Contains(keys, "File") || slices.Contains(keys, "file") {
 		t.Errorf("knownKeys() lists the File field: %q", keys)
@@ -263,6 +286,12 @@ func TestParseErrors(t *testing.T) {
 		{name: "zero deadline", file: "[hooks]\ndeadline_ms = 0\n", want: "hooks.deadline_ms = 0", wantErr: ErrInvalid},
 		{name: "negative budget", file: "[hooks]\nprompt_budget_tokens = -5\n", want: "hooks.prompt_budget_tokens = -5", wantErr: ErrInvalid},
 		{name: "min score above 1", file: "[hooks]\nmin_score = 1.5\n", want: "hooks.min_score = 1.5", wantErr: ErrInvalid},
+		{name: "hook switch as a string", file: "[hooks]\nposttooluse = \"off\"\n", want: `"hooks.posttooluse"`},
+		{name: "misspelt hook switch", file: "[hooks]\npostooluse = false\n",
+			want: `config: unknown key "hooks.postooluse" (did you mean "hooks.posttooluse"?)`, exact: true, wantErr: ErrUnknownKey},
+		{name: "empty passthrough prefix", file: "[hooks]\noutput_passthrough = [\"git diff\", \" \"]\n",
+			want: `config: invalid hooks.output_passthrough[1] = " ": must name a command (at least one word)`, exact: true, wantErr: ErrInvalid},
+		{name: "passthrough as a string", file: "[hooks]\noutput_passthrough = \"git diff\"\n", want: `"hooks.output_passthrough"`},
 		{name: "wrong type", file: "max_file_bytes = \"big\"\n", want: `"max_file_bytes"`},
 		{name: "string for a list", file: "exclude = \"Archive\"\n", want: `"exclude"`},
 		{name: "bad exclude rule", file: "exclude = [\"Archive\", \"../up\"]\n", want: `exclude[1] "../up"`, wantErr: vault.ErrBadRule},
@@ -319,6 +348,21 @@ func TestParseValues(t *testing.T) {
 			func(c Config) bool { return c.Search.K == 4 && c.Hooks.MinScore == 0.4 }},
 		{"empty lists", "include = []\nexclude = []\n",
 			func(c Config) bool { return len(c.Include) == 0 && len(c.Exclude) == 0 }},
+		{"every hook on by default", "",
+			func(c Config) bool {
+				return c.Hooks.Enabled(HookUserPrompt) && c.Hooks.Enabled(HookPreToolUse) && c.Hooks.Enabled(HookPostToolUse) &&
+					c.Hooks.OutputPassthrough == nil
+			}},
+		{"one hook off", "[hooks]\nposttooluse = false\n",
+			func(c Config) bool {
+				return c.Hooks.Enabled(HookUserPrompt) && c.Hooks.Enabled(HookPreToolUse) && !c.Hooks.Enabled(HookPostToolUse)
+			}},
+		{"switches set to true are on", "[hooks]\nuserprompt = true\npretooluse = false\n",
+			func(c Config) bool { return c.Hooks.Enabled(HookUserPrompt) && !c.Hooks.Enabled(HookPreToolUse) }},
+		{"passthrough prefixes", "[hooks]\noutput_passthrough = [\"terraform plan\", \"git diff\"]\n",
+			func(c Config) bool {
+				return slices.Equal(c.Hooks.OutputPassthrough, []string{"terraform plan", "git diff"})
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

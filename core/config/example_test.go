@@ -86,7 +86,13 @@ func ExampleLoad() {
 	fmt.Println("include:", c.Include, "exclude:", c.Exclude)
 	fmt.Println("extensions:", c.Extensions, "max bytes:", c.MaxFileBytes)
 	fmt.Printf("search: %+v\n", c.Search)
-	fmt.Printf("hooks: %+v\n", c.Hooks)
+	h := c.Hooks
+	fmt.Println("hooks:", h.DeadlineMS, "ms,", h.PromptBudgetTokens, h.PreToolBudgetTokens, "tokens,",
+		h.OutputThresholdBytes, "bytes,", h.OutputBudgetTokens, "tokens, min_score", h.MinScore)
+	for _, name := range config.HookNames() {
+		fmt.Printf("%s on: %v\n", name, h.Enabled(name))
+	}
+	fmt.Printf("output_passthrough: %q\n", h.OutputPassthrough)
 	// Output:
 	// vault: /home/ada/Notes
 	// db: testdata/index.db
@@ -94,5 +100,9 @@ func ExampleLoad() {
 	// include: [Projects Areas/Health] exclude: [Projects/Old **/_templates]
 	// extensions: [.md] max bytes: 5242880
 	// search: {K:10 Candidates:30 RRFK:60 BM25Weight:1 VectorWeight:0.2 Columns:[1 0.5 0.3] MinCosine:0.7 BM25Lead:1}
-	// hooks: {DeadlineMS:1500 PromptBudgetTokens:500 PreToolBudgetTokens:300 OutputThresholdBytes:4096 OutputBudgetTokens:2000 MinScore:0}
+	// hooks: 1500 ms, 500 300 tokens, 4096 bytes, 2000 tokens, min_score 0
+	// userprompt on: true
+	// pretooluse on: true
+	// posttooluse on: true
+	// output_passthrough: ["terraform plan" "git diff"]
 }

@@ -21,8 +21,9 @@ type Status int
 const (
 	// OK is a passing check.
 	OK Status = iota
-	// Warn is a check that passed with a caveat. No check returns it
-	// yet; callers treat it as passing.
+	// Warn is a check that passed with a caveat, such as a hook that the
+	// config turns on but settings.json does not wire; callers treat it
+	// as passing. Its Finding carries a Hint.
 	Warn
 	// Fail is a failing check; its Finding carries a Hint.
 	Fail
@@ -79,6 +80,16 @@ const (
 	// HintHybridSetup: an OK finding for a BM25-only setup; how to get
 	// hybrid search.
 	HintHybridSetup
+	// HintWireOrTurnOff: a hook the config turns on is not wired; wire
+	// it, or turn off its switch hooks.<Subject> to say it is on purpose.
+	// Subject is the hook's short name.
+	HintWireOrTurnOff
+	// HintUnwire: a hook the config turns off (hooks.<Subject> = false)
+	// is still wired; it answers nothing, so take its entry out.
+	HintUnwire
+	// HintConfigHooks: an OK finding; the [hooks] keys of the config
+	// file Subject are where the hooks are turned on and off.
+	HintConfigHooks
 )
 
 // Finding is the outcome of one check: its name, its status, what was
@@ -155,6 +166,7 @@ type doctor struct {
 // doctorConfig is the part of the config the checks need.
 type doctorConfig struct {
 	Vault, DB, Model string
+	Hooks            config.Hooks // the switches and output_passthrough
 }
 
 // check is one named check.
@@ -171,6 +183,7 @@ var checks = []check{
 	{"sqlite-vec loads", (*doctor).checkVec},
 	{"model matches index", (*doctor).checkModel},
 	{"hooks wired", (*doctor).checkHooks},
+	{"output passthrough", (*doctor).checkPassthrough},
 	{"UserPromptSubmit round trip", roundTrip("UserPromptSubmit")},
 	{"PreToolUse round trip", roundTrip("PreToolUse")},
 	{"PostToolUse round trip", roundTrip("PostToolUse")},
@@ -198,7 +211,51 @@ func (d *doctor) checkPath(ctx context.Context) Finding {
 	if dir := d.opt.BinDir; dir != "" && allIn(dir, missing) {
 		hint, subject = HintAddToPath, dir
 	}
+	// Claude Code runs the hooks by the absolute path settings.json gives
+	// them, and this vaultctx runs already: neither needs PATH.
+	wired := d.wiredPrograms(ctx)
+	reachable, where := true, d.opt.BinDir
+	for _, b := range missing {
+		switch p := wired[b]; {
+		case b == "vaultctx" && d.opt.BinDir != "" && allIn(d.opt.BinDir, []string{b}):
+		case p != "" && filepath.IsAbs(p) && checkExecutable(settings.ShellQuote(p)) == "":
+			where = filepath.Dir(p)
+		default:
+			reachable = false
+		}
+	}
+	if reachable && where != "" {
+		return Finding{Status: Warn, Hint: HintAddToPath, Subject: where,
+			Message: fmt.Sprintf("not found: %s; the hooks run by absolute path from settings.json, so they work, but vaultctx must then be called by its full path",
+				strings.Join(missing, ", "))}
+	}
 	return failed(hint, subject, "not found: %s", strings.Join(missing, ", "))
+}
+
+// wiredPrograms returns, by binary name, the program our hook entries run
+// in the user settings and the current project's settings (the first
+// entry found for each); unreadable files count as none.
+func (d *doctor) wiredPrograms(ctx context.Context) map[string]string {
+	out := map[string]string{}
+	var paths []string
+	if p, err := settings.UserPath(d.opt.Getenv); err == nil {
+		paths = append(paths, p)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		paths = append(paths, settings.ProjectPath(wd))
+	}
+	for _, p := range paths {
+		rep, err := settings.Status(ctx, p)
+		if err != nil {
+			continue
+		}
+		for _, e := range rep.Entries {
+			if e.Ours && out[e.Binary] == "" {
+				out[e.Binary] = settings.OurProgram(e.Command)
+			}
+		}
+	}
+	return out
 }
 
 // allIn reports whether every named binary exists in dir.
@@ -249,7 +306,7 @@ func (d *doctor) loadConfig() (*doctorConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &doctorConfig{Vault: c.Vault, DB: c.DB, Model: c.Model}, nil
+	return &doctorConfig{Vault: c.Vault, DB: c.DB, Model: c.Model, Hooks: c.Hooks}, nil
 }
 
 // openIndex opens the configured index read-only.
@@ -339,6 +396,15 @@ func (d *doctor) checkModel(ctx context.Context) Finding {
 	return passed("%s (%s, %d dims), hash %.12s matches the index", dir, m.Name(), m.Dim(), hash)
 }
 
+// hooksConfig returns the [hooks] table of the config, or the defaults
+// when the config did not load.
+func (d *doctor) hooksConfig() config.Hooks {
+	if d.cfg == nil {
+		return config.Hooks{}
+	}
+	return d.cfg.Hooks
+}
+
 func (d *doctor) checkHooks(ctx context.Context) Finding {
 	path, err := settings.UserPath(d.opt.Getenv)
 	if err != nil {
@@ -349,13 +415,13 @@ func (d *doctor) checkHooks(ctx context.Context) Finding {
 		if err != nil {
 			return nil, nil, false, err.Error()
 		}
-		w, err := HookWiring(d.opt.SettingsTemplate, rep.Entries)
+		w, err := HookWiring(d.opt.SettingsTemplate, rep.Entries, d.hooksConfig())
 		if err != nil {
 			return nil, nil, false, err.Error()
 		}
 		var problems []string
 		for _, x := range w {
-			if x.Problem != "" {
+			if x.State == NotWired || x.State == Broken {
 				problems = append(problems, x.Event+": "+x.Problem)
 			}
 		}
@@ -372,11 +438,73 @@ func (d *doctor) checkHooks(ctx context.Context) Finding {
 		}
 	}
 	d.wiring, d.entries = w, entries
-	switch {
-	case disabled:
+	if disabled {
 		return failed(HintEnableHooks, path, "%s turns every hook off", path)
-	case problem != "":
+	}
+	if w == nil {
 		return failed(HintInstallHooks, "", "%s: %s", path, problem)
 	}
-	return passed("%d events in %s", len(w), path)
+	var parts, notWired, wiredOff []string
+	broken := false
+	for _, x := range w {
+		switch x.State {
+		case Wired:
+			parts = append(parts, x.Event+" wired")
+		case Off:
+			parts = append(parts, fmt.Sprintf("%s off (hooks.%s = false)", x.Event, x.Name))
+		case NotWired:
+			parts = append(parts, x.Event+" not wired")
+			notWired = append(notWired, x.Name)
+		case WiredOff:
+			parts = append(parts, fmt.Sprintf("%s wired but off (hooks.%s = false): it answers nothing", x.Event, x.Name))
+			wiredOff = append(wiredOff, x.Name)
+		case Broken:
+			parts = append(parts, x.Event+": "+x.Problem)
+			broken = true
+		}
+	}
+	msg := path + ": " + strings.Join(parts, ", ")
+	switch {
+	case broken || len(notWired) > 0 && !anyWired(w):
+		return failed(HintInstallHooks, "", "%s", msg)
+	case len(notWired) > 0:
+		return Finding{Status: Warn, Message: msg, Hint: HintWireOrTurnOff, Subject: strings.Join(notWired, ", ")}
+	case len(wiredOff) > 0:
+		return Finding{Status: Warn, Message: msg, Hint: HintUnwire, Subject: strings.Join(wiredOff, ", ")}
+	}
+	return passed("%s", msg)
+}
+
+// anyWired reports whether any hook of w is wired in settings.json.
+func anyWired(w []Wiring) bool {
+	for _, x := range w {
+		if len(x.Commands) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPassthrough reports the commands whose output the PostToolUse
+// hook leaves untouched (hooks.output_passthrough).
+func (d *doctor) checkPassthrough(ctx context.Context) Finding {
+	if d.cfg == nil {
+		return failed(HintFixConfig, "", "no usable config")
+	}
+	h := d.cfg.Hooks
+	var f Finding
+	switch {
+	case !h.Enabled(config.HookPostToolUse):
+		f = passed("none needed: the PostToolUse hook is off (hooks.posttooluse = false)")
+	case len(h.OutputPassthrough) == 0:
+		f = passed("none: every long Bash output may be condensed")
+	default:
+		q := make([]string, len(h.OutputPassthrough))
+		for i, p := range h.OutputPassthrough {
+			q[i] = fmt.Sprintf("%q", p)
+		}
+		f = passed("output of commands starting with %s is never condensed", strings.Join(q, ", "))
+	}
+	f.Hint, f.Subject = HintConfigHooks, d.configPath()
+	return f
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vaultctx/vaultctx/internal/testkit"
 
+	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/embed"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/core/store"
@@ -65,6 +66,8 @@ func TestDoctorIndexChecks(t *testing.T) {
 }
 
 func TestDoctorPath(t *testing.T) {
+	hooktest.FreshClaude(t)
+	t.Chdir(t.TempDir()) // no project settings
 	bin := hooktest.FakeBinDir(t)
 	os.WriteFile(filepath.Join(bin, "vaultctx"), []byte("#!/bin/sh\n"), 0o755)
 	t.Setenv("PATH", bin)
@@ -75,6 +78,24 @@ func TestDoctorPath(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	if f := d.checkPath(context.Background()); f.Status != Fail || !strings.Contains(f.Message, "vaultctx-pretooluse") {
 		t.Errorf("empty PATH: %+v", f)
+	}
+
+	// The hooks wired by absolute path and this vaultctx in BinDir: they
+	// work off PATH, so it is a caveat, not a failure.
+	installHooks(t, bin)
+	withBin := &doctor{opt: testOptions()}
+	withBin.opt.BinDir = bin
+	if f := withBin.checkPath(context.Background()); f.Status != Warn || f.Hint != HintAddToPath || f.Subject != bin ||
+		!strings.Contains(f.Message, "absolute path") {
+		t.Errorf("hooks by absolute path: %+v, want a warning with the PATH hint for %s", f, bin)
+	}
+	// Without knowing where vaultctx is, or with a wired binary gone, it fails.
+	if f := d.checkPath(context.Background()); f.Status != Fail {
+		t.Errorf("vaultctx nowhere: %+v", f)
+	}
+	os.Remove(filepath.Join(bin, settings.PostToolUseBinary))
+	if f := withBin.checkPath(context.Background()); f.Status != Fail || !strings.Contains(f.Message, settings.PostToolUseBinary) {
+		t.Errorf("a wired binary missing: %+v", f)
 	}
 }
 
@@ -311,5 +332,142 @@ func installHooks(t *testing.T, dir string) {
 	}
 	if _, err := settings.Install(context.Background(), path, plan); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDoctorHookSwitches: the hooks check and the round trips follow the
+// config's switches: a hook off and not wired is fine, one on but not
+// wired (while others are) or off but still wired is a warning, and
+// nothing wired at all fails.
+func TestDoctorHookSwitches(t *testing.T) {
+	hooktest.FreshClaude(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	for _, b := range settings.Binaries {
+		hookScript(t, dir, b, `cat >/dev/null`)
+	}
+	off := false
+	allOn, postOff := config.Hooks{}, config.Hooks{PostToolUse: &off}
+	allOff := config.Hooks{UserPrompt: &off, PreToolUse: &off, PostToolUse: &off}
+	tests := []struct {
+		name   string
+		wire   []string // hook names wired
+		hooks  config.Hooks
+		status Status
+		hint   Hint
+		detail string
+		post   Status // the PostToolUse round trip
+		postIn string
+	}{
+		{"all on, all wired", []string{"userprompt", "pretooluse", "posttooluse"}, allOn, OK, NoHint,
+			"UserPromptSubmit wired, PreToolUse wired, PostToolUse wired", OK, "no output for the sample"},
+		{"off and not wired", []string{"userprompt", "pretooluse"}, postOff, OK, NoHint,
+			"PreToolUse wired, PostToolUse off (hooks.posttooluse = false)", OK, "skipped: off in the config (hooks.posttooluse = false)"},
+		{"on but not wired", []string{"userprompt", "pretooluse"}, allOn, Warn, HintWireOrTurnOff,
+			"PostToolUse not wired", Warn, "skipped: not wired"},
+		{"off but wired", []string{"userprompt", "pretooluse", "posttooluse"}, postOff, Warn, HintUnwire,
+			"PostToolUse wired but off (hooks.posttooluse = false): it answers nothing", OK, "no output for the sample (hooks.posttooluse = false)"},
+		{"nothing wired", nil, allOn, Fail, HintInstallHooks, "not wired", Fail, "no PostToolUse hook wired"},
+		{"everything off", nil, allOff, OK, NoHint, "UserPromptSubmit off (hooks.userprompt = false)", OK, "skipped: off"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			installOnly(t, dir, tt.wire)
+			d := &doctor{opt: testOptions(), cfg: &doctorConfig{Hooks: tt.hooks}}
+			f := d.checkHooks(ctx)
+			if f.Status != tt.status || f.Hint != tt.hint || !strings.Contains(f.Message, tt.detail) {
+				t.Errorf("checkHooks = %+v, want status %d, hint %d, mentioning %q", f, tt.status, tt.hint, tt.detail)
+			}
+			if tt.hint == HintWireOrTurnOff || tt.hint == HintUnwire {
+				if f.Subject != "posttooluse" {
+					t.Errorf("subject %q, want the hook's name", f.Subject)
+				}
+			}
+			if p := roundTrip("PostToolUse")(d, ctx); p.Status != tt.post || !strings.Contains(p.Message, tt.postIn) {
+				t.Errorf("PostToolUse round trip = %+v, want status %d mentioning %q", p, tt.post, tt.postIn)
+			}
+		})
+	}
+}
+
+// installOnly wires the named hooks for the binaries in dir into the user
+// settings, as `vaultctx hooks install --only` does; none takes ours out.
+func installOnly(t *testing.T, dir string, names []string) {
+	t.Helper()
+	plan, err := settings.Render(install.SettingsTemplate, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := settings.UserPath(os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := settings.Install(context.Background(), path, plan.Select(names)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDoctorPassthrough(t *testing.T) {
+	off := false
+	tests := []struct {
+		name   string
+		hooks  config.Hooks
+		detail string
+	}{
+		{"none", config.Hooks{}, "none: every long Bash output may be condensed"},
+		{"two", config.Hooks{OutputPassthrough: []string{"terraform plan", "git diff"}},
+			`output of commands starting with "terraform plan", "git diff" is never condensed`},
+		{"hook off", config.Hooks{PostToolUse: &off, OutputPassthrough: []string{"git diff"}}, "the PostToolUse hook is off"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opt := testOptions()
+			opt.ConfigPath = "/etc/vaultctx.toml"
+			d := &doctor{opt: opt, cfg: &doctorConfig{Hooks: tt.hooks}}
+			f := d.checkPassthrough(context.Background())
+			if f.Status != OK || f.Hint != HintConfigHooks || f.Subject != opt.ConfigPath || !strings.Contains(f.Message, tt.detail) {
+				t.Errorf("checkPassthrough = %+v, want OK mentioning %q", f, tt.detail)
+			}
+		})
+	}
+	if f := (&doctor{opt: testOptions()}).checkPassthrough(context.Background()); f.Status != Fail {
+		t.Errorf("without a config: %+v", f)
+	}
+}
+
+// TestHookWiringThroughWrappers: entries the user wrapped (an env prefix,
+// nice, a redirection) are wired as long as our binary behind the wrapper
+// is executable.
+func TestHookWiringThroughWrappers(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "b")
+	os.MkdirAll(dir, 0o755)
+	for _, b := range settings.Binaries {
+		hookScript(t, dir, b, `cat >/dev/null`)
+	}
+	q := settings.ShellQuote
+	src := fmt.Sprintf(`{"hooks":{
+"UserPromptSubmit":[{"hooks":[{"type":"command","command":%q,"timeout":20}]}],
+"PreToolUse":[{"matcher":"Grep|Read","hooks":[{"type":"command","command":%q}]}],
+"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":%q}]}]}}`,
+		"VAULTCTX_LOG=/tmp/l "+q(filepath.Join(dir, settings.UserPromptBinary)),
+		"nice -n 5 "+q(filepath.Join(dir, settings.PreToolUseBinary)),
+		q(filepath.Join(dir, settings.PostToolUseBinary))+" 2>>/tmp/err")
+	entries, err := settings.Inspect([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := HookWiring(install.SettingsTemplate, entries, config.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range w {
+		if x.State != Wired || x.Problem != "" {
+			t.Errorf("%s: %+v, want wired", x.Event, x)
+		}
+	}
+	os.Remove(filepath.Join(dir, settings.PreToolUseBinary))
+	w, _ = HookWiring(install.SettingsTemplate, entries, config.Hooks{})
+	if w[1].State != Broken || !strings.Contains(w[1].Problem, "does not exist") {
+		t.Errorf("a wrapped binary gone: %+v", w[1])
 	}
 }

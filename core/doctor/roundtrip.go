@@ -20,9 +20,20 @@ const hookTimeout = 10 * time.Second
 // sample payload, through sh as Claude Code does, and times it.
 func roundTrip(event string) func(*doctor, context.Context) Finding {
 	return func(d *doctor, ctx context.Context) Finding {
-		command, timeout := "", hookTimeout
+		command, timeout, note := "", hookTimeout, ""
 		for _, x := range d.wiring {
-			if x.Event == event && len(x.Commands) == 1 {
+			if x.Event != event {
+				continue
+			}
+			switch {
+			case x.State == Off:
+				return passed("skipped: off in the config (hooks.%s = false)", x.Name)
+			case x.State == NotWired && anyWired(d.wiring):
+				return Finding{Status: Warn, Message: "skipped: not wired", Hint: HintWireOrTurnOff, Subject: x.Name}
+			case x.State == WiredOff:
+				note = fmt.Sprintf(" (hooks.%s = false)", x.Name)
+			}
+			if len(x.Commands) == 1 {
 				command = x.Commands[0]
 			}
 		}
@@ -47,7 +58,7 @@ func roundTrip(event string) func(*doctor, context.Context) Finding {
 			return failed(HintRunHook, command, "%v (%s)", err, msg)
 		}
 		if len(bytes.TrimSpace(out)) == 0 {
-			return passed("%d ms, exit 0, no output for the sample", ms)
+			return passed("%d ms, exit 0, no output for the sample%s", ms, note)
 		}
 		var resp struct {
 			HookSpecificOutput struct {

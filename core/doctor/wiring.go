@@ -5,30 +5,55 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/settings"
 )
 
+// WiringState is how one hook stands between settings.json and the
+// config's switch (hooks.<name>).
+type WiringState int
+
+const (
+	// Wired: on in the config and wired once to an executable binary.
+	Wired WiringState = iota
+	// Off: off in the config and not wired, as it should be.
+	Off
+	// NotWired: on in the config but not wired in settings.json.
+	NotWired
+	// WiredOff: off in the config but still wired: it runs and answers
+	// nothing.
+	WiredOff
+	// Broken: wired more than once, to another binary, or to a file that
+	// is missing or not executable; Wiring.Problem says which.
+	Broken
+)
+
 // Wiring is what one event of the hooks template is hooked to in a
-// settings file.
+// settings file, and whether the config turns its hook on.
 type Wiring struct {
-	Event    string   // e.g. "UserPromptSubmit"
-	Binary   string   // the binary the template wires to Event
-	Commands []string // our commands wired to Event, as written
-	Problem  string   // "" when the event is wired once to an executable binary
+	Event    string      // e.g. "UserPromptSubmit"
+	Binary   string      // the binary the template wires to Event
+	Name     string      // the hook's short name (settings.HookName): its config switch and --only name
+	Commands []string    // our commands wired to Event, as written
+	Enabled  bool        // the config turns the hook on (hooks.<Name>, on unless false)
+	State    WiringState // how wiring and switch agree
+	Problem  string      // for NotWired, WiredOff and Broken: what is wrong, one phrase; else ""
 }
 
 // HookWiring checks entries (from settings.Status or settings.Inspect)
 // against the events tmpl (the hooks template, install.SettingsTemplate)
-// wires, one Wiring per template event in template order. It fails only
-// when tmpl does not render.
-func HookWiring(tmpl []byte, entries []settings.Entry) ([]Wiring, error) {
+// wires and the switches of h (the config's [hooks] table), one Wiring per
+// template event in template order. It fails only when tmpl does not
+// render.
+func HookWiring(tmpl []byte, entries []settings.Entry, h config.Hooks) ([]Wiring, error) {
 	plan, err := settings.Render(tmpl, "/")
 	if err != nil {
 		return nil, err
 	}
 	var out []Wiring
 	for _, grp := range plan.Groups {
-		w := Wiring{Event: grp.Event, Binary: grp.Handler.Binary}
+		name := settings.HookName(grp.Handler.Binary)
+		w := Wiring{Event: grp.Event, Binary: grp.Handler.Binary, Name: name, Enabled: h.Enabled(name)}
 		for _, e := range entries {
 			if e.Event == grp.Event && e.Ours {
 				w.Commands = append(w.Commands, e.Command)
@@ -38,22 +63,32 @@ func HookWiring(tmpl []byte, entries []settings.Entry) ([]Wiring, error) {
 			}
 		}
 		switch {
+		case len(w.Commands) == 0 && w.Enabled:
+			w.State, w.Problem = NotWired, "not wired"
 		case len(w.Commands) == 0:
-			w.Problem = "not wired"
+			w.State = Off
 		case len(w.Commands) > 1:
-			w.Problem = fmt.Sprintf("wired %d times", len(w.Commands))
+			w.State, w.Problem = Broken, fmt.Sprintf("wired %d times", len(w.Commands))
 		case w.Problem == "":
 			w.Problem = checkExecutable(w.Commands[0])
+		}
+		switch {
+		case len(w.Commands) == 0:
+		case w.Problem != "" && w.State == Wired:
+			w.State = Broken
+		case !w.Enabled && w.State == Wired:
+			w.State, w.Problem = WiredOff, fmt.Sprintf("wired, but hooks.%s = false: it answers nothing", name)
 		}
 		out = append(out, w)
 	}
 	return out, nil
 }
 
-// checkExecutable returns "" when command's program is an executable
+// checkExecutable returns "" when the binary of ours that command runs
+// (settings.OurProgram: behind any env prefix or wrapper) is an executable
 // file, else what is wrong with it.
 func checkExecutable(command string) string {
-	prog := settings.Program(command)
+	prog := settings.OurProgram(command)
 	fi, err := os.Stat(prog)
 	switch {
 	case errors.Is(err, os.ErrNotExist):

@@ -10,6 +10,8 @@
 // the hook only its first 30,000 bytes (ReadPersisted, bounded and fail
 // safe), the saved files (OutputPath, SaveOutput) and the
 // latest user prompt read from the session transcript (LatestPrompt), which
-// the extract is ranked against. The vaultctx-posttooluse binary is a thin
-// main around Hook.
+// the extract is ranked against. The user's opt-outs come first: with
+// hooks.posttooluse = false (Options.Disabled), or for a command listed in
+// hooks.output_passthrough (PassthroughPrefix), Hook returns nil at once.
+// The vaultctx-posttooluse binary is a thin main around Hook.
 package posttool

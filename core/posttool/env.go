@@ -47,9 +47,16 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 
 // OptionsFromConfig is OptionsFromEnv on top of the [hooks] table of
 // the config file: output_threshold_bytes and output_budget_tokens apply
-// unless the environment overrides them (precedence: env, file, defaults).
+// unless the environment overrides them (precedence: env, file, defaults);
+// posttooluse = false sets Disabled and output_passthrough Passthrough,
+// which no environment variable overrides. A disabled hook needs no
+// output directory, so its options come without one and without error.
 func OptionsFromConfig(h config.Hooks, getenv func(string) string) (Options, error) {
+	if !h.Enabled(config.HookPostToolUse) {
+		return Options{Disabled: true}, nil
+	}
 	o, err := OptionsFromEnv(getenv)
+	o.Passthrough = h.OutputPassthrough
 	if err != nil {
 		return o, err
 	}

@@ -17,6 +17,13 @@ type Options struct {
 	compress.Options
 	OutputDir   string // where full outputs are saved; required
 	KeepOutputs int    // saved outputs kept (default DefaultKeepOutputs)
+	// Disabled turns the hook off (hooks.posttooluse = false): Hook
+	// returns nil for every payload, before reading or saving anything.
+	Disabled bool
+	// Passthrough lists command prefixes whose output always passes
+	// through (hooks.output_passthrough): Hook returns nil, before
+	// reading or saving anything, for a command PassthroughPrefix matches.
+	Passthrough []string
 }
 
 // Hook answers one PostToolUse payload: for a Bash result worth condensing
@@ -37,6 +44,10 @@ type Options struct {
 // directory, a failed save, ctx done) are returned wrapped, and no extract
 // then; the caller fails open.
 func Hook(ctx context.Context, in hookio.Input, opts Options) ([]byte, error) {
+	if why, prefix := gate(in, opts); why != "" {
+		hookio.Logger(ctx).Debug("output passed through", "by", why, "prefix", prefix)
+		return nil, nil
+	}
 	if in.Event != "" && in.Event != "PostToolUse" || in.ToolName != "Bash" || !in.ToolResponse.IsObject() {
 		return nil, nil
 	}

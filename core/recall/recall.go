@@ -46,21 +46,26 @@ const DefaultMinMatched = 5
 // query needs before the vault is searched at all.
 const MinTerms = 2
 
-// Prompt answers a UserPromptSubmit payload: nil for slash commands,
-// prompts with fewer than MinTerms searchable terms, and prompts whose best
-// hit falls below the relevance floor. opts.LeaveOpen leaves the index
-// open (see Options).
+// Prompt answers a UserPromptSubmit payload: nil when the config turns the
+// hook off (hooks.userprompt = false; the index is not opened), for slash
+// commands, prompts with fewer than MinTerms searchable terms, and prompts
+// whose best hit falls below the relevance floor. opts.LeaveOpen leaves the
+// index open (see Options).
 func Prompt(ctx context.Context, cfg config.Config, in hookio.Input, opts Options) ([]byte, error) {
-	if IsSlashCommand(in.Prompt) {
+	if !cfg.Hooks.Enabled(config.HookUserPrompt) || IsSlashCommand(in.Prompt) {
 		return nil, nil
 	}
 	return answer(ctx, cfg, in, opts, EventPrompt, in.Prompt, cfg.Hooks.PromptBudgetTokens)
 }
 
 // PreTool answers a PreToolUse payload for tools whose input states a
-// search intent (see Intent); every other tool gets nil. opts is as for
-// Prompt.
+// search intent (see Intent); every other tool gets nil, and so does every
+// payload when the config turns the hook off (hooks.pretooluse = false).
+// opts is as for Prompt.
 func PreTool(ctx context.Context, cfg config.Config, in hookio.Input, opts Options) ([]byte, error) {
+	if !cfg.Hooks.Enabled(config.HookPreToolUse) {
+		return nil, nil
+	}
 	q := Intent(in)
 	if q == "" {
 		return nil, nil

@@ -73,6 +73,43 @@ func TestPreToolNeedsIntent(t *testing.T) {
 	}
 }
 
+// TestHookOff checks that a hook the config turns off answers nothing
+// without opening the index, and that the other context hook's switch does
+// not silence it; the prompts are ones a real index answers (TestOffHooks
+// in hooks/* runs the binaries on one).
+func TestHookOff(t *testing.T) {
+	off := false
+	prompt := input(t, `{"session_id":"s","prompt":"how do I convert a wide string to multibyte safely"}`)
+	grep := input(t, `{"tool_name":"WebSearch","tool_input":{"query":"linker errors unresolved symbol"}}`)
+	for _, tc := range []struct {
+		name              string
+		userOn, preToolOn bool
+	}{
+		{"userprompt off", false, true},
+		{"pretooluse off", true, false},
+		{"both off", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := config.Defaults()
+			cfg.DB = t.TempDir() + "/missing.db" // any search fails
+			if !tc.userOn {
+				cfg.Hooks.UserPrompt = &off
+			}
+			if !tc.preToolOn {
+				cfg.Hooks.PreToolUse = &off
+			}
+			out, err := Prompt(context.Background(), cfg, prompt, Options{})
+			if tc.userOn != (err != nil) || out != nil {
+				t.Errorf("Prompt = %q, %v; want a failed search when on, nothing when off", out, err)
+			}
+			out, err = PreTool(context.Background(), cfg, grep, Options{})
+			if tc.preToolOn != (err != nil) || out != nil {
+				t.Errorf("PreTool = %q, %v; want a failed search when on, nothing when off", out, err)
+			}
+		})
+	}
+}
+
 func FuzzPatternWords(f *testing.F) {
 	for _, s := range []string{"Get-ChildItem.*-Recurse", `\bfoo\(`, "**/*.md", "[a-z]+|x{2,3}", `\`, "ü*漢字"} {
 		f.Add(s)

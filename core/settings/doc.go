@@ -14,16 +14,20 @@
 //     tree of the file (no decode and re-encode), so number literals, string
 //     escapes, key order and indentation all survive. Inserted text copies
 //     the file's indentation.
-//   - Our entries are recognised by the base name of the command's first
-//     word (vaultctx, vaultctx-*), so each appears exactly once and a
-//     re-install updates it in place. Installing the same Plan twice
+//   - Our entries are recognised by the base name of the command's program
+//     (vaultctx, vaultctx-*), or of a path to one of our binaries behind a
+//     wrapper the user put in front (nice, time, ...), so each appears
+//     exactly once and a re-install updates it in place: only the binary's
+//     path changes, and the user's env prefix, wrapper, arguments, timeout,
+//     matcher and status message stay. Installing the same Plan twice
 //     changes nothing the second time.
 //   - Remove deletes only our entries; a matcher group goes only when it
 //     held nothing else, an event's array only when it became empty, and
 //     "hooks" only when it became empty.
 //   - A file that is not valid JSON, or whose "hooks" is not an object, is
 //     never written (SyntaxError, ErrShape).
-//   - On disk: a timestamped backup beside the file before any change, an
+//   - On disk: a timestamped backup beside the file before any change (the
+//     newest MaxBackups kept; PruneBackups removes them), an
 //     atomic write (temporary file in the same directory, same permissions,
 //     rename), symlinks followed, missing file and directory created, and a
 //     check that nobody else wrote the file in between (ErrConcurrentEdit).

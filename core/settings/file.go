@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,7 +58,8 @@ var ErrConcurrentEdit = errors.New("settings file changed while it was being edi
 
 // Install merges plan into the settings file at path (see Merge). A missing
 // file, and its directory, are created. Before an existing file changes, a
-// copy is written beside it (see Result.Backup); the new contents are
+// copy is written beside it (see Result.Backup; the newest MaxBackups are
+// kept, see PruneBackups); the new contents are
 // written to a temporary file in the same directory with the same
 // permissions, then renamed over the file. A symlinked file is edited at its
 // target. Invalid JSON returns a *SyntaxError naming path and the file is
@@ -173,6 +176,11 @@ func edit(ctx context.Context, path string, create bool, change func([]byte) ([]
 		return res, err
 	}
 	res.Changed = true
+	if res.Backup != "" {
+		// Old backups are a convenience, not part of the edit: a failure
+		// to prune them leaves them for the next run.
+		_, _ = PruneBackups(real, MaxBackups)
+	}
 	return res, nil
 }
 
@@ -200,11 +208,98 @@ func resolve(path string) (string, error) {
 // backupLayout is the timestamp in backup names, UTC, sortable.
 const backupLayout = "20060102T150405Z"
 
+// MaxBackups is how many backups of a settings file Install and Uninstall
+// keep beside it: after writing one, they delete the oldest of theirs
+// beyond this many (files named as backup names them; no other file is
+// touched).
+const MaxBackups = 5
+
+// backupInfo is a backup file of ours and its place in time.
+type backupInfo struct {
+	path string
+	when string // the timestamp, backupLayout
+	n    int    // 1, or the -N suffix
+}
+
+// backups lists the backups of ours beside the settings file path (its
+// real path, see Result.Path), oldest first.
+func backups(path string) ([]backupInfo, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("list settings backups: %w", err)
+	}
+	var out []backupInfo
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), base+".bak-")
+		if !ok || e.IsDir() || len(rest) < len(backupLayout) {
+			continue
+		}
+		when, suffix := rest[:len(backupLayout)], rest[len(backupLayout):]
+		if _, err := time.Parse(backupLayout, when); err != nil {
+			continue
+		}
+		n := 1
+		if suffix != "" {
+			v, err := strconv.Atoi(strings.TrimPrefix(suffix, "-"))
+			if !strings.HasPrefix(suffix, "-") || err != nil || v < 2 {
+				continue
+			}
+			n = v
+		}
+		out = append(out, backupInfo{path: filepath.Join(dir, e.Name()), when: when, n: n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].when != out[j].when {
+			return out[i].when < out[j].when
+		}
+		return out[i].n < out[j].n
+	})
+	return out, nil
+}
+
+// PruneBackups deletes the backups Install and Uninstall made of the
+// settings file at path (named path.bak-<UTC time>[-N], beside the file a
+// symlink at path points to), oldest first, until at most keep remain;
+// keep 0 deletes them all. It returns the files deleted, and an error for
+// a folder it cannot list or a file it cannot delete.
+func PruneBackups(path string, keep int) ([]string, error) {
+	real, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	bs, err := backups(real)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for i := 0; i < len(bs)-max(keep, 0); i++ {
+		if err := os.Remove(bs[i].path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, fmt.Errorf("remove settings backup: %w", err)
+		}
+		removed = append(removed, bs[i].path)
+	}
+	return removed, nil
+}
+
 // backup writes src beside path as path.bak-<UTC time>, adding -2, -3, ...
-// when that name exists, with the file's permissions.
+// after the highest suffix of that second already there (so names sort by
+// age even after pruning), with the file's permissions.
 func backup(path string, src []byte, mode fs.FileMode) (string, error) {
-	base := path + ".bak-" + time.Now().UTC().Format(backupLayout)
-	for n := 1; n < 1000; n++ {
+	when := time.Now().UTC().Format(backupLayout)
+	base := path + ".bak-" + when
+	first := 1
+	if bs, err := backups(path); err == nil {
+		for _, b := range bs {
+			if b.when == when && b.n >= first {
+				first = b.n + 1
+			}
+		}
+	}
+	for n := first; n < first+1000; n++ {
 		name := base
 		if n > 1 {
 			name = fmt.Sprintf("%s-%d", base, n)

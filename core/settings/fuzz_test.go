@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -74,22 +75,36 @@ func checkMerge(t *testing.T, src []byte, plan *Plan) {
 	}
 	wired := ours(t, out)
 	for _, g := range plan.Groups {
-		if got := wired[g.Event]; len(got) != 1 || got[0] != g.Handler.Command {
+		if got := wired[g.Event]; len(got) != 1 || OurProgram(got[0]) != Program(g.Handler.Command) {
 			t.Fatalf("%s: ours %q after Merge of\n%s\n=>\n%s", g.Event, got, src, out)
 		}
 	}
 	if len(wired) != len(plan.Groups) {
 		t.Fatalf("ours on %d events, want %d:\n%s", len(wired), len(plan.Groups), out)
 	}
-	es, _ := Inspect(out)
-	for _, e := range es {
-		if g := plan.group(e.Event, e.Binary); e.Ours && (g == nil || e.Matcher != g.Matcher || e.Timeout != g.Handler.Timeout) {
-			t.Fatalf("%s: our entry %+v does not match the plan:\n%s", e.Event, e, out)
-		}
-	}
 	in := src
 	if len(bytes.TrimSpace(in)) == 0 {
 		in = []byte("{}")
+	}
+	// An entry of ours that was there keeps everything but its program's
+	// path; a new one is the plan's.
+	before, _ := Inspect(in)
+	es, _ := Inspect(out)
+	for _, e := range es {
+		if !e.Ours {
+			continue
+		}
+		g := plan.group(e.Event, e.Binary)
+		if g == nil {
+			t.Fatalf("%s: our entry %+v is not in the plan:\n%s", e.Event, e, out)
+		}
+		i := slices.IndexFunc(before, func(b Entry) bool { return b.Ours && b.Event == e.Event && b.Binary == e.Binary })
+		switch {
+		case i < 0 && (e.Matcher != g.Matcher || e.Timeout != g.Handler.Timeout || e.Command != g.Handler.Command):
+			t.Fatalf("%s: our new entry %+v does not match the plan:\n%s", e.Event, e, out)
+		case i >= 0 && (e.Matcher != before[i].Matcher || e.Timeout != before[i].Timeout || e.Command != withProgram(before[i].Command, g.Handler.Command)):
+			t.Fatalf("%s: our entry %+v was %+v: more than its program changed:\n%s", e.Event, e, before[i], out)
+		}
 	}
 	if got, want := foreign(t, out), foreign(t, in); !reflect.DeepEqual(got, want) {
 		t.Fatalf("foreign hooks changed:\n got %+v\nwant %+v", got, want)
@@ -172,6 +187,8 @@ func genSettings(seed []byte) []byte {
 	commands := []string{
 		"/old/bin/vaultctx-userprompt", "'/a b/vaultctx-pretooluse' --x", "/x/vaultctx-posttooluse",
 		"vaultctx-stale", "node hook.js", "rtk hook", "echo vaultctx-userprompt", "",
+		"VAULTCTX_LOG=/tmp/l /old/bin/vaultctx-userprompt", "nice -n 5 '/a b/vaultctx-posttooluse' 2>>/tmp/e",
+		"/home/u/.local/bin/vaultctx-pretooluse", "env A=1 exec /x/vaultctx-pretooluse;true",
 	}
 	matchers := []string{"", "Bash", "Grep|Glob|WebSearch|WebFetch|Task|Agent", "*", "Edit"}
 	var hooks []string

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/template"
 )
@@ -168,26 +169,59 @@ func (p *Plan) group(event, bin string) *Group {
 }
 
 // Ours reports whether a hook command line runs a vaultctx binary, and
-// which: the base name of its first shell word (quotes and backslashes
-// honoured, a ".exe" suffix dropped) is "vaultctx" or starts with
-// "vaultctx-". Entries are recognised this way, not by their full path, so
-// a re-install from another bin directory updates them in place.
+// which. It does when the base name of the program (see Program; quotes and
+// backslashes honoured, a ".exe" suffix dropped) is "vaultctx" or starts
+// with "vaultctx-", or when the program is a wrapper the user put in front
+// (`nice -n 5 /x/vaultctx-userprompt`, `/usr/bin/time -o t /x/...`): a
+// later word of the same simple command that is a path (it holds a slash)
+// to one of Binaries. binary is then that name; for a command that is not
+// ours it is the program's base name. Entries are recognised this way, not
+// by their full path, so a re-install from another bin directory updates
+// them in place.
 func Ours(command string) (binary string, ok bool) {
-	base := commandBase(command)
-	if base == "vaultctx" || strings.HasPrefix(base, "vaultctx-") {
-		return base, true
+	w, ok := ourWord(command)
+	if ok {
+		return baseName(w.text), true
 	}
-	return base, false
+	return baseName(Program(command)), false
 }
 
-// commandBase returns the base name of the program a command line runs
-// (see Program), without a ".exe" suffix.
-func commandBase(command string) string {
-	word := Program(command)
+// OurProgram returns the path of the vaultctx binary a command line of
+// ours runs, as sh reads it (see Ours): "/x/vaultctx-userprompt" for
+// `VAULTCTX_LOG=/tmp/l nice /x/vaultctx-userprompt`. It is Program for a
+// command that is not ours.
+func OurProgram(command string) string {
+	if w, ok := ourWord(command); ok {
+		return w.text
+	}
+	return Program(command)
+}
+
+// baseName returns the last path element of word, without a ".exe"
+// suffix; both / and \ separate.
+func baseName(word string) string {
 	if i := strings.LastIndexAny(word, `/\`); i >= 0 {
 		word = word[i+1:]
 	}
 	return strings.TrimSuffix(word, ".exe")
+}
+
+// ourWord returns the word of command that runs our binary (see Ours).
+func ourWord(command string) (shellWord, bool) {
+	words := firstCommand(command)
+	p := programIndex(words)
+	if p < 0 {
+		return shellWord{}, false
+	}
+	if b := baseName(words[p].text); b == "vaultctx" || strings.HasPrefix(b, "vaultctx-") {
+		return words[p], true
+	}
+	for _, w := range words[p+1:] {
+		if !w.assignment && strings.ContainsAny(w.text, `/\`) && slices.Contains(Binaries, baseName(w.text)) {
+			return w, true
+		}
+	}
+	return shellWord{}, false
 }
 
 // Program returns the program a hook command line runs, as sh would read
@@ -196,26 +230,59 @@ func commandBase(command string) string {
 // `VAULTCTX_LOG=/tmp/l '/a b/vaultctx-userprompt' --x` runs
 // "/a b/vaultctx-userprompt".
 func Program(command string) string {
-	s := command
-	for {
-		word, rest, assignment := firstShellWord(s)
-		if (assignment || word == "env" || word == "exec") && strings.TrimSpace(rest) != "" {
-			s = rest
+	words := firstCommand(command)
+	if p := programIndex(words); p >= 0 {
+		return words[p].text
+	}
+	return ""
+}
+
+// programIndex returns the index of the program among the words of a
+// simple command: the first after leading assignments and `env` or `exec`,
+// where the last word always counts; -1 when there are no words.
+func programIndex(words []shellWord) int {
+	for i, w := range words {
+		if (w.assignment || w.text == "env" || w.text == "exec") && i+1 < len(words) {
 			continue
 		}
-		return word
+		return i
+	}
+	return -1
+}
+
+// shellWord is one word of a command line as sh reads it.
+type shellWord struct {
+	text       string // quotes and escapes removed
+	start, end int    // its bytes in the command line, quotes included
+	assignment bool   // a NAME=value word
+}
+
+// firstCommand splits the first simple command of a command line into
+// words, as sh reads them: quotes and backslash escapes removed; an
+// unquoted ;, & or | ends the command (and the scan).
+func firstCommand(s string) []shellWord {
+	var out []shellWord
+	i := 0
+	for {
+		for i < len(s) && strings.IndexByte(" \t\n", s[i]) >= 0 {
+			i++
+		}
+		if i == len(s) || strings.IndexByte(";&|", s[i]) >= 0 {
+			return out
+		}
+		w, end := scanWord(s, i)
+		out = append(out, w)
+		i = end
 	}
 }
 
-// firstShellWord splits the first word off s as sh reads it (quotes and
-// backslash escapes removed), reporting whether it is a NAME=value
-// assignment. A command separator ends the word and the line.
-func firstShellWord(s string) (word, rest string, assignment bool) {
-	s = strings.TrimLeft(s, " \t\n")
+// scanWord reads the word of s starting at byte i (not blank, not a
+// separator) and returns it with the index just past it.
+func scanWord(s string, i int) (shellWord, int) {
+	start := i
 	var w strings.Builder
 	var quote byte
 	quoted := false // a quote appeared before any '='
-	i := 0
 loop:
 	for ; i < len(s); i++ {
 		c := s[i]
@@ -246,19 +313,17 @@ loop:
 			// Windows path still yields its base name.
 			i++
 			w.WriteByte(s[i])
-		case c == ' ' || c == '\t' || c == '\n':
+		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|':
 			break loop
-		case c == ';' || c == '&' || c == '|':
-			return w.String(), "", false
 		default:
 			w.WriteByte(c)
 		}
 	}
-	word = w.String()
-	if eq := strings.IndexByte(word, '='); eq > 0 && !quoted && isName(word[:eq]) {
-		return word, s[i:], true
+	word := shellWord{text: w.String(), start: start, end: i}
+	if eq := strings.IndexByte(word.text, '='); eq > 0 && !quoted && isName(word.text[:eq]) {
+		word.assignment = true
 	}
-	return word, s[i:], false
+	return word, i
 }
 
 // isName reports whether s is an sh variable name.
@@ -297,15 +362,24 @@ func ShellQuote(s string) string {
 const maxSteps = 10000
 
 // Merge returns src with plan's hooks merged in: each group of plan is
-// present exactly once, updated in place when an entry of ours already
-// sits in a group with the same matcher, appended to its event otherwise;
-// entries of ours that plan does not want (duplicates, stale events) are
-// removed. Everything else keeps its bytes and order. Empty or
-// whitespace-only src counts as {}. It returns ErrShape (wrapped) for files
-// it cannot edit safely and a *SyntaxError for invalid JSON.
+// present exactly once. Where the event already holds an entry of ours for
+// the same binary (the first in file order, whatever its group and
+// matcher), only the path of the binary in its command changes: the
+// matcher, timeout, status message and every other field, and the rest of
+// the command line (an env prefix such as VAULTCTX_LOG=..., a wrapper,
+// arguments) stay as the user left them; a missing "type" is added as
+// "command", which Claude Code needs. Otherwise the plan's group is
+// appended to the event. Entries of ours that plan does not want
+// (duplicates, stale events) are removed. Everything else keeps its bytes and order. Empty or
+// whitespace-only src counts as {}. A plan without groups (see Plan.Select)
+// is Remove. It returns ErrShape (wrapped) for files it cannot edit safely
+// and a *SyntaxError for invalid JSON.
 func Merge(src []byte, plan *Plan) ([]byte, error) {
 	if plan == nil {
 		return nil, errors.New("merge settings: nil plan")
+	}
+	if len(plan.Groups) == 0 {
+		return Remove(src)
 	}
 	return apply(src, plan)
 }
@@ -385,7 +459,8 @@ func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
 				continue
 			}
 			for hj, h := range hs.elems {
-				cmd, ok := h.get("command").str(src)
+				cmdNode := h.get("command")
+				cmd, ok := cmdNode.str(src)
 				if !ok {
 					continue
 				}
@@ -394,14 +469,20 @@ func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
 					continue
 				}
 				want := plan.group(em.key, bin)
-				if want != nil && !placed[em.key] && matcherOf(src, g) == want.Matcher {
+				if want != nil && !placed[em.key] {
+					// The entry stays where it is, as the user may have
+					// edited it: only the path of our binary changes.
 					placed[em.key] = true
-					if len(hs.elems) == 1 {
-						if !bytes.Equal(g.compact(src), want.raw) {
-							return replaceValue(src, st, g, want.raw), true, nil
+					if next := withProgram(cmd, want.Handler.Command); next != cmd {
+						raw, err := marshalNoEscape(next)
+						if err != nil {
+							return nil, false, fmt.Errorf("merge settings: %w", err)
 						}
-					} else if !bytes.Equal(h.compact(src), want.Handler.raw) {
-						return replaceValue(src, st, h, want.Handler.raw), true, nil
+						return splice(src, cmdNode.start, cmdNode.end, raw), true, nil
+					}
+					if h.kind == '{' && h.get("type") == nil {
+						// Claude Code runs only hooks that say their type.
+						return appendMember(src, st, h, "type", []byte(`"command"`)), true, nil
 					}
 					continue
 				}
@@ -437,6 +518,20 @@ func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
 		return appendElem(src, st, ev, g.raw), true, nil
 	}
 	return src, false, nil
+}
+
+// withProgram returns command, a command line of ours (see Ours), running
+// the program of planned (a command line of the plan) instead of its own,
+// with everything around the program word as it was: assignments,
+// wrappers, arguments, redirections. command comes back unchanged when it
+// already runs that program, however it is quoted.
+func withProgram(command, planned string) string {
+	w, ok := ourWord(command)
+	pw, pok := ourWord(planned)
+	if !ok || !pok || w.text == pw.text {
+		return command
+	}
+	return command[:w.start] + planned[pw.start:pw.end] + command[w.end:]
 }
 
 // matcherOf returns a group's matcher, "" when absent or not a string.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -345,8 +346,9 @@ func TestStaleAndDuplicateEntries(t *testing.T) {
 	if got, want := foreign(t, out), foreign(t, orig); !reflect.DeepEqual(got, want) {
 		t.Errorf("foreign hooks changed:\n got %+v\nwant %+v", got, want)
 	}
-	// The wanted PreToolUse entry sat in the second group: it is updated
-	// there, after the foreign group, not appended.
+	// The first PreToolUse entry of ours shares a group with a foreign
+	// hook, under a narrower matcher: it stays there as it was, with only
+	// its path updated, and the two later duplicates go.
 	es, _ := Inspect(out)
 	var pre []Entry
 	for _, e := range es {
@@ -354,7 +356,8 @@ func TestStaleAndDuplicateEntries(t *testing.T) {
 			pre = append(pre, e)
 		}
 	}
-	if len(pre) != 2 || pre[0].Ours || !pre[1].Ours || pre[1].Timeout != plan.Groups[1].Handler.Timeout {
+	if len(pre) != 2 || pre[0].Ours || !pre[1].Ours || pre[1].Matcher != "Grep|Glob" || pre[1].Timeout != 5 ||
+		pre[1].Command != "/new/bin/vaultctx-pretooluse" {
 		t.Errorf("PreToolUse entries %+v", pre)
 	}
 	if bytes.Contains(out, []byte(`"Stop"`)) {
@@ -533,7 +536,14 @@ func TestOurs(t *testing.T) {
 		{"VAULTCTX_LOG=/tmp/hook.log /x/vaultctx-userprompt", "vaultctx-userprompt", true},
 		{"env A=1 B='x y' /x/vaultctx-pretooluse", "vaultctx-pretooluse", true},
 		{"exec /x/vaultctx-posttooluse", "vaultctx-posttooluse", true},
-		{"'A=1' /x/vaultctx-userprompt", "A=1", false},
+		{"'A=1' /x/vaultctx-userprompt", "vaultctx-userprompt", true}, // the program is "A=1", a wrapper to us
+		{"nice -n 5 /x/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{"VAULTCTX_LOG=/tmp/l /usr/bin/time -o /tmp/t '/a b/vaultctx-pretooluse' --x", "vaultctx-pretooluse", true},
+		{"timeout 9 /x/vaultctx-stop", "timeout", false}, // a wrapped binary must be one of ours by name
+		{"my-tool --conf /etc/vaultctx-posttooluse.toml", "my-tool", false},
+		{"VAULTCTX_LOG=/tmp/vaultctx-userprompt /x/other", "other", false}, // assignments are not commands
+		{"run /x/vaultctx-userprompt; /y/vaultctx-pretooluse", "vaultctx-userprompt", true},
+		{"run x; /y/vaultctx-pretooluse", "run", false}, // only the first command counts
 		{"A=1", "A=1", false},
 		{"A=1; /x/vaultctx-userprompt", "A=1", false},
 		{"/opt/a=b/vaultctx-userprompt", "vaultctx-userprompt", true},
@@ -594,6 +604,10 @@ func TestProgram(t *testing.T) {
 		{`/a\ b/c`, "/a b/c"},
 		{"VAULTCTX_LOG=/tmp/l env X='1 2' exec /a/c -v", "/a/c"},
 		{"  /a/c;rm x", "/a/c"},
+		{"'A=1' /a/c", "A=1"},
+		{"A=1", "A=1"},
+		{"env", "env"},
+		{"nice -n 5 /a/c", "nice"},
 	}
 	for _, tt := range tests {
 		if got := Program(tt.in); got != tt.want {
@@ -623,5 +637,121 @@ func TestWriteAtomicRefusesAConcurrentEdit(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 1 {
 		t.Errorf("temporary file left behind: %d entries", len(ents))
+	}
+}
+
+// TestBackupsAreCapped: however often the hooks are installed and removed,
+// at most MaxBackups backups stay, the newest; files that only look like
+// backups are never touched; PruneBackups(path, 0) removes all of ours.
+func TestBackupsAreCapped(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	orig := readFixture(t, "competitors.json")
+	os.WriteFile(path, orig, 0o600)
+	foreign := []string{"settings.json.bak-mine", "settings.json.bak-20200101T000000Z-x", "settings.json.bak-20200101T000000Z-1", "other.json.bak-20200101T000000Z"}
+	for _, f := range foreign {
+		os.WriteFile(filepath.Join(dir, f), []byte("keep"), 0o600)
+	}
+	// Old backups of ours, one second: -10 is newer than -2.
+	for _, n := range []string{"", "-2", "-10"} {
+		os.WriteFile(filepath.Join(dir, "settings.json.bak-20200101T000000Z"+n), []byte("old"+n), 0o600)
+	}
+	ctx := context.Background()
+	var last Result
+	for i := range 8 {
+		var err error
+		if i%2 == 0 {
+			last, err = Install(ctx, path, mustPlan(t, "/b"))
+		} else {
+			last, err = Uninstall(ctx, path)
+		}
+		if err != nil || !last.Changed {
+			t.Fatalf("edit %d: %+v, %v", i, last, err)
+		}
+	}
+	bs, err := backups(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != MaxBackups || bs[len(bs)-1].path != last.Backup {
+		t.Errorf("backups %+v, want the newest %d ending with %s", bs, MaxBackups, last.Backup)
+	}
+	for _, b := range bs {
+		if strings.Contains(b.path, "20200101") {
+			t.Errorf("an old backup survived: %s", b.path)
+		}
+	}
+	// The three old ones go oldest first: plain, -2, then -10.
+	for _, n := range []string{"", "-2", "-10"} {
+		os.WriteFile(filepath.Join(dir, "settings.json.bak-20200101T000000Z"+n), []byte("old"), 0o600)
+	}
+	removed, err := PruneBackups(path, MaxBackups+1)
+	if err != nil || len(removed) != 2 || !strings.HasSuffix(removed[0], "000000Z") || !strings.HasSuffix(removed[1], "000000Z-2") {
+		t.Errorf("PruneBackups(%d) removed %q, %v; want the plain and the -2 one", MaxBackups+1, removed, err)
+	}
+	if removed, err := PruneBackups(path, 0); err != nil || len(removed) != MaxBackups+1 {
+		t.Errorf("PruneBackups(0) removed %q, %v", removed, err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range foreign {
+		if !slices.Contains(left, filepath.Join(dir, f)) {
+			t.Errorf("%s was removed", f)
+		}
+	}
+	if len(left) != len(foreign)+1 {
+		t.Errorf("left %q, want the settings file and the look-alikes", left)
+	}
+}
+
+// TestReinstallKeepsUserEdits: a re-install from another bin directory
+// changes only the path of our binary in each entry; an env prefix, a
+// wrapper, arguments, a longer timeout, a wider matcher and a changed
+// status message stay, byte for byte.
+func TestReinstallKeepsUserEdits(t *testing.T) {
+	edited := `{
+  "hooks": {
+    "UserPromptSubmit": [
+      {"hooks": [{"type": "command", "command": "VAULTCTX_LOG=/tmp/vaultctx.log '/old/bin/vaultctx-userprompt' --x", "timeout": 20, "statusMessage": "Notes…"}]}
+    ],
+    "PreToolUse": [
+      {"matcher": "Grep|Glob|WebSearch|WebFetch|Task|Agent|Read", "hooks": [{"type": "command", "command": "/old/bin/vaultctx-pretooluse", "timeout": 5}]}
+    ],
+    "PostToolUse": [
+      {"matcher": "Bash|mcp__shell", "hooks": [{"command": "nice -n 5 /old/bin/vaultctx-posttooluse 2>>/tmp/err"}]}
+    ]
+  }
+}
+`
+	want := strings.NewReplacer(
+		"'/old/bin/vaultctx-userprompt'", "'/new dir/bin/vaultctx-userprompt'",
+		"/old/bin/vaultctx-pretooluse", "'/new dir/bin/vaultctx-pretooluse'",
+		"nice -n 5 /old/bin/vaultctx-posttooluse", "nice -n 5 '/new dir/bin/vaultctx-posttooluse'",
+	).Replace(edited)
+	// The PostToolUse entry had no "type", which Claude Code needs.
+	want = strings.Replace(want, `2>>/tmp/err"}]}`, `2>>/tmp/err","type": "command"}]}`, 1)
+	plan := mustPlan(t, "/new dir/bin")
+	out, err := Merge([]byte(edited), plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != want {
+		t.Errorf("Merge =\n%s\nwant\n%s", out, want)
+	}
+	if again, _ := Merge(out, plan); !bytes.Equal(again, out) {
+		t.Errorf("not idempotent:\n%s", again)
+	}
+	// Back to the first directory: only the paths change back.
+	back, err := Merge(out, mustPlan(t, "/old/bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, _ := Inspect(back)
+	for _, e := range es {
+		if !strings.HasPrefix(OurProgram(e.Command), "/old/bin/") {
+			t.Errorf("%s: %q", e.Event, e.Command)
+		}
+	}
+	if removed, _ := Remove(out); len(ours(t, removed)) != 0 {
+		t.Errorf("Remove left entries of ours:\n%s", removed)
 	}
 }

@@ -423,12 +423,6 @@ func removeMember(src []byte, obj *node, i int) []byte {
 	}
 }
 
-// replaceValue returns src with node n replaced by the compact value v laid
-// out to match its line.
-func replaceValue(src []byte, st style, n *node, v []byte) []byte {
-	return splice(src, n.start, n.end, st.format(v, lineIndent(src, n.start)))
-}
-
 // marshalNoEscape encodes v as JSON without HTML escaping, so paths with
 // '&' or '<' stay readable.
 func marshalNoEscape(v any) ([]byte, error) {

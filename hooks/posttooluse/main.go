@@ -27,7 +27,10 @@
 //
 // It reads the [hooks] table of the config file as vaultctx does
 // (output_threshold_bytes, output_budget_tokens, deadline_ms); environment
-// variables override it. Environment: VAULTCTX_CONFIG, XDG_CONFIG_HOME,
+// variables override it. With posttooluse = false, or for a command that
+// starts with one of output_passthrough's prefixes (after cd … &&, in any
+// stage of a pipeline; see posttool.PassthroughPrefix), it prints and
+// saves nothing. Environment: VAULTCTX_CONFIG, XDG_CONFIG_HOME,
 // XDG_CACHE_HOME, HOME, VAULTCTX_POSTTOOLUSE_THRESHOLD (bytes),
 // VAULTCTX_POSTTOOLUSE_BUDGET (tokens), VAULTCTX_POSTTOOLUSE_KEEP (saved
 // outputs kept), VAULTCTX_HOOK_DEADLINE, VAULTCTX_LOG (debug log file).

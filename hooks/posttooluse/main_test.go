@@ -108,6 +108,36 @@ func TestFailOpen(t *testing.T) {
 	}
 }
 
+// TestOffAndPassthrough: a payload the hook condenses passes through, with
+// nothing printed or saved, when the config turns the hook off or lists its
+// command in output_passthrough.
+func TestOffAndPassthrough(t *testing.T) {
+	p := payload(t, "go_test_fail_panic_a") // go test -v ./...
+	if r := run(t, p); r.code != 0 || len(r.stdout) == 0 {
+		t.Fatalf("the case is not condensed: exit %d, %d bytes out", r.code, len(r.stdout))
+	}
+	for _, c := range []struct{ name, config string }{
+		{"off", "[hooks]\nposttooluse = false\n"},
+		{"passthrough", "[hooks]\noutput_passthrough = [\"terraform plan\", \"go test\"]\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := filepath.Join(dir, "config.toml")
+			if err := os.WriteFile(cfg, []byte(c.config), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cache := filepath.Join(dir, "cache")
+			r := run(t, p, "VAULTCTX_CONFIG="+cfg, "XDG_CACHE_HOME="+cache)
+			if r.code != 0 || len(r.stdout) != 0 || len(r.stderr) != 0 {
+				t.Fatalf("exit %d, stdout %.100q, stderr %q; want exit 0 and nothing", r.code, r.stdout, r.stderr)
+			}
+			if _, err := os.Stat(cache); !os.IsNotExist(err) {
+				t.Errorf("something was saved under %s: %v", cache, err)
+			}
+		})
+	}
+}
+
 func payload(tb testing.TB, name string) []byte {
 	tb.Helper()
 	b, err := os.ReadFile(filepath.Join(casesDir, name, "posttooluse.json"))

@@ -8,7 +8,8 @@
 // that any of our hooks already showed in the same session (state under
 // $XDG_STATE_HOME/vaultctx/sessions, expired after 24 h). The relevance
 // floor is the prompt hook's (see core/recall/FLOOR.md). Every other tool,
-// and a Glob pattern that names only file types, gets nothing. It never blocks a tool, decides a permission, or rewrites
+// and a Glob pattern that names only file types, gets nothing, and so does
+// every call when the config turns the hook off (hooks.pretooluse = false). It never blocks a tool, decides a permission, or rewrites
 // tool input.
 //
 // Config, index, deadline, logging and exit status are as for

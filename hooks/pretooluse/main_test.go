@@ -82,6 +82,10 @@ func entries(block string) []string {
 func TestPreToolGoldenAndDeterministic(t *testing.T) {
 	env := hooktest.NewEnvWith(t, true, sources...)
 	bin := hooktest.Build(t)
+	off := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(off, []byte("[hooks]\npretooluse = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		payload string
 		want    string // a path the context must show; "" for no output
@@ -115,6 +119,11 @@ func TestPreToolGoldenAndDeterministic(t *testing.T) {
 				t.Errorf("context is %d characters, over the 300-token default budget", n)
 			}
 			golden.Check(t, filepath.Join("testdata", strings.TrimSuffix(tc.payload, ".json")+".golden.json"), first.Stdout)
+
+			// The same call with the hook turned off in the config: nothing.
+			if r := hooktest.Run(t, bin, payload, env.Vars, "VAULTCTX_CONFIG="+off); r.Code != 0 || len(r.Stdout) != 0 || len(r.Stderr) != 0 {
+				t.Errorf("pretooluse = false: exit %d, stdout %q, stderr %q; want exit 0 and nothing", r.Code, r.Stdout, r.Stderr)
+			}
 		})
 	}
 }

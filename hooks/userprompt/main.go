@@ -4,8 +4,9 @@
 // vector, RRF) for the prompt, and prints
 // {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"..."}}
 // with a "## Relevant Memory Context" block of at most hooks.prompt_budget_tokens
-// tokens (500 by default). It prints nothing for slash commands, prompts
-// with fewer than two searchable terms, or prompts whose results fall below
+// tokens (500 by default). It prints nothing when the config turns it off
+// (hooks.userprompt = false), for slash commands, prompts with fewer than
+// two searchable terms, or prompts whose results fall below
 // the relevance floor (a cosine of hooks.min_score, 0.77 by default, or
 // enough of the prompt's terms in one BM25 hit; see core/recall/FLOOR.md).
 // Chunks it shows are remembered per session_id so that no vaultctx hook

@@ -58,6 +58,15 @@ func TestPromptGoldenAndDeterministic(t *testing.T) {
 		t.Errorf("context is %d characters, over the 500-token budget", n)
 	}
 	golden.Check(t, filepath.Join("testdata", "userprompt.golden.json"), first.Stdout)
+
+	// The same prompt with the hook turned off in the config: nothing.
+	off := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(off, []byte("[hooks]\nuserprompt = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := hooktest.Run(t, bin, noSession, env.Vars, slow, "VAULTCTX_CONFIG="+off); r.Code != 0 || len(r.Stdout) != 0 || len(r.Stderr) != 0 {
+		t.Errorf("userprompt = false: exit %d, stdout %q, stderr %q; want exit 0 and nothing", r.Code, r.Stdout, r.Stderr)
+	}
 }
 
 func TestPromptSilentCases(t *testing.T) {

@@ -1,0 +1,201 @@
+package posttool
+
+import (
+	"path"
+	"strings"
+
+	"github.com/vaultctx/vaultctx/core/hookio"
+)
+
+// gate returns why the payload in must reach Claude unchanged before any
+// other work: "hooks.posttooluse = false" when opts.Disabled, or
+// "output_passthrough" and the prefix when the Bash command matches one of
+// opts.Passthrough (see PassthroughPrefix); "" when Hook should go on.
+func gate(in hookio.Input, opts Options) (why, prefix string) {
+	if opts.Disabled {
+		return "hooks.posttooluse = false", ""
+	}
+	if len(opts.Passthrough) == 0 {
+		return "", ""
+	}
+	if p := PassthroughPrefix(in.ToolInput.Get("command").String(), opts.Passthrough); p != "" {
+		return "output_passthrough", p
+	}
+	return "", ""
+}
+
+// wrappers are programs that run the command after them; a prefix is also
+// tried after each of them.
+var wrappers = map[string]bool{"sudo": true, "env": true, "time": true, "nohup": true, "exec": true, "command": true}
+
+// PassthroughPrefix returns the first of prefixes that command starts
+// with, or "" when none does. command is a shell command line; it is split
+// into its commands at |, &, ;, newlines, parentheses and backquotes outside
+// quotes (so every stage of a pipeline and every command of a &&, ||, ; or
+// & list counts, and a subshell's or substitution's commands too), and each
+// command into words with quotes and backslashes removed and redirections
+// (>out, 2>&1, < in) dropped. A prefix matches a command when its words
+// (split the same way) equal the command's first words, where the
+// command's program given as a path (/usr/bin/git) also matches by its base
+// name, unless the prefix's own first word holds a slash. The comparison is
+// tried at the start and again after each leading VAR=value assignment and
+// each of the wrappers sudo, env, time, nohup, exec and command, so "git
+// diff" matches `GIT_PAGER=cat git diff` and "sudo apt" matches `sudo apt
+// install x`. Words are whole: "git diff" does not match `git difftool`.
+// The split is a reader's approximation of sh(1): no expansion, aliases,
+// functions or here documents.
+func PassthroughPrefix(command string, prefixes []string) string {
+	if command == "" || len(prefixes) == 0 {
+		return ""
+	}
+	cmds := shellCommands(command)
+	for _, p := range prefixes {
+		pw := shellCommands(p)
+		if len(pw) == 0 {
+			continue
+		}
+		for _, words := range cmds {
+			if startsWithPrefix(words, pw[0]) {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// startsWithPrefix reports whether words starts with prefix, at the start
+// or after any run of leading assignments and wrappers.
+func startsWithPrefix(words, prefix []string) bool {
+	for i := 0; i <= len(words); i++ {
+		if wordsStart(words[i:], prefix) {
+			return true
+		}
+		if i == len(words) || !(isAssignment(words[i]) || wrappers[words[i]]) {
+			return false
+		}
+	}
+	return false
+}
+
+// wordsStart reports whether words begins with prefix; the first word also
+// matches by its base name when prefix's first word names no path.
+func wordsStart(words, prefix []string) bool {
+	if len(prefix) == 0 || len(words) < len(prefix) {
+		return false
+	}
+	for i, p := range prefix {
+		w := words[i]
+		if i == 0 && !strings.Contains(p, "/") {
+			w = path.Base(w)
+		}
+		if w != p {
+			return false
+		}
+	}
+	return true
+}
+
+// isAssignment reports whether w is a NAME=value word.
+func isAssignment(w string) bool {
+	name, _, ok := strings.Cut(w, "=")
+	if !ok || name == "" {
+		return false
+	}
+	for i, c := range name {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// shellCommands splits a command line into its simple commands, each as its
+// words with quotes removed and redirections dropped (see
+// PassthroughPrefix). Empty commands are left out.
+func shellCommands(line string) [][]string {
+	var (
+		cmds   [][]string
+		words  []string
+		word   strings.Builder
+		inWord bool
+		quote  byte
+	)
+	endWord := func() {
+		if inWord {
+			words = append(words, word.String())
+		}
+		word.Reset()
+		inWord = false
+	}
+	endCmd := func() {
+		endWord()
+		if ws := dropRedirections(words); len(ws) > 0 {
+			cmds = append(cmds, ws)
+		}
+		words = nil
+	}
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				word.WriteByte(c)
+			}
+		case quote == '"':
+			switch {
+			case c == '"':
+				quote = 0
+			case c == '\\' && i+1 < len(line) && strings.IndexByte("\"\\$`\n", line[i+1]) >= 0:
+				i++
+				if line[i] != '\n' {
+					word.WriteByte(line[i])
+				}
+			default:
+				word.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, inWord = c, true
+		case c == '\\':
+			if i+1 < len(line) {
+				i++
+				if line[i] != '\n' { // a backslash-newline joins lines
+					word.WriteByte(line[i])
+					inWord = true
+				}
+			}
+		case c == ' ' || c == '\t':
+			endWord()
+		case c == '&' && (i > 0 && line[i-1] == '>' || i+1 < len(line) && line[i+1] == '>'):
+			word.WriteByte(c) // 2>&1, &>file: a redirection, not a list
+			inWord = true
+		case strings.IndexByte("|&;\n()`", c) >= 0:
+			endCmd()
+		default:
+			word.WriteByte(c)
+			inWord = true
+		}
+	}
+	endCmd()
+	return cmds
+}
+
+// dropRedirections returns words without redirections: a word starting
+// with >, < or &> or with digits then > or < (2>&1, 2>/dev/null, >out),
+// and the target word after an operator given alone (> out).
+func dropRedirections(words []string) []string {
+	out := words[:0]
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		d := strings.TrimLeft(w, "0123456789")
+		if !strings.HasPrefix(d, ">") && !strings.HasPrefix(d, "<") && !strings.HasPrefix(w, "&>") {
+			out = append(out, w)
+			continue
+		}
+		if strings.Trim(d, "<>&|") == "" && !strings.HasSuffix(d, "&") && i+1 < len(words) {
+			i++ // an operator alone: its target is the next word
+		}
+	}
+	return out
+}
