@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-captures the fidelity corpus (core/compress/testdata/fidelity) from scratch
 # by running real commands on this machine. Not run in CI: it takes about
-# 20 minutes, needs the npm registry (jest, typescript, webpack, a few npm
+# 15 minutes, needs the npm registry (jest, typescript, webpack, a few npm
 # packages), Debian packages (python3-pytest, python3-tqdm, python3-wheel,
 # python3-venv, iputils-ping, wget, jq, gcc, make), Go, cargo and git.
 #
