@@ -18,15 +18,17 @@ import (
 //   - a rare shape: a line whose template occurs at most
 //     max(2, lines/2000) times in a stream where templates that occur ten
 //     times or more cover at least 60% of the lines;
-//   - a field outlier: in a template with fieldMinValues lines or more,
+//   - a field outlier, in any stream: in a template with fieldMinValues
+//     lines or more,
 //     a numeric field (a number at the same place: "status=", "dur=", the
 //     n-th bare number, a JSON key) whose value is either
 //     a rare category (integers without a unit taking at most
 //     categoricalMaxDistinct values, one of which covers half the lines,
 //     the rare one at most 1% of them: status=503 among status=200) or a
-//     high outlier (more than outlierGap times the largest value outside
-//     the top 1%, and at least outlierFactor times the median plus ten
-//     times the printing resolution: dur=30001ms among 20–40 ms).
+//     high outlier (a modified z-score of its log of outlierZ or more,
+//     Iglewicz and Hoaglin 1993, and at least outlierFactor times the median plus ten
+//     times the finest printing resolution: dur=30001ms among 20–40 ms,
+//     a 9.0 MB download among 200–600 kB ones).
 //
 // Templates follow the masking step of log template mining (Drain: He,
 // Zhu, Zheng and Lyu, "Drain: An Online Log Parsing Approach with Fixed
@@ -40,14 +42,19 @@ import (
 // differ between two runs of a command stay far from them, which keeps
 // pairs of runs alike.
 const (
-	anomalyMinLines        = 50 // ranked lines a stream needs to have a usual shape
-	frequentTemplate       = 10 // lines a template needs to count as usual
-	frequentCoverPercent   = 60 // share of lines in usual templates for rare shapes to mean anything
-	rareMaxPercent         = 5  // more rare lines than this share: the output has no usual shape
-	fieldMinValues         = 20 // lines of a template for its fields to have a distribution
-	categoricalMaxDistinct = 16 // values a categorical field may take
-	outlierGap             = 3  // an outlier exceeds the largest value outside the top 1% this many times
-	outlierFactor          = 10 // and the median plus ten times the resolution this many times
+	anomalyMinLines        = 50  // ranked lines a stream needs to have a usual shape
+	frequentTemplate       = 10  // lines a template needs to count as usual
+	frequentCoverPercent   = 60  // share of lines in usual templates for rare shapes to mean anything
+	rareMaxPercent         = 5   // more rare lines than this share: the output has no usual shape
+	fieldMinValues         = 8   // lines of a template for its fields to have a distribution
+	categoricalMaxDistinct = 16  // values a categorical field may take
+	outlierZ               = 3.5 // the modified z-score of an outlier's log value (Iglewicz and Hoaglin's cut-off)
+	outlierFactor          = 10  // and it is at least this many times the median plus ten times the resolution
+	// minOutlierMs is the least duration that can be an outlier: below a
+	// tenth of a second a duration's spread is scheduling noise (a test
+	// runner's first test warming up), not an incident, and it differs
+	// between two runs of one command.
+	minOutlierMs = 100
 )
 
 // Strengths of an anomaly (line.anom), strongest first in selection.
@@ -67,7 +74,7 @@ func markAnomalies(ls []line) {
 			idx = append(idx, int32(i))
 		}
 	}
-	if len(idx) < anomalyMinLines {
+	if len(idx) < fieldMinValues {
 		return
 	}
 	tmpl := make([]uint64, len(idx))
@@ -83,19 +90,20 @@ func markAnomalies(ls []line) {
 			covered++
 		}
 	}
-	if covered*100 < len(idx)*frequentCoverPercent {
-		return // no usual shape: every line is as unusual as the next
-	}
-	rareMax := int32(max(2, len(idx)/2000))
-	var rare []int32
-	for k, h := range tmpl {
-		if count[h] <= rareMax {
-			rare = append(rare, idx[k])
+	// Rare shapes mean something only where there is a usual one.
+	repetitive := len(idx) >= anomalyMinLines && covered*100 >= len(idx)*frequentCoverPercent
+	if repetitive {
+		rareMax := int32(max(2, len(idx)/2000))
+		var rare []int32
+		for k, h := range tmpl {
+			if count[h] <= rareMax {
+				rare = append(rare, idx[k])
+			}
 		}
-	}
-	if len(rare)*100 <= len(idx)*rareMaxPercent {
-		for _, i := range rare {
-			ls[i].anom = anomRare
+		if len(rare)*100 <= len(idx)*rareMaxPercent {
+			for _, i := range rare {
+				ls[i].anom = anomRare
+			}
 		}
 	}
 	fields := make(map[uint64]*fieldStat)
@@ -103,15 +111,15 @@ func markAnomalies(ls []line) {
 		if count[tmpl[k]] < fieldMinValues {
 			continue
 		}
-		scanFields(ls[i].show, tmpl[k], func(key uint64, v, res float64, integer bool) {
+		scanFields(ls[i].show, tmpl[k], func(key uint64, v, res float64, integer, time bool) {
 			f := fields[key]
 			if f == nil {
-				f = &fieldStat{integer: true}
+				f = &fieldStat{integer: true, res: res, time: time}
 				fields[key] = f
 			}
 			f.vals = append(f.vals, v)
 			f.lines = append(f.lines, i)
-			f.res = max(f.res, res)
+			f.res = min(f.res, res)
 			f.integer = f.integer && integer
 		})
 	}
@@ -125,13 +133,87 @@ func markAnomalies(ls []line) {
 			ls[i].tier = tierAnomaly
 		}
 	}
+	if !repetitive {
+		return
+	}
+	logLike := 0
+	for _, i := range idx {
+		if t := ls[i].text; strings.Index(t[:min(len(t), 48+len(phTime))], phTime) >= 0 || opensWithLevel(t) {
+			logLike++
+		}
+	}
+	if logLike*10 >= len(idx)*6 {
+		groupFrequent(ls, idx, tmpl, count)
+	}
+}
+
+// groupFrequent shows each usual template of a repetitive log (60% of its
+// ranked lines open with a timestamp or a level, as looksLikeLog asks) as one
+// exemplar and a count (its other lines are dropped: counted in the gap
+// markers, never shown), as log summarisers do: the exemplar is the
+// member holding the most query terms, then the smallest normalised text,
+// then the first, so two runs that differ in volatile tokens or in the
+// order of their lines pick alike. Anomalies among the members stay.
+func groupFrequent(ls []line, idx []int32, tmpl []uint64, count map[uint64]int32) {
+	best := map[uint64]int32{}
+	for k, i := range idx {
+		h := tmpl[k]
+		if count[h] < frequentTemplate || ls[i].anom != anomNone {
+			continue
+		}
+		b, ok := best[h]
+		if !ok || betterExemplar(&ls[i], &ls[b]) {
+			best[h] = i
+		}
+	}
+	for k, i := range idx {
+		h := tmpl[k]
+		b, ok := best[h]
+		switch {
+		case !ok || ls[i].anom != anomNone:
+		case b == i:
+			ls[i].tier = tierLocate
+			ls[i].group = count[h]
+		default:
+			ls[i].drop = true
+		}
+	}
+}
+
+// betterExemplar reports whether a should stand for its template rather
+// than b: more distinct query terms, then the smaller normalised text.
+func betterExemplar(a, b *line) bool {
+	ha, hb := distinctTerms(a.hits), distinctTerms(b.hits)
+	if ha != hb {
+		return ha > hb
+	}
+	return a.text < b.text
+}
+
+// distinctTerms counts the distinct query terms among a line's hits.
+func distinctTerms(hits []queryHit) int {
+	n := 0
+	for i, h := range hits {
+		if h.term < 0 {
+			continue
+		}
+		dup := false
+		for _, g := range hits[:i] {
+			dup = dup || g.term == h.term
+		}
+		if !dup {
+			n++
+		}
+	}
+	return n
 }
 
 // fieldStat holds one field's values over the lines of a template.
 type fieldStat struct {
 	vals    []float64 // in the unit family's base unit (ms, bytes)
+	time    bool      // the values are durations (ms)
 	lines   []int32   // the line of each value
-	res     float64   // the coarsest printing resolution, in the base unit (0.01 s is 10 ms)
+	res     float64   // the finest printing resolution, in the base unit (0.01 s is 10 ms)
 	integer bool      // every value an integer without a unit
 }
 
@@ -169,20 +251,44 @@ func (f *fieldStat) outliers() []int32 {
 			}
 		}
 	}
-	sorted := slices.Clone(f.vals)
-	slices.Sort(sorted)
-	if n <= rareCount+1 {
-		return nil
+	// A high outlier: a modified z-score of the log value of at least
+	// outlierZ (Iglewicz and Hoaglin, "How to Detect and Handle
+	// Outliers", 1993: 0.6745 (x - median) / MAD), and at least
+	// outlierFactor times the median plus ten times the resolution.
+	logs := make([]float64, 0, n)
+	for _, v := range f.vals {
+		logs = append(logs, math.Log(max(v, f.res, 1e-12)))
 	}
-	q := sorted[n-1-rareCount]
-	med := sorted[n/2]
-	limit := max(outlierGap*q, outlierFactor*(med+10*f.res))
+	medLog := median(slices.Clone(logs))
+	dev := make([]float64, n)
+	for i, l := range logs {
+		dev[i] = math.Abs(l - medLog)
+	}
+	mad := median(dev)
+	limit := outlierFactor * (math.Exp(medLog) + 10*f.res)
+	if f.time {
+		limit = max(limit, minOutlierMs)
+	}
 	for k, v := range f.vals {
-		if v > limit {
+		if v <= limit {
+			continue
+		}
+		if mad == 0 || 0.6745*(logs[k]-medLog)/mad >= outlierZ {
 			out = append(out, f.lines[k])
 		}
 	}
 	return out
+}
+
+// median returns the median of xs (the mean of the two middle values for
+// an even count), sorting xs in place; xs is not empty.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // templateHash is the FNV-1a hash of a normalised line's template: its
@@ -209,7 +315,7 @@ func templateHash(s string) uint64 {
 			switch {
 			case isDigit(c):
 				digits++
-				if i == start || !isDigit(s[i-1]) {
+				if i == start || !isDigit(s[i-1]) && !(s[i-1] == '.' && i-2 >= start && isDigit(s[i-2])) {
 					th = (th ^ '0') * prime
 				}
 				continue
@@ -219,6 +325,8 @@ func templateHash(s string) uint64 {
 				name = true
 			case c == ':' && i > start && s[i-1] == ':':
 				name = true
+			case c == '.' && i > start && isDigit(s[i-1]) && i+1 < len(s) && isDigit(s[i+1]):
+				continue // a decimal point: "9.0" is one number, like "643"
 			case c == '.' && dot < 0:
 				dot = i - start
 			}
@@ -235,6 +343,10 @@ func templateHash(s string) uint64 {
 			h = (h ^ 0) * prime
 			continue
 		}
+		if f, _ := unitFamily(strings.TrimRight(s[start:i], "),;]")); digits == 0 && (f == "t" || f == "b") {
+			h = (h ^ 1) * prime // "643 kB)" and "9.0 MB)" are one shape
+			continue
+		}
 		h = (h ^ th) * prime
 	}
 	return h
@@ -243,15 +355,16 @@ func templateHash(s string) uint64 {
 // scanFields calls fn for each numeric field of a shown line of template
 // tmpl: a number (digits, an optional fraction) that starts a token or
 // follows '=', '(', '[', '{', a quote, ',' or a key's ':' (not a clock's),
-// with an optional unit of up to three letters, then the token's end. The
+// with an optional unit of up to three letters (or a time or size unit
+// after one space: "15 ms", "9.0 MB"), then the token's end. The
 // field's key hashes the template, the text before the number back to the
 // token's start (its "context", such as `status=`, `"dur_ms":` or "("),
 // the unit's family and the field's ordinal among the line's fields of
 // that context; the value is converted to the family's base unit (time to
 // ms, sizes to bytes). res is the value's printing resolution in that unit
 // (one unit of its last printed digit); integer reports an integer without
-// a unit.
-func scanFields(s string, tmpl uint64, fn func(key uint64, v, res float64, integer bool)) {
+// a unit, time a duration.
+func scanFields(s string, tmpl uint64, fn func(key uint64, v, res float64, integer, time bool)) {
 	var seen [8]uint64 // context hashes of this line's fields so far, for ordinals
 	nseen := 0
 	for i := 0; i < len(s); i++ {
@@ -281,6 +394,16 @@ func scanFields(s string, tmpl uint64, fn func(key uint64, v, res float64, integ
 		if strings.HasPrefix(s[j:], "µs") {
 			unit, u = "us", j+len("µs")
 		}
+		if u == j && j+1 < len(s) && s[j] == ' ' {
+			// "15 ms", "9.0 MB": a known unit after one space.
+			w := j + 1
+			for w < len(s) && w-j <= 4 && (s[w] >= 'a' && s[w] <= 'z' || s[w] >= 'A' && s[w] <= 'Z') {
+				w++
+			}
+			if f, _ := unitFamily(s[j+1 : w]); (f == "t" || f == "b") && (w == len(s) || fieldCloses(s[w])) {
+				unit, u = s[j+1:w], w
+			}
+		}
 		if len(unit) > 3 || u < len(s) && !fieldCloses(s[u]) {
 			i = u
 			continue
@@ -290,12 +413,17 @@ func scanFields(s string, tmpl uint64, fn func(key uint64, v, res float64, integ
 			continue
 		}
 		family, scale := unitFamily(unit)
-		v *= scale
 		// The context: back to the token's start.
 		c := i
 		for c > 0 && i-c < 24 && !strings.ContainsRune(" \t,{;", rune(s[c-1])) {
 			c--
 		}
+		if unit == "" {
+			// A bare number after a time key ("duration_ms: 10.35",
+			// "elapsed=1.2") is a duration too.
+			family, scale = timeKeyUnit(s[c:i], s[max(0, c-24):i])
+		}
+		v *= scale
 		ch := uint64(14695981039346656037)
 		for _, b := range []byte(s[c:i] + "\x00" + family) {
 			ch = (ch ^ uint64(b)) * 1099511628211
@@ -311,7 +439,7 @@ func scanFields(s string, tmpl uint64, fn func(key uint64, v, res float64, integ
 			nseen++
 		}
 		key := (tmpl^ch)*1099511628211 ^ uint64(ord)
-		fn(key, v, math.Pow10(-dec)*scale, unit == "" && dec == 0)
+		fn(key, v, math.Pow10(-dec)*scale, unit == "" && family == "" && dec == 0, family == "t")
 		i = u
 	}
 }
@@ -336,6 +464,36 @@ func fieldCloses(c byte) bool {
 		return true
 	}
 	return false
+}
+
+// timeKeyUnit reads the key before a bare number: a time key ("dur",
+// "duration", "elapsed", "took", "latency", "time", with an optional unit
+// suffix such as _ms or _s) makes it a duration in that unit (ms when
+// none), anything else leaves it unitless. ctx is the text before the
+// number in its token, before the 24 bytes before it.
+func timeKeyUnit(ctx, before string) (family string, scale float64) {
+	key := strings.ToLower(strings.TrimRight(ctx, `"':= `))
+	if key == "" {
+		key = strings.ToLower(strings.TrimRight(before, `"':= `))
+		if i := strings.LastIndexAny(key, " \t,{;\""); i >= 0 {
+			key = key[i+1:]
+		}
+	}
+	for _, w := range []string{"dur", "elapsed", "took", "latency", "time"} {
+		if !strings.Contains(key, w) {
+			continue
+		}
+		switch {
+		case strings.HasSuffix(key, "ns"):
+			return "t", 1e-6
+		case strings.HasSuffix(key, "us"):
+			return "t", 1e-3
+		case strings.HasSuffix(key, "_s") || strings.HasSuffix(key, "sec") || strings.HasSuffix(key, "secs") || strings.HasSuffix(key, "seconds"):
+			return "t", 1000
+		}
+		return "t", 1
+	}
+	return "", 1
 }
 
 // unitFamily maps a unit to its family and the factor to the family's base

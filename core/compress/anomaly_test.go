@@ -11,6 +11,7 @@ func TestTemplateHash(t *testing.T) {
 		{"req-7f3a9c1e done", "req-00aa11bb done"},
 		{"at main.go:12", "at server.go:4"},
 		{"  x", "x"},
+		{"Downloading a.whl (643 kB)", "Downloading b.whl (9.0 MB)"},
 	}
 	for _, p := range same {
 		if templateHash(p[0]) != templateHash(p[1]) {

@@ -138,10 +138,24 @@ func cutContent(lines []string, kind contentKind, budget int, hint func(x, y int
 		}
 	}
 	if used <= budget {
+		// Bodies from both ends inward (first, last, second, second to
+		// last …), each whole or not at all: the start and the end of a
+		// change set are both seen.
+		var bodies []int
 		for k, s := range segs {
-			if s.kind != segBody {
-				continue
+			if s.kind == segBody {
+				bodies = append(bodies, k)
 			}
+		}
+		for lo, hi, turn := 0, len(bodies)-1, 0; lo <= hi; turn++ {
+			k := bodies[lo]
+			if turn%2 == 1 {
+				k = bodies[hi]
+				hi--
+			} else {
+				lo++
+			}
+			s := segs[k]
 			if extra := s.cost - len(bodyMarker(s)) - 1; used+extra <= budget {
 				show[k] = 1
 				used += extra
@@ -237,25 +251,28 @@ func fileIndex(lines []string, from, room int, kind contentKind, restMarker func
 	return b.String()
 }
 
-// fileSegments makes a file's lines into segments for cutContent: the head
-// that fits the budget (less the marker for the rest) as meta lines, cut
-// after a blank line when one falls in its last third, and the rest as one
-// body.
+// fileSegments makes a file's lines into segments for cutContent: a head
+// (about three quarters of the budget) and a tail (the rest) as meta
+// lines, each cut at a blank line where one falls near its edge, and the
+// lines between as one body, so both ends of the file are seen.
 func fileSegments(lines []string, budget int, hint func(x, y int) string) []segment {
 	total := 0
 	for _, l := range lines {
 		total += len(l) + 1
 	}
-	var segs []segment
-	if total <= budget {
-		for i, l := range lines {
-			segs = append(segs, segment{first: i, last: i, kind: segMeta, cost: len(l) + 1})
+	meta := func(segs []segment, from, to int) []segment {
+		for i := from; i < to; i++ {
+			segs = append(segs, segment{first: i, last: i, kind: segMeta, cost: len(lines[i]) + 1})
 		}
 		return segs
 	}
-	reserve := len("[… lines 1234567–1234567 omitted (1234567 lines); read them:  …]") + len(hint(1234567, 1234567)) + 1
+	if total <= budget {
+		return meta(nil, 0, len(lines))
+	}
+	room := budget - (len("[… 1234567 lines omitted (1234567–1234567); read them:  …]") + len(hint(1234567, 1234567)) + 1)
+	headRoom := room * 3 / 4
 	used, h := 0, 0
-	for h < len(lines) && used+len(lines[h])+1+reserve <= budget {
+	for h < len(lines) && used+len(lines[h])+1 <= headRoom {
 		used += len(lines[h]) + 1
 		h++
 	}
@@ -265,16 +282,30 @@ func fileSegments(lines []string, budget int, hint func(x, y int) string) []segm
 			break
 		}
 	}
+	used = 0
 	for i := range h {
-		segs = append(segs, segment{first: i, last: i, kind: segMeta, cost: len(lines[i]) + 1})
+		used += len(lines[i]) + 1
 	}
-	cost := 0
-	for _, l := range lines[h:] {
-		cost += len(l) + 1
+	t := len(lines) // the tail is lines[t:]
+	for t > h && used+len(lines[t-1])+1 <= room {
+		used += len(lines[t-1]) + 1
+		t--
 	}
-	// A body too large for the budget: cutContent falls back to the prefix
-	// and names the rest with its marker.
-	return append(segs, segment{first: h, last: len(lines) - 1, kind: segBody, cost: cost})
+	for b := t; b < len(lines) && b < t+(len(lines)-t)/3; b++ {
+		if strings.TrimSpace(lines[b]) == "" {
+			t = b
+			break
+		}
+	}
+	segs := meta(nil, 0, h)
+	if t > h {
+		cost := 0
+		for _, l := range lines[h:t] {
+			cost += len(l) + 1
+		}
+		segs = append(segs, segment{first: h, last: t - 1, kind: segBody, cost: cost})
+	}
+	return meta(segs, t, len(lines))
 }
 
 // renderSegments writes the shown segments, a marker for each one a
@@ -323,7 +354,7 @@ func condenseContent(req Request, src contentSource, opts Options, savedPath str
 	}
 	total := len(raw) + len(errLines)
 	header := headerLine(total, len(req.Stdout)+len(req.Stderr), 0, savedPath, req.FullOutputPath)
-	limit := textan.CharBudget(opts.BudgetTokens) - len(header) - 1
+	limit := textan.CharBudget(opts.ContentBudgetTokens) - len(header) - 1
 	var eb strings.Builder
 	for i, l := range errLines {
 		l = cutLine(cleanLine(l), maxShownLine, maxPlainHead)

@@ -25,10 +25,18 @@ const (
 	// estimate is never low and the hot path decodes no UTF-8 (the goldens
 	// depend on bytes).
 	CharsPerToken = textan.CharsPerToken
-	// MaxBudgetTokens caps BudgetTokens: Claude Code cuts hook output
-	// strings over 10,000 characters to a short preview, so an extract
-	// stays at 9,000 bytes or less, leaving room for JSON escapes.
-	MaxBudgetTokens = 2250
+	// MaxBudgetTokens caps BudgetTokens and ContentBudgetTokens: Claude
+	// Code 2.1.332 hands the model an updatedToolOutput of up to 30,000
+	// bytes whole and replaces a longer one with its own preview
+	// (internal/claudetest TestUpdatedToolOutputCap), so an extract stays
+	// at 29,000 bytes or less.
+	MaxBudgetTokens = 7250
+	// DefaultContentBudgetTokens is the budget of a cut content output (a
+	// file or a diff over ContentPassBytes, see contentOf): 6,000 tokens,
+	// 24,000 bytes. It is larger than DefaultBudgetTokens because content
+	// is cut only between whole hunks and regions, and the agent asked to
+	// read it.
+	DefaultContentBudgetTokens = 6000
 )
 
 // Limits of the extract algorithm (bytes and lines).
@@ -85,6 +93,10 @@ type Request struct {
 type Options struct {
 	ThresholdBytes int // condense when len(stdout)+len(stderr) >= this (default 4096)
 	BudgetTokens   int // extract budget in tokens at CharsPerToken (default 2000, at most MaxBudgetTokens)
+	// ContentBudgetTokens is the budget of a content output's cut (default
+	// DefaultContentBudgetTokens, at most MaxBudgetTokens, never less than
+	// BudgetTokens).
+	ContentBudgetTokens int
 	// Scrub redacts secrets from the rendered extract. Nil means the
 	// project's default scrubber.
 	Scrub func(string) string
@@ -108,6 +120,10 @@ func (o Options) withDefaults() Options {
 		o.BudgetTokens = DefaultBudgetTokens
 	}
 	o.BudgetTokens = min(o.BudgetTokens, MaxBudgetTokens)
+	if o.ContentBudgetTokens <= 0 {
+		o.ContentBudgetTokens = DefaultContentBudgetTokens
+	}
+	o.ContentBudgetTokens = min(max(o.ContentBudgetTokens, o.BudgetTokens), MaxBudgetTokens)
 	if o.Scrub == nil {
 		o.Scrub = defaultScrub
 	}
@@ -190,10 +206,23 @@ type line struct {
 	// holds some 20,000 of them.
 	stream int8 // 0 stdout, 1 stderr
 	tier   int8
-	data   bool // from a data listing (see isDataCommand)
-	anom   int8 // anomaly strength (anomRare, anomField; see markAnomalies)
-	ready  bool // made, not read: not cleaned or classified (a binary stream's stand-in, a skip line)
+	data   bool  // from a data listing (see isDataCommand)
+	anom   int8  // anomaly strength (anomRare, anomField; see markAnomalies)
+	drop   bool  // a member of a usual template that its exemplar stands for (groupFrequent): never shown
+	group  int32 // for a template's exemplar, the template's line count (groupFrequent); 0 otherwise
+	ready  bool  // made, not read: not cleaned or classified (a binary stream's stand-in, a skip line)
 	kind   kind
+}
+
+// planLen is the length selection plans a line's cost with: its
+// normalised text's, so that two runs that differ only in volatile tokens
+// (a timing jest prints only for slow tests, a longer duration) choose the
+// same lines; a line shown as a cut marker costs the marker.
+func (l *line) planLen() int {
+	if len(l.show) < len(l.text) && strings.HasPrefix(l.show, "[… line of ") {
+		return len(l.show)
+	}
+	return len(l.text)
 }
 
 // unit is what selection keeps or drops as a whole: one important line, a
@@ -263,11 +292,12 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 		return condenseContent(req, src, opts, savedPath)
 	}
 	q := newQuery(req)
-	lines, counts := splitStreams(req, isDataCommand(req.Command) && !looksLikeLog(req.Stdout), q)
+	data := isDataCommand(req.Command) && !looksLikeLog(req.Stdout)
+	lines, counts := splitStreams(req, data, q)
 	total := counts[0] + counts[1]
 	size, skipped := 0, 0
 	for _, l := range lines {
-		size += len(l.show) + 1
+		size += l.planLen() + 1
 		skipped += int(l.skip)
 	}
 	header := headerLine(total, len(req.Stdout)+len(req.Stderr), skipped, savedPath, req.FullOutputPath)
@@ -283,7 +313,11 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	rankUnits(ctx, units, lines, q, opts.Embedder)
 	order := selectionOrder(units)
 
-	chosen := choose(units, order, budget)
+	rankBytes := budget
+	if !data {
+		rankBytes = rankBudget(len(req.Stdout) + len(req.Stderr))
+	}
+	chosen := choose(units, order, budget, rankBytes)
 	for {
 		out, errOut, kept := render(lines, units, chosen)
 		out, errOut = opts.Scrub(out), opts.Scrub(errOut)
@@ -577,8 +611,9 @@ func assignTiers(ls []line, data bool) {
 		if data && !(n == 1 && ls[i].kind == kindSummary) || ls[i].tier <= tierSummary {
 			continue
 		}
-		if p := prevNonBlank(ls, i); p >= 0 && ls[i].tier == tierRank && shapeKey(ls[p].text, data) == shapeKey(ls[i].text, data) {
-			continue
+		if p := prevNonBlank(ls, i); p >= 0 && ls[i].tier == tierRank && shapeKey(ls[p].text, data) == shapeKey(ls[i].text, data) &&
+			(data || templateHash(ls[p].text) == templateHash(ls[i].text)) {
+			continue // one more of the same template ("npm verbose exit 0" is not one more "npm verbose cwd")
 		}
 		ls[i].tier = tierSummary
 	}
@@ -615,6 +650,16 @@ func assignTiers(ls []line, data bool) {
 		case ls[i].kind == kindFrame && ls[i].tier == tierLocate && i > 0 && strings.HasPrefix(ls[i].text, "\t"):
 			// Go stack frames come in pairs: "pkg.Func(args)" then "\tfile:line".
 			promote(&ls[i-1], tierLocate)
+		case strings.Contains(ls[i].text, " panicked at "):
+			// Rust: "thread 'main' panicked at src/lib.rs:2:53:" then the
+			// panic's message on its own line.
+			promote(&ls[i], tierError)
+			if n := nextNonBlank(ls, i); n > 0 && n <= i+2 {
+				promote(&ls[n], tierError)
+			}
+		case isSectionRule(ls[i].text):
+			// pytest's "____ test_name ____" opens a failure's report.
+			promote(&ls[i], tierLocate)
 		case strings.HasPrefix(ls[i].text, "goroutine ") && strings.HasSuffix(ls[i].text, "]:"):
 			// The header of a Go panic's stack: "goroutine 7 [running]:".
 			promote(&ls[i], tierLocate)
@@ -693,9 +738,30 @@ func keepTail(ls []line, n int) {
 	for i := len(ls) - 1; i >= 0 && n > 0; i-- {
 		if ls[i].kind != kindBlank && ls[i].skip == 0 {
 			promote(&ls[i], tierSummary)
+			ls[i].drop = false
 			n--
 		}
 	}
+}
+
+func nextNonBlank(ls []line, i int) int {
+	for i++; i < len(ls); i++ {
+		if ls[i].kind != kindBlank {
+			return i
+		}
+	}
+	return -1
+}
+
+// isSectionRule reports whether a line is a title between rules of '_'
+// ("_____ test_export_writes_report _____", pytest's failure sections).
+func isSectionRule(s string) bool {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "___") || !strings.HasSuffix(t, "___") {
+		return false
+	}
+	title := strings.TrimSpace(strings.Trim(t, "_"))
+	return title != "" && !strings.Contains(title, "___")
 }
 
 func prevNonBlank(ls []line, i int) int {
@@ -858,11 +924,11 @@ func (u *unit) repText(lines []line) string {
 	return b.String()
 }
 
-// repLen is len(u.repText(lines)).
+// repLen is the planned length of u.repText(lines) (see planLen).
 func (u *unit) repLen(lines []line) int {
 	n := u.period - 1
-	for _, l := range lines[u.repAt : u.repAt+u.period] {
-		n += len(l.show)
+	for i := u.repAt; i < u.repAt+u.period; i++ {
+		n += lines[i].planLen()
 	}
 	return n
 }
@@ -905,14 +971,14 @@ func buildUnits(lines []line, q *query, maxP int) []unit {
 	keys := make([]byte, 0, 16*len(lines))
 	ends := make([]int, 0, len(lines))
 	for i := range lines {
-		if lines[i].tier == tierRank && lines[i].kind != kindBlank {
+		if lines[i].tier == tierRank && lines[i].kind != kindBlank && !lines[i].drop {
 			keys = appendShapeKey(keys, lines[i].text, lines[i].data)
 			ends = append(ends, len(keys))
 		}
 	}
 	allKeys, k, start := string(keys), 0, 0
 	for i := range lines {
-		if lines[i].tier == tierRank && lines[i].kind != kindBlank {
+		if lines[i].tier == tierRank && lines[i].kind != kindBlank && !lines[i].drop {
 			lines[i].key = allKeys[start:ends[k]]
 			start = ends[k]
 			k++
@@ -938,18 +1004,22 @@ func buildUnits(lines []line, q *query, maxP int) []unit {
 	}()
 	for i := 0; i < len(lines); {
 		l := lines[i]
-		if l.kind == kindBlank {
+		if l.kind == kindBlank || l.drop {
 			i++
 			continue
 		}
 		if l.tier < tierRank {
-			add(unit{first: i, last: i, tier: int(l.tier), rank: int(l.anom), cost: len(l.show) + 1 + blankReserve + markerReserve})
+			cost := l.planLen() + 1 + blankReserve + markerReserve
+			if l.group > 0 {
+				cost += len(groupMarker(int(l.group)-1)) + 1
+			}
+			add(unit{first: i, last: i, tier: int(l.tier), rank: int(l.anom), cost: cost})
 			i++
 			continue
 		}
 		// A stretch of ranked lines in one stream.
 		j := i
-		for j < len(lines) && lines[j].stream == l.stream && lines[j].tier == tierRank && lines[j].kind != kindBlank {
+		for j < len(lines) && lines[j].stream == l.stream && lines[j].tier == tierRank && lines[j].kind != kindBlank && !lines[j].drop {
 			j++
 		}
 		for k := i; k < j; {
@@ -967,7 +1037,7 @@ func buildUnits(lines []line, q *query, maxP int) []unit {
 				if _, span := periodAt(lines, b, j, maxP); b > k && span > 0 {
 					break
 				}
-				cost += len(lines[b].show) + 1
+				cost += lines[b].planLen() + 1
 				b++
 			}
 			add(unit{first: k, last: b - 1, tier: tierRank, cost: cost})
@@ -1004,6 +1074,12 @@ func periodAt(lines []line, k, end, maxP int) (period, span int) {
 
 func runMarker(n int) string { return "[… " + itoa(n) + " similar lines omitted …]" }
 
+// groupMarker follows a template's exemplar (see groupFrequent): the
+// number of other lines of its shape in the stream, wherever they are.
+func groupMarker(n int) string {
+	return "[… " + itoa(n) + " more lines of this shape in the output …]"
+}
+
 func gapMarker(n int) string { return "[… " + itoa(n) + " lines omitted …]" }
 
 // selectionOrder lists unit indices by tier, then within tierRank by rank
@@ -1039,11 +1115,27 @@ func selectionOrder(units []unit) []int {
 	return order
 }
 
+// rankShareDivisor and rankMinBytes set rankBudget: ranked lines (the
+// context the ranking picks, not errors, verdicts, locations or
+// anomalies) take at most a tenth of the output's bytes, and 1 KiB at
+// least. A 5 KB test run then keeps its failures and verdict and a few
+// lines of context, not 5 KB of passing tests; a 200 KB log still fills
+// the budget.
+const (
+	rankShareDivisor = 10
+	rankMinBytes     = 1024
+)
+
+// rankBudget is the most bytes ranked lines may take in the extract of an
+// output of size bytes.
+func rankBudget(size int) int { return max(rankMinBytes, size/rankShareDivisor) }
+
 // choose picks units greedily in order while their estimated cost fits the
 // budget: first with each tier capped at its share (tierCaps), then without
-// caps. The result lists the chosen units in the order they were taken, so
-// dropping from its end drops the least important.
-func choose(units []unit, order []int, budget int) []int {
+// caps, ranked units within rankBytes in all. The result lists the chosen
+// units in the order they were taken, so dropping from its end drops the
+// least important.
+func choose(units []unit, order []int, budget, rankBytes int) []int {
 	var chosen []int
 	taken := make([]bool, len(units))
 	used := markerReserve // one more marker than units, at most
@@ -1070,6 +1162,9 @@ func choose(units []unit, order []int, budget int) []int {
 			}
 			t := units[u].tier
 			if pass == 0 && float64(tierUsed[t]+c) > tierCaps[t]*float64(budget) {
+				continue
+			}
+			if t == tierRank && tierUsed[t]+c > rankBytes {
 				continue
 			}
 			taken[u] = true
@@ -1123,6 +1218,9 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 		case l.skip > 0:
 			gap += int(l.skip)
 			gapText += int(l.skip)
+		case l.drop:
+			gap++
+			gapText++
 		case l.kind == kindBlank:
 			if i > 0 && isKept(i-1) && gap == 0 && i+1 < len(lines) && lines[i+1].stream == l.stream && isKept(i+1) {
 				b.WriteByte('\n')
@@ -1145,6 +1243,10 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 			flush(b)
 			b.WriteString(l.show)
 			b.WriteByte('\n')
+			if l.group > 1 {
+				b.WriteString(groupMarker(int(l.group) - 1))
+				b.WriteByte('\n')
+			}
 			kept++
 		}
 	}

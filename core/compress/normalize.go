@@ -19,6 +19,8 @@ const (
 	phPort = "<port>"
 	phTmp  = "<tmp>"
 	phUUID = "<uuid>"
+	phID   = "<id>"
+	phMem  = "<mem>"
 )
 
 // ephemeralPortMin is the lowest port treated as volatile on a loopback or
@@ -754,13 +756,96 @@ func Normalize(line string) string {
 	if i := strings.IndexByte(line, '<'); i > 0 && isDigit(line[i-1]) {
 		line = normElapsedRemaining(line)
 	}
-	return reporterTimings(normalizeTokens(line))
+	return squeezePadding(normIDsAndSizes(reporterTimings(normalizeTokens(line))))
+}
+
+// Rules of normIDsAndSizes, each behind a cheap test of the line.
+var (
+	// A generated hex id after an id key: "request_id=8203ef42",
+	// "traceId": "4bf92f3577b34da6", "span-id: 00f067aa0ba902b7" (eight hex
+	// digits or more, with a letter and a digit). Decimal ids (job=2987)
+	// stay: they name things.
+	hexIDRe = regexp.MustCompile(`(?i)\b([a-z_.-]*id)(["']?\s*[=:]\s*["']?)([0-9a-f]{8,})\b`)
+	// A generated id after a request word: "req 5f051908-07f",
+	// "trace=4bf92f35", "txn#a1b2c3d4" (hex groups of six digits or more).
+	reqIDRe = regexp.MustCompile(`(?i)\b(req|request|trace|span|txn|correlation)([ =:#]+)([0-9a-f]{6,}(?:-[0-9a-f]{2,})*)\b`)
+	// Memory figures: "Memory used: 187752K", "max RSS 2.1 GB", "heap=512MiB".
+	memRe = regexp.MustCompile(`(?i)\b(memory(?: used| usage)?|max ?rss|rss|heap(?: size| used)?)(["']?\s*[=:]?\s*)\d+(?:\.\d+)?\s?[kmg]i?b?\b`)
+	// A timestamp written with '_' for ':' (file names: npm's log
+	// "2026-12-02T02_00_53_625Z-debug-0.log").
+	fileTimeRe = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}T\d{2}_\d{2}_\d{2}(?:_\d+)?Z?`)
+)
+
+// normIDsAndSizes replaces generated hex ids after an id key with <id>,
+// memory figures with <mem> and '_'-separated timestamps with <time>.
+func normIDsAndSizes(line string) string {
+	if !strings.ContainsAny(line, "0123456789") {
+		return line
+	}
+	if strings.Contains(line, "id") || strings.Contains(line, "Id") || strings.Contains(line, "ID") {
+		line = replaceFunc(hexIDRe, line, hexID)
+	}
+	if strings.Contains(line, "req") || strings.Contains(line, "Req") || strings.Contains(line, "REQ") || strings.Contains(line, "trace") ||
+		strings.Contains(line, "span") || strings.Contains(line, "txn") || strings.Contains(line, "orrelation") {
+		line = replaceFunc(reqIDRe, line, hexID)
+	}
+	if strings.Contains(line, "emory") || strings.Contains(line, "MEMORY") || strings.Contains(line, "RSS") || strings.Contains(line, "rss") || strings.Contains(line, "eap") {
+		line = replaceFunc(memRe, line, func(m []string) string { return m[1] + m[2] + phMem })
+	}
+	if strings.IndexByte(line, '_') >= 0 && strings.IndexByte(line, 'T') >= 0 {
+		line = fileTimeRe.ReplaceAllString(line, phTime)
+	}
+	return line
+}
+
+// hexID replaces the id of a hexIDRe or reqIDRe match (groups: key,
+// separator, id) with <id> when it holds a digit and, unless the key names
+// a request, trace or span (whose ids are generated, even when all their
+// hex digits happen to be decimal ones), a letter: a word such as
+// "deadbeef" or a decimal job_id stays.
+func hexID(m []string) string {
+	key := strings.ToLower(m[1])
+	requestKey := strings.Contains(key, "req") || strings.Contains(key, "trace") || strings.Contains(key, "span") ||
+		strings.Contains(key, "txn") || strings.Contains(key, "correlation")
+	if strings.IndexAny(m[3], "0123456789") < 0 || strings.IndexAny(m[3], "abcdefABCDEF") < 0 && !requestKey {
+		return m[0]
+	}
+	return m[1] + m[2] + phID
+}
+
+// squeezePadding turns the column padding before a placeholder into one
+// space ("Program time:       <dur>"): aligned columns shift when a value
+// gets wider, and two runs should still compare equal. Leading indentation
+// stays.
+func squeezePadding(line string) string {
+	if !strings.Contains(line, "  <") {
+		return line
+	}
+	lead := len(line) - len(strings.TrimLeft(line, " \t"))
+	var b strings.Builder
+	b.WriteString(line[:lead])
+	rest := line[lead:]
+	for {
+		i := strings.Index(rest, "  <")
+		if i < 0 {
+			break
+		}
+		j := i
+		for j > 0 && rest[j-1] == ' ' {
+			j--
+		}
+		b.WriteString(rest[:j])
+		b.WriteByte(' ')
+		rest = rest[i+2:]
+	}
+	b.WriteString(rest)
+	return b.String()
 }
 
 // elapsedRemainingRe matches the "[elapsed<remaining, rate]" part of a
 // tqdm-style progress bar: "[00:21<00:26,  2.10it/s]", "[1:02:03<?, ?it/s]",
 // "[00:47<00:00, 3.4MB/s]", "[00:01<00:00, 1.52s/it]".
-var elapsedRemainingRe = regexp.MustCompile(`\[(?:\d+:)?\d{1,2}:\d{2}<(?:(?:\d+:)?\d{1,2}:\d{2}|\?)(,\s*(?:\d+(?:\.\d+)?|\?)\s?(?:[kKMGT]?i?(?:it|B|b)/s|s/it))?`)
+var elapsedRemainingRe = regexp.MustCompile(`\[(?:\d+:)?\d{1,2}:\d{2}<(?:(?:\d+:)?\d{1,2}:\d{2}|\?)(,\s*(?:\d+(?:\.\d+)?|\?)\s?(?:[A-Za-z]*/s|s/[A-Za-z]+))?`)
 
 // normElapsedRemaining replaces a progress bar's elapsed and remaining
 // times with <dur> and its rate with <rate> (see elapsedRemainingRe): the

@@ -13,7 +13,7 @@ func TestNormalize(t *testing.T) {
 		{"ms", "npm http fetch GET 200 https://registry.npmjs.org/ms 416ms (cache miss)", "npm http fetch GET 200 https://registry.npmjs.org/ms <dur> (cache miss)"},
 		{"compound", "took 1m30.5s total", "took <dur> total"},
 		{"micro", "op 1.2µs", "op <dur>"},
-		{"spelled", "Time:        1.234 s, 12 ms", "Time:        <dur>, <dur>"},
+		{"spelled", "Time:        1.234 s, 12 ms", "Time: <dur>, <dur>"},
 		{"not a duration", "12.0M x86_64 int64s 3d v1.2.3 test(s) 100m2x", "12.0M x86_64 int64s 3d v1.2.3 test(s) 100m2x"},
 		{"rfc3339", "at 2026-11-30T12:25:50.217941294Z", "at <time>"},
 		{"asctime", "2026-11-30 12:25:24,622 INFO    [pid 30670] worker", "<time> INFO    [pid <pid>] worker"},
@@ -25,7 +25,7 @@ func TestNormalize(t *testing.T) {
 		{"plain tmp file kept", "saved /tmp/blob.out", "saved /tmp/blob.out"},
 		{"ephemeral port", "listening on 127.0.0.1:41234 and localhost:8080", "listening on 127.0.0.1:<port> and localhost:8080"},
 		{"rate", "Fetched 241 kB in 2s (114 kB/s)", "Fetched 241 kB in <dur> (<rate>)"},
-		{"curl meter", "100 12.0M  100 12.0M    0     0  2573k      0  0:00:04  0:00:04 --:--:--  550k", "100 12.0M  100 12.0M    0     0  <progress>"},
+		{"curl meter", "100 12.0M  100 12.0M    0     0  2573k      0  0:00:04  0:00:04 --:--:--  550k", "100 12.0M  100 12.0M    0     0 <progress>"},
 		{"wget dots", "  6144K .......... .......... .......... .......... .......... 50% 1.21M 5s", "  6144K .......... .......... .......... .......... .......... 50% <progress>"},
 		{"wget last dots", " 12288K ....                                                  100% 2.34M=6.1s", " 12288K ....                                                  100% <progress>"},
 		{"git clone rate", "Receiving objects: 100% (1234/1234), 5.67 MiB | 3.21 MiB/s, done.", "Receiving objects: 100% (1234/1234), 5.67 MiB | <rate>, done."},
@@ -62,7 +62,7 @@ func TestNormalize(t *testing.T) {
 		// Process ids and durations.
 		{"process", "Killed process 31188 (python3); Process ID: 7712", "Killed process <pid> (python3); Process ID: <pid>"},
 		{"process count kept", "process 1 of 4", "process 1 of 4"},
-		{"jest estimate", "Time:        4 s, estimated 5 s", "Time:        <dur>"},
+		{"jest estimate", "Time:        4 s, estimated 5 s", "Time: <dur>"},
 		{"integer seconds", "done, estimated 4 s", "done, estimated <dur>"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -147,6 +147,38 @@ func TestNormalizeElapsedRemaining(t *testing.T) {
 		}
 		if got := Normalize(Normalize(in)); got != Normalize(in) {
 			t.Errorf("not idempotent on %q: %q", in, got)
+		}
+	}
+}
+
+func TestNormalizeIDsAndSizes(t *testing.T) {
+	for in, want := range map[string]string{
+		"INFO http request_id=8203ef42 method=GET":                                  "INFO http request_id=<id> method=GET",
+		`{"traceId": "4bf92f3577b34da6a3ce929d0e0e4736", "x": 1}`:                   `{"traceId": "<id>", "x": 1}`,
+		"job_id=29870000 failed":                                                    "job_id=29870000 failed",
+		"Memory used:               187752K":                                        "Memory used: <mem>",
+		"max RSS 2.1 GB":                                                            "max RSS <mem>",
+		"npm verbose logfile /root/.npm/_logs/2026-12-02T02_00_53_625Z-debug-0.log": "npm verbose logfile /root/.npm/_logs/<time>-debug-0.log",
+		"tokenize: 100%|██████████| 24/24 [00:00<00:00, 32.48shard/s]":              "tokenize: 100%|██████████| 24/24 [<dur><<dur>, <rate>]",
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+		if got := Normalize(Normalize(in)); got != Normalize(in) {
+			t.Errorf("not idempotent on %q: %q", in, got)
+		}
+	}
+}
+
+func TestNormalizePaddingAndRequestIDs(t *testing.T) {
+	for in, want := range map[string]string{
+		"Program time:                0.87s":                  "Program time: <dur>",
+		"  GET /x -> 200 in 3ms (59 bytes, req 5f051908-07f)": "  GET /x -> 200 in <dur> (59 bytes, req <id>)",
+		"req deadbeef":    "req deadbeef",
+		"job_id=12345678": "job_id=12345678",
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

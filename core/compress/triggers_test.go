@@ -136,11 +136,13 @@ var refTriggers = map[trigger]func(string) bool{
 }
 
 // refNormalize is the reference implementation of Normalize: each rule's
-// regexp behind its reference trigger, durations by durationRe.
+// regexp behind its reference trigger, durations by durationRe, the
+// progress-bar rule without its guard.
 func refNormalize(line string) string {
 	if isCommitDate(line) {
 		return line
 	}
+	line = normElapsedRemaining(line) // without Normalize's guard
 	digits := refTriggers[trigDigit](line)
 	if digits && refTriggers[trigDigitUnit](line) {
 		line = durationRe.ReplaceAllString(line, "${1}"+phDur)
@@ -155,7 +157,7 @@ func refNormalize(line string) string {
 			line = r.re.ReplaceAllString(line, r.repl)
 		}
 	}
-	return reporterTimings(line)
+	return squeezePadding(normIDsAndSizes(reporterTimings(line)))
 }
 
 // checkTriggers checks scanTriggers against the reference triggers on s:

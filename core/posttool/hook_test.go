@@ -129,10 +129,12 @@ func TestOptionsFromEnv(t *testing.T) {
 	}
 }
 
-// TestOutputStaysUnderPreviewCut: whatever budget is configured, the JSON
-// strings Claude Code receives stay under its 10,000-character preview cut.
+// TestOutputStaysUnderPreviewCut: whatever budget is configured, the
+// extract Claude Code receives (updatedToolOutput's stdout and stderr)
+// stays under the 30,000 bytes past which it would show its own preview
+// instead (internal/claudetest TestUpdatedToolOutputCap).
 func TestOutputStaysUnderPreviewCut(t *testing.T) {
-	opts := Options{OutputDir: t.TempDir(), Options: compress.Options{BudgetTokens: 100000}}
+	opts := Options{OutputDir: t.TempDir(), Options: compress.Options{BudgetTokens: 100000, ContentBudgetTokens: 100000}}
 	for _, c := range loadCases(t) {
 		if c.Payload == nil {
 			continue
@@ -141,8 +143,9 @@ func TestOutputStaysUnderPreviewCut(t *testing.T) {
 		if err != nil || out == nil {
 			continue
 		}
-		if n := len([]rune(string(out))); n >= 10000 {
-			t.Errorf("%s: hook output is %d characters", c.Name, n)
+		o := gjson.GetBytes(out, "hookSpecificOutput.updatedToolOutput")
+		if n := len(o.Get("stdout").String()) + len(o.Get("stderr").String()); n >= 30000 {
+			t.Errorf("%s: extract is %d bytes", c.Name, n)
 		}
 	}
 }
