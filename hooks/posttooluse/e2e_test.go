@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/vaultctx/vaultctx/core/compress"
 	"github.com/vaultctx/vaultctx/internal/claudetest"
 )
 
@@ -159,4 +161,65 @@ func TestClaudeCodeWholeOutput(t *testing.T) {
 		t.Errorf("saved full output (%d bytes, %v) is not Claude Code's complete file (%d bytes)", len(saved), err, len(persisted))
 	}
 	checkHooks(t, r, 3) // UserPromptSubmit, PostToolUse: ours and the recorder
+}
+
+// TestClaudeCodeKeepsAnomalies runs, in the real CLI with the installed
+// hooks, `tail -n 1500 app.log` on a real access log (the fidelity case
+// log_kv_tail_1500_a: 1,500 requests, one 500 and one 503 after 30 s).
+// The output is over 30,000 bytes, so Claude Code persists it; the model
+// must receive the extract, with both anomalous lines verbatim, and no
+// line that is not a line of the log but the extract's own markers. The
+// README's before/after example is this run's.
+func TestClaudeCodeKeepsAnomalies(t *testing.T) {
+	cli := claudetest.Claude(t)
+	bins := claudetest.BuildHooks(t)
+	caseDir := filepath.Join("..", "..", "core", "compress", "testdata", "fidelity", "log_kv_tail_1500_a")
+	log, err := os.ReadFile(filepath.Join(caseDir, "raw", "stdout.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct {
+		Anomalies []string `json:"anomalies"`
+	}
+	raw, err := os.ReadFile(filepath.Join(caseDir, "meta.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &meta); err != nil || len(meta.Anomalies) == 0 {
+		t.Fatalf("meta.json: %v, %d anomalies", err, len(meta.Anomalies))
+	}
+	mock := claudetest.NewMock(t, claudetest.Bash("toolu_log", "tail -n 1500 app.log"), claudetest.Say("Two failed requests."))
+	s := claudetest.NewSession(t, cli, mock)
+	s.WireHooks(t, bins)
+	s.Env = []string{"VAULTCTX_HOOK_DEADLINE=60s"}
+	if err := os.WriteFile(filepath.Join(s.Project, "app.log"), log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := s.Run(t, "any errors in app.log?")
+	if r.Code != 0 {
+		t.Fatalf("claude exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	got, ok := mock.ToolResult("toolu_log")
+	if !ok {
+		t.Fatal("no tool_result reached the model")
+	}
+	t.Logf("the model received:\n%s", got)
+	if !strings.HasPrefix(got, compress.HeaderPrefix+"Bash output condensed from 1500 lines") {
+		t.Fatalf("the model did not receive the extract:\n%.2000s", got)
+	}
+	logLines := map[string]bool{}
+	for _, l := range strings.Split(string(log), "\n") {
+		logLines[l] = true
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if !compress.IsMarkerLine(l) && !logLines[l] {
+			t.Errorf("the model got a line that is not in the log: %q", l)
+		}
+	}
+	for _, a := range meta.Anomalies {
+		if !strings.Contains(got, a+"\n") && !strings.HasSuffix(got, a) {
+			t.Errorf("anomaly lost: %q", a)
+		}
+	}
+	checkHooks(t, r, 2) // UserPromptSubmit, PostToolUse
 }
