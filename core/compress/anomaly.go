@@ -138,7 +138,7 @@ func markAnomalies(ls []line) {
 	}
 	logLike := 0
 	for _, i := range idx {
-		if t := ls[i].text; strings.Index(t[:min(len(t), 48+len(phTime))], phTime) >= 0 || opensWithLevel(t) {
+		if t := ls[i].text; strings.Contains(t[:min(len(t), 48+len(phTime))], phTime) || opensWithLevel(t) {
 			logLike++
 		}
 	}
@@ -340,7 +340,7 @@ func templateHash(s string) uint64 {
 		}
 		h = (h ^ ' ') * prime
 		if name || n >= 8 && digits >= 2 && letters > 0 && digits+letters >= 8 {
-			h = (h ^ 0) * prime
+			h *= prime // a masked token: byte 0
 			continue
 		}
 		if f, _ := unitFamily(strings.TrimRight(s[start:i], "),;]")); digits == 0 && (f == "t" || f == "b") {

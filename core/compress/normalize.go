@@ -807,7 +807,7 @@ func hexID(m []string) string {
 	key := strings.ToLower(m[1])
 	requestKey := strings.Contains(key, "req") || strings.Contains(key, "trace") || strings.Contains(key, "span") ||
 		strings.Contains(key, "txn") || strings.Contains(key, "correlation")
-	if strings.IndexAny(m[3], "0123456789") < 0 || strings.IndexAny(m[3], "abcdefABCDEF") < 0 && !requestKey {
+	if !strings.ContainsAny(m[3], "0123456789") || !strings.ContainsAny(m[3], "abcdefABCDEF") && !requestKey {
 		return m[0]
 	}
 	return m[1] + m[2] + phID
