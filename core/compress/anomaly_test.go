@@ -1,6 +1,12 @@
 package compress
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/vaultctx/vaultctx/core/internal/textan"
+)
 
 // TestTemplateHash: lines that differ only in numbers, names, paths and
 // ids share a template; lines that differ in a word do not.
@@ -28,5 +34,50 @@ func TestTemplateHash(t *testing.T) {
 		if templateHash(p[0]) == templateHash(p[1]) {
 			t.Errorf("%q and %q share a template", p[0], p[1])
 		}
+	}
+}
+
+// TestAnomaliesAtScale: the real 1,500-line access log of the fidelity
+// case log_kv_tail_1500_a, its ordinary lines repeated to 20,000 lines
+// and its two injected anomalies (a 500, a 503 after 30 s) each left
+// once in place, still shows both anomalies verbatim, within the budget.
+func TestAnomaliesAtScale(t *testing.T) {
+	var c fidelityCase
+	for _, f := range loadFidelity(t) {
+		if f.Name == "log_kv_tail_1500_a" {
+			c = f
+		}
+	}
+	if len(c.Meta.Anomalies) == 0 {
+		t.Fatal("no log_kv_tail_1500_a case with anomalies")
+	}
+	anomalous := map[string]bool{}
+	for _, a := range c.Meta.Anomalies {
+		anomalous[a] = true
+	}
+	lines := strings.Split(strings.TrimSuffix(c.Req.Stdout, "\n"), "\n")
+	var b strings.Builder
+	for n, round := 0, 0; n < 20000; round++ {
+		for _, l := range lines {
+			if anomalous[l] && round > 0 || n >= 20000 {
+				continue
+			}
+			b.WriteString(l)
+			b.WriteByte('\n')
+			n++
+		}
+	}
+	req := Request{Command: c.Req.Command, Stdout: b.String()}
+	ex := Condense(context.Background(), req, Options{}, testSavedPath)
+	if ex.Lines != 20000 {
+		t.Fatalf("extract counts %d lines", ex.Lines)
+	}
+	for _, a := range c.Meta.Anomalies {
+		if !strings.Contains(ex.Stdout, "\n"+a+"\n") {
+			t.Errorf("anomaly lost in 20,000 lines: %q", a)
+		}
+	}
+	if n := len(ex.Stdout) + len(ex.Stderr); n > textan.CharBudget(DefaultBudgetTokens) {
+		t.Errorf("extract of %d bytes over the budget", n)
 	}
 }
