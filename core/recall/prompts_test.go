@@ -116,7 +116,7 @@ func trunc(s string) string {
 
 // decideShown is what the prompt hook would show for prompt.
 func decideShown(t *testing.T, e *engine.Engine, cfg config.Config, prompt string) []Hit {
-	if IsSlashCommand(prompt) {
+	if PromptSkip(prompt) != "" {
 		return nil
 	}
 	hits, sig, err := Search(context.Background(), e, cfg, capQuery(prompt))

@@ -47,12 +47,19 @@ const DefaultMinMatched = 5
 const MinTerms = 2
 
 // Prompt answers a UserPromptSubmit payload: nil when the config turns the
-// hook off (hooks.userprompt = false; the index is not opened), for slash
-// commands, prompts with fewer than MinTerms searchable terms, and prompts
-// whose best hit falls below the relevance floor. opts.LeaveOpen leaves the
-// index open (see Options).
+// hook off (hooks.userprompt = false; the index is not opened), for prompts
+// that are not questions to the vault (PromptSkip: slash commands,
+// <task-notification> and other client-generated text, acknowledgements,
+// lone paths or URLs, pasted output without a question), prompts with
+// fewer than MinTerms searchable terms, and prompts whose best hit falls
+// below the relevance floor. opts.LeaveOpen leaves the index open (see
+// Options).
 func Prompt(ctx context.Context, cfg config.Config, in hookio.Input, opts Options) ([]byte, error) {
-	if !cfg.Hooks.Enabled(config.HookUserPrompt) || IsSlashCommand(in.Prompt) {
+	if !cfg.Hooks.Enabled(config.HookUserPrompt) {
+		return nil, nil
+	}
+	if why := PromptSkip(in.Prompt); why != "" {
+		hookio.Logger(ctx).Debug("prompt not searched", "reason", why)
 		return nil, nil
 	}
 	return answer(ctx, cfg, in, opts, EventPrompt, in.Prompt, cfg.Hooks.PromptBudgetTokens)

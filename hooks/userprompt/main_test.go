@@ -79,6 +79,11 @@ func TestPromptSilentCases(t *testing.T) {
 		{"slash command", hooktest.Payload(t, "userprompt-slash.json")},
 		{"trivial prompt", hooktest.Payload(t, "userprompt-trivial.json")},
 		{"nothing relevant", []byte(`{"hook_event_name":"UserPromptSubmit","prompt":"bake sourdough bread with rye flour overnight"}`)},
+		// What Claude Code 2.1.332 sends when a background agent about wide
+		// strings finishes: its words match the vault, but it is no question.
+		{"task notification", []byte(`{"hook_event_name":"UserPromptSubmit","session_id":"s","prompt":"<task-notification>\n<task-id>a41ca248c52d79cd8</task-id>\n<status>completed</status>\n<summary>Agent \"Convert wide strings to multibyte strings in C++\" finished</summary>\n<result>Use WideCharToMultiByte or wcstombs_s to convert a wide character string to a multibyte string.</result>\n</task-notification>"}`)},
+		{"acknowledgement", []byte(`{"hook_event_name":"UserPromptSubmit","prompt":"looks good, ship it"}`)},
+		{"only a path", []byte(`{"hook_event_name":"UserPromptSubmit","prompt":"cpp-text/how-to-convert-between-various-string-types.md"}`)},
 		{"empty stdin", nil},
 		{"garbage stdin", []byte("\x00\xffnot json{{{")},
 		{"wrong shape", []byte(`{"prompt": 42, "session_id": {"a": 1}}`)},
