@@ -83,6 +83,13 @@ func Open(ctx context.Context, dbPath string, opt Options) (*Engine, error) {
 // Store returns the underlying store.
 func (e *Engine) Store() *store.Store { return e.st }
 
+// Vault returns the absolute vault root the index was built from (meta
+// vault, store.MetaVault), to which every hit's Path is relative; "" when
+// the index records none. Errors are the store's.
+func (e *Engine) Vault(ctx context.Context) (string, error) {
+	return e.st.Meta(ctx, store.MetaVault)
+}
+
 // Close closes the index.
 func (e *Engine) Close() error {
 	if e.model != nil {

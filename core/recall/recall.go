@@ -20,6 +20,7 @@ import (
 	"github.com/vaultctx/vaultctx/core/internal/xdg"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/scrub"
+	"github.com/vaultctx/vaultctx/core/vault"
 )
 
 // Events answered by this package.
@@ -227,6 +228,7 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 			}
 		}
 	}
+	root := vaultRoot(ctx, e, cfg)
 	sc := scrub.Default()
 	var show []Hit
 	for _, h := range hits {
@@ -234,8 +236,13 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 		if seen != nil && seen.Has(key) {
 			continue
 		}
+		path, ok := notePath(root, h.Path)
+		if !ok {
+			log.Debug("hit not on disk", "path", h.Path, "vault", root)
+			continue
+		}
 		clean := func(s string) string { out, _ := sc.Scrub(s); return out }
-		show = append(show, Hit{Path: clean(h.Path), Section: clean(h.Section), Title: clean(h.Title), Text: clean(h.Text), ChunkID: key})
+		show = append(show, Hit{Path: clean(path), Section: clean(h.Section), Title: clean(h.Title), Text: clean(h.Text), ChunkID: key})
 	}
 	block, shown := FormatContext(show, budget)
 	if block == "" {
@@ -250,6 +257,45 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 		}
 	}
 	return hookio.ContextOutput(event, block), nil
+}
+
+// vaultRoot returns the folder the index's paths are relative to: the root
+// the index records (engine.Vault), or the config's vault when that one is
+// a folder and the recorded one is not (the vault moved and the config
+// followed it), else whichever of them is set, else "".
+func vaultRoot(ctx context.Context, e *engine.Engine, cfg config.Config) string {
+	recorded, _ := e.Vault(ctx)
+	configured := ""
+	if cfg.Vault != "" {
+		configured, _ = filepath.Abs(cfg.Vault)
+	}
+	isDir := func(p string) bool {
+		fi, err := os.Stat(p)
+		return err == nil && fi.IsDir()
+	}
+	switch {
+	case recorded != "" && isDir(recorded):
+		return recorded
+	case configured != "" && isDir(configured):
+		return configured
+	case recorded != "":
+		return recorded
+	}
+	return configured
+}
+
+// notePath returns the path a context block names for a hit at
+// vault-relative path rel: the absolute path on disk under root, with the
+// file's real name (vault.Locate: an NFD name stays NFD), which Claude
+// Code's Read tool can open. ok is false when no such file exists any more
+// (deleted or renamed since the last index), and the hit is not shown.
+// With no known root the vault-relative path is all there is.
+func notePath(root, rel string) (path string, ok bool) {
+	if root == "" {
+		return rel, true
+	}
+	abs, err := vault.Locate(root, rel)
+	return abs, err == nil
 }
 
 // SeenKey identifies a chunk for session de-duplication by its content

@@ -90,11 +90,11 @@ func TestPreToolGoldenAndDeterministic(t *testing.T) {
 		payload string
 		want    string // a path the context must show; "" for no output
 	}{
-		{"pretooluse-grep.json", "ps/Get-ChildItem.md"},
+		{"pretooluse-grep.json", hooktest.VaultMark + "/ps/Get-ChildItem.md"},
 		// A survey of unsafe C string functions and their _s variants:
 		// the CRT's secure template overloads note answers it.
-		{"pretooluse-task.json", "crt/secure-template-overloads.md"},
-		{"pretooluse-websearch.json", "ps/remoting/SSH-Remoting-in-PowerShell.md"},
+		{"pretooluse-task.json", hooktest.VaultMark + "/crt/secure-template-overloads.md"},
+		{"pretooluse-websearch.json", hooktest.VaultMark + "/ps/remoting/SSH-Remoting-in-PowerShell.md"},
 		{"pretooluse-bash.json", ""},
 	} {
 		t.Run(tc.payload, func(t *testing.T) {
@@ -102,6 +102,9 @@ func TestPreToolGoldenAndDeterministic(t *testing.T) {
 			payload := withSession(hooktest.Payload(t, tc.payload), "")
 			first := hooktest.Run(t, bin, payload, env.Vars)
 			second := hooktest.Run(t, bin, payload, env.Vars)
+			// Notes are named by absolute paths under the vault's temp folder.
+			first.Stdout = env.MaskVault(first.Stdout)
+			second.Stdout = env.MaskVault(second.Stdout)
 			if !bytes.Equal(first.Stdout, second.Stdout) {
 				t.Errorf("two runs differ:\n%s\n%s", first.Stdout, second.Stdout)
 			}
@@ -313,12 +316,13 @@ func TestNoSecretsOut(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := hooktest.Run(t, tc.bin, []byte(tc.stdin), env.Vars, "VAULTCTX_CONFIG="+cfg)
 			block := parse(t, tc.event, r)
-			if !strings.Contains(block, "\nops/notes_mixed.md\n") {
+			note := "\n" + env.Vault + "/ops/notes_mixed.md\n"
+			if !strings.Contains(block, note) {
 				t.Fatalf("the secrets note is not in the context, so the check below proves nothing:\n%s", block)
 			}
 			// Both chunks of the note shown: every secret must be there as a
 			// redaction marker.
-			if strings.Count(block, "\nops/notes_mixed.md\n") == 2 {
+			if strings.Count(block, note) == 2 {
 				if n := strings.Count(block, "[REDACTED:"); n != len(spans) {
 					t.Errorf("%d redaction markers, want %d:\n%s", n, len(spans), block)
 				}

@@ -43,21 +43,23 @@ func TestPromptGoldenAndDeterministic(t *testing.T) {
 	if !bytes.Equal(first.Stdout, second.Stdout) {
 		t.Errorf("two runs differ:\n%s\n%s", first.Stdout, second.Stdout)
 	}
+	// Notes are named by absolute paths under the vault's temp folder.
+	masked := env.MaskVault(first.Stdout)
 	var out output
-	if err := json.Unmarshal(first.Stdout, &out); err != nil {
+	if err := json.Unmarshal(masked, &out); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, first.Stdout)
 	}
 	ctx := out.HookSpecificOutput.AdditionalContext
 	if out.HookSpecificOutput.HookEventName != "UserPromptSubmit" || !strings.HasPrefix(ctx, "## Relevant Memory Context") {
 		t.Errorf("unexpected output: %s", first.Stdout)
 	}
-	if !strings.Contains(ctx, "cpp-text/how-to-convert-between-various-string-types.md") {
+	if !strings.Contains(ctx, "\n"+hooktest.VaultMark+"/cpp-text/how-to-convert-between-various-string-types.md\n") {
 		t.Errorf("the string conversion note is missing from the context:\n%s", ctx)
 	}
 	if n := len([]rune(ctx)); n > 500*4 {
 		t.Errorf("context is %d characters, over the 500-token budget", n)
 	}
-	golden.Check(t, filepath.Join("testdata", "userprompt.golden.json"), first.Stdout)
+	golden.Check(t, filepath.Join("testdata", "userprompt.golden.json"), masked)
 
 	// The same prompt with the hook turned off in the config: nothing.
 	off := filepath.Join(t.TempDir(), "config.toml")

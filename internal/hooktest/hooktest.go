@@ -23,6 +23,17 @@ type Env struct {
 	Vars  []string // KEY=VALUE pairs for the child process (VAULTCTX_HOOK_DEADLINE is 60s)
 }
 
+// VaultMark is what Env.MaskVault writes in place of the vault root.
+const VaultMark = "$VAULT"
+
+// MaskVault returns b with every occurrence of the vault root (Env.Vault,
+// a temp folder that changes each run) replaced by VaultMark, so a hook's
+// output, which names notes by their absolute paths, compares with a
+// golden file.
+func (e *Env) MaskVault(b []byte) []byte {
+	return bytes.ReplaceAll(b, []byte(e.Vault), []byte(VaultMark))
+}
+
 // Source is a file or directory under ../shared (From, relative to testkit.Shared)
 // copied into a test vault at To (relative to the vault root).
 type Source struct{ From, To string }
