@@ -1,5 +1,6 @@
 // Package hookio is the Claude Code hook protocol as vaultctx's three hook
-// binaries (UserPromptSubmit, PreToolUse, PostToolUse) speak it: decoding
+// binaries (UserPromptSubmit, also wired to SessionStart and SubagentStart;
+// PreToolUse; PostToolUse) speak it: decoding
 // the hook JSON on stdin (ReadInput, with its field scanner Fields), the
 // protocol output builders (ContextOutput, BashOutput) and the fail-open
 // runner every hook main calls (Run). What a hook answers lives elsewhere:

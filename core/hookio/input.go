@@ -58,8 +58,18 @@ type Input struct {
 	Prompt         string // "prompt" (UserPromptSubmit)
 	ToolName       string // "tool_name" (tool events)
 	ToolUseID      string // "tool_use_id" (tool events)
-	ToolInput      gjson.Result
-	ToolResponse   gjson.Result
+	// Source is "source" (SessionStart): "startup", "resume", "clear" or
+	// "compact" with Claude Code 2.1.332.
+	Source string
+	// AgentID is "agent_id": the subagent a SubagentStart or SubagentStop
+	// is about, and the subagent a tool event runs in ("" in the main
+	// conversation). Claude Code 2.1.332 sends the parent's session_id in
+	// both cases.
+	AgentID string
+	// AgentType is "agent_type", e.g. "general-purpose" (with AgentID).
+	AgentType    string
+	ToolInput    gjson.Result
+	ToolResponse gjson.Result
 }
 
 // ReadInput reads one hook payload from r, at most maxBytes bytes
@@ -131,6 +141,12 @@ func ReadInput(r io.Reader, maxBytes int64) (Input, error) {
 			in.ToolName = str(value)
 		case "tool_use_id":
 			in.ToolUseID = str(value)
+		case "source":
+			in.Source = str(value)
+		case "agent_id":
+			in.AgentID = str(value)
+		case "agent_type":
+			in.AgentType = str(value)
 		case "tool_input":
 			in.ToolInput = value
 		case "tool_response":
@@ -149,7 +165,8 @@ func ReadInput(r io.Reader, maxBytes int64) (Input, error) {
 // hook answers nothing and says why on stderr rather than guess.
 var stringFields = map[string]bool{
 	"session_id": true, "transcript_path": true, "cwd": true, "hook_event_name": true,
-	"prompt": true, "tool_name": true, "tool_use_id": true,
+	"prompt": true, "tool_name": true, "tool_use_id": true, "source": true, "agent_id": true,
+	"agent_type": true,
 }
 
 func jsonType(r gjson.Result) string {

@@ -36,6 +36,14 @@ func TestReadInputRealPayloads(t *testing.T) {
 	}
 	tools, _ := filepath.Glob(testkit.SharedDir("tool-outputs/*/posttoolusefailure.json"))
 	files = append(files, tools...)
+	// Payloads captured from Claude Code 2.1.332 (internal/claudetest):
+	// SessionStart, PreCompact, SubagentStart, a <task-notification>
+	// prompt, tool calls inside a subagent.
+	captured, _ := filepath.Glob(filepath.Join("testdata", "claude-code-2.1.332", "*.json"))
+	if len(captured) == 0 {
+		t.Fatal("no captured payloads in testdata/claude-code-2.1.332")
+	}
+	files = append(files, captured...)
 	for _, f := range files {
 		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
 			data, err := os.ReadFile(f)
@@ -50,7 +58,8 @@ func TestReadInputRealPayloads(t *testing.T) {
 			for _, c := range []struct{ got, key string }{
 				{in.SessionID, "session_id"}, {in.TranscriptPath, "transcript_path"}, {in.Cwd, "cwd"},
 				{in.Event, "hook_event_name"}, {in.Prompt, "prompt"}, {in.ToolName, "tool_name"},
-				{in.ToolUseID, "tool_use_id"},
+				{in.ToolUseID, "tool_use_id"}, {in.Source, "source"}, {in.AgentID, "agent_id"},
+				{in.AgentType, "agent_type"},
 			} {
 				if c.got != strField(m, c.key) {
 					t.Errorf("%s = %q, want %q", c.key, c.got, strField(m, c.key))

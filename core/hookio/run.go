@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,21 +53,23 @@ type Env struct {
 // DefaultDeadline; VAULTCTX_HOOK_DEADLINE overrides it), calls h and writes
 // its output. It returns the exit status, which is always 0: errors,
 // panics, timeouts, payloads of another event and invalid handler output
-// all lead to empty stdout and one line on stderr. A payload whose
-// hook_event_name is set and differs from event is ignored silently. Call
-// it as os.Exit(hookio.Run(...)).
+// all lead to empty stdout and one line on stderr. A process wired to
+// further events names them in also (the prompt hook also answers
+// SessionStart and SubagentStart); a payload whose hook_event_name is set
+// and is neither event nor one of also is ignored silently, and h tells
+// the events apart by Input.Event. Call it as os.Exit(hookio.Run(...)).
 //
 // Run installs no signal handlers: SIGINT or SIGTERM end the process at
 // once, before it has printed anything (the output is one write at the
 // end). Listening for them starts a goroutine and a thread locked to
 // manage signal masks, about 1 ms of a hook that must answer in 15.
-func Run(event string, deadline time.Duration, h Handler) int {
-	return RunEnv(context.Background(), Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}, event, deadline, h)
+func Run(event string, deadline time.Duration, h Handler, also ...string) int {
+	return RunEnv(context.Background(), Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}, event, deadline, h, also...)
 }
 
 // RunEnv is Run with an explicit parent context and process environment.
 // It always returns 0.
-func RunEnv(ctx context.Context, env Env, event string, deadline time.Duration, h Handler) int {
+func RunEnv(ctx context.Context, env Env, event string, deadline time.Duration, h Handler, also ...string) int {
 	getenv := env.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -80,7 +83,7 @@ func RunEnv(ctx context.Context, env Env, event string, deadline time.Duration, 
 		deadline = DefaultDeadline
 	}
 	start := time.Now()
-	out, err := runHandler(ctx, env.Stdin, event, deadline, logger, h)
+	out, err := runHandler(ctx, env.Stdin, append([]string{event}, also...), deadline, logger, h)
 	if err != nil {
 		logger.Debug("hook failed open", "event", event, "err", err, "elapsed", time.Since(start))
 		fmt.Fprintf(env.Stderr, "vaultctx %s: %s\n", event, oneLine(err.Error()))
@@ -94,9 +97,10 @@ func RunEnv(ctx context.Context, env Env, event string, deadline time.Duration, 
 }
 
 // runHandler reads and checks the input, runs h under the deadline with
-// panic recovery, and checks h's output. A nil output with a nil error means
-// "print nothing".
-func runHandler(ctx context.Context, stdin io.Reader, event string, deadline time.Duration, logger *slog.Logger, h Handler) ([]byte, error) {
+// panic recovery, and checks h's output. events[0] is the hook's own event
+// (it sets the stdin cap), the rest the others it answers. A nil output
+// with a nil error means "print nothing".
+func runHandler(ctx context.Context, stdin io.Reader, events []string, deadline time.Duration, logger *slog.Logger, h Handler) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	ctx = context.WithValue(ctx, loggerKey{}, logger)
@@ -113,13 +117,13 @@ func runHandler(ctx context.Context, stdin io.Reader, event string, deadline tim
 				done <- result{err: fmt.Errorf("panic: %v", p)}
 			}
 		}()
-		in, err := ReadInput(stdin, MaxInput(event))
+		in, err := ReadInput(stdin, MaxInput(events[0]))
 		if err != nil {
 			done <- result{err: err}
 			return
 		}
-		if in.Event != "" && in.Event != event {
-			logger.Debug("ignoring payload of another event", "want", event, "got", in.Event)
+		if in.Event != "" && !slices.Contains(events, in.Event) {
+			logger.Debug("ignoring payload of another event", "want", events, "got", in.Event)
 			done <- result{}
 			return
 		}

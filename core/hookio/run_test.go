@@ -68,6 +68,26 @@ func TestRunFailsOpen(t *testing.T) {
 	}
 }
 
+// TestRunAlsoEvents checks that a hook wired to further events gets their
+// payloads, and still ignores any other event's.
+func TestRunAlsoEvents(t *testing.T) {
+	h := func(ctx context.Context, in Input) ([]byte, error) {
+		return ContextOutput(in.Event, "for "+in.Event+" "+in.Source), nil
+	}
+	for _, c := range []struct{ stdin, want string }{
+		{promptPayload, string(ContextOutput("UserPromptSubmit", "for UserPromptSubmit "))},
+		{`{"hook_event_name":"SessionStart","source":"compact"}`, string(ContextOutput("SessionStart", "for SessionStart compact"))},
+		{`{"hook_event_name":"PreToolUse","tool_name":"Grep"}`, ""},
+	} {
+		var out, errb bytes.Buffer
+		RunEnv(context.Background(), Env{Stdin: strings.NewReader(c.stdin), Stdout: &out, Stderr: &errb},
+			"UserPromptSubmit", time.Minute, h, "SessionStart", "SubagentStart")
+		if out.String() != c.want || errb.Len() != 0 {
+			t.Errorf("%s: stdout %q, stderr %q; want %q", c.stdin, out.String(), errb.String(), c.want)
+		}
+	}
+}
+
 func TestRunDeadlineFromEnv(t *testing.T) {
 	slow := func(ctx context.Context, in Input) ([]byte, error) {
 		<-ctx.Done()

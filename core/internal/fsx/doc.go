@@ -12,6 +12,10 @@
 // files a user would miss, such as Claude Code's settings.json. Caches that
 // can be rebuilt are written without them.
 //
+// It also reads the end of a file the client writes (ReadTail, over
+// OpenRegular), refusing a FIFO, socket, device or folder at once instead
+// of blocking on it: the hooks read Claude Code's transcripts this way.
+//
 // On Windows, os.Rename replaces an existing file too (MoveFileEx with
 // MOVEFILE_REPLACE_EXISTING), and syncing a folder is not supported, so a
 // failed folder sync is ignored there.

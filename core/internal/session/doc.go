@@ -1,5 +1,6 @@
 // Package session keeps the per-session state of vaultctx's context hooks:
-// the set of chunks already injected into one Claude Code session (Seen),
+// the set of chunks already injected into one Claude Code session (Seen;
+// Reset forgets them after /compact),
 // so that no hook repeats a chunk, in one small JSON file per session under
 // $XDG_STATE_HOME/vaultctx/sessions, expired after TTL (24 h).
 //

@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,6 +89,19 @@ func Open(dir, sessionID string) (*Seen, error) {
 		}
 	}
 	return s, nil
+}
+
+// Reset forgets every chunk shown in session sessionID: it deletes the
+// session's state file in dir (as Open names it), so the next Open starts
+// empty. A missing file is no error; another one is returned wrapped.
+// Claude Code 2.1.332 keeps the session_id across /compact, after which
+// none of the chunks shown before are in the conversation any more.
+func Reset(dir, sessionID string) error {
+	err := os.Remove(filepath.Join(dir, SafeName(sessionID)+".json"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("reset seen state: %w", err)
+	}
+	return nil
 }
 
 // Has reports whether chunkID was already injected in this session.

@@ -125,3 +125,37 @@ func TestSafeName(t *testing.T) {
 		t.Error("distinct ids share a name")
 	}
 }
+
+// TestReset checks that Reset empties one session and leaves the others,
+// and that resetting a session with no state is no error.
+func TestReset(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sessions")
+	for _, id := range []string{"compacted", "other", "compacted/agent-a1"} {
+		s, err := Open(dir, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Add(1, 2)
+		if err := s.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Reset(dir, "compacted"); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]bool{"compacted": false, "other": true, "compacted/agent-a1": true} {
+		s, err := Open(dir, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Has(1) != want {
+			t.Errorf("after Reset(compacted), %s has chunk 1 = %v, want %v", id, s.Has(1), want)
+		}
+	}
+	if err := Reset(dir, "never-seen"); err != nil {
+		t.Errorf("Reset of a session without state: %v", err)
+	}
+	if err := Reset(filepath.Join(dir, "missing-dir"), "x"); err != nil {
+		t.Errorf("Reset in a missing folder: %v", err)
+	}
+}

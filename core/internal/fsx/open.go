@@ -1,0 +1,61 @@
+package fsx
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// ErrNotRegular is returned (wrapped) by OpenRegular and ReadTail when the
+// path is not a regular file (or a symlink to one): a FIFO, socket,
+// device or directory.
+var ErrNotRegular = errors.New("not a regular file")
+
+// OpenRegular opens path for reading when it is a regular file (or a
+// symlink to one). The path is stat'ed first and then opened without
+// blocking (O_NONBLOCK on Unix), so a FIFO put in its place between the two
+// calls cannot hold the caller until a writer comes; the open file is
+// checked again. It returns ErrNotRegular (wrapped) for anything else, and
+// the errors of os.Stat and os.OpenFile.
+func OpenRegular(path string) (*os.File, error) {
+	if info, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("open %s: %w", path, ErrNotRegular)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = fmt.Errorf("open %s: %w", path, ErrNotRegular)
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// ReadTail returns the last n bytes of the regular file at path (all of
+// it when it is shorter), opened with OpenRegular, and whether the file
+// holds more than that (cut: the first line returned is probably partial).
+// Errors are OpenRegular's and the read's.
+func ReadTail(path string, n int64) (data []byte, cut bool, err error) {
+	f, err := OpenRegular(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	off := max(info.Size()-n, 0)
+	data, err = io.ReadAll(io.NewSectionReader(f, off, info.Size()-off))
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, off > 0, nil
+}
