@@ -2,7 +2,27 @@
 // PreToolUse: it turns the hook input into a query, searches the vault
 // index (core/engine) in hybrid mode, drops weak results and chunks this
 // session has already been shown, scrubs credentials, and renders the
-// context block under a token budget (FormatContext).
+// context block under a token budget (FormatContext), each note named by
+// its absolute path on disk (the vault root joined with the file's real,
+// possibly NFD, name).
+//
+// # Which prompts are searched
+//
+// PromptSkip keeps the prompt hook from searching what is no question to
+// the vault: slash commands, text the client generates (Claude Code sends a
+// <task-notification> as a prompt when background work finishes),
+// acknowledgements ("ok", "yes do it"), lone paths or URLs, and pasted
+// stack traces or logs with no question line.
+//
+// # Session life
+//
+// The prompt hook also answers SessionStart and SubagentStart
+// (PromptHook). After /compact or /clear (SessionStart source "compact" or
+// "clear") the session forgets what it was shown, so the chunks can be
+// shown again. A subagent gets context for its task (SubagentStart: the
+// Agent call's description and prompt, found in the parent's transcript by
+// SubagentTask), and has its own session state, as do the tool calls it
+// makes.
 //
 // # Relevance floor
 //

@@ -17,7 +17,6 @@ import (
 	"github.com/vaultctx/vaultctx/core/hookio"
 	"github.com/vaultctx/vaultctx/core/internal/session"
 	"github.com/vaultctx/vaultctx/core/internal/textan"
-	"github.com/vaultctx/vaultctx/core/internal/xdg"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/scrub"
 	"github.com/vaultctx/vaultctx/core/vault"
@@ -221,9 +220,9 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 		return nil, nil
 	}
 	var seen *session.Seen
-	if in.SessionID != "" {
-		if dir, err := xdg.StateDir(os.Getenv); err == nil {
-			if s, err := session.Open(filepath.Join(dir, "sessions"), in.SessionID); err == nil {
+	if id := stateID(in); id != "" {
+		if dir, err := sessionsDir(); err == nil {
+			if s, err := session.Open(dir, id); err == nil {
 				seen = s
 			}
 		}

@@ -27,16 +27,17 @@ type Options struct {
 	Stderr io.Writer
 }
 
-// Answer is Prompt or PreTool: it answers one decoded payload with the
-// loaded config.
+// Answer is PromptHook, Prompt or PreTool: it answers one decoded payload
+// with the loaded config.
 type Answer func(ctx context.Context, cfg config.Config, in hookio.Input, opts Options) ([]byte, error)
 
 // Run is the life of a context hook process once its main has tuned the
 // runtime: it loads the config as vaultctx does and runs answer, with opts,
-// under hookio.Run with the configured deadline (hooks.deadline_ms). A
+// under hookio.Run with the configured deadline (hooks.deadline_ms), for
+// payloads of event and of the further events in also (see hookio.Run). A
 // config error fails open like any other. It returns the exit status,
 // always 0.
-func Run(event string, answer Answer, opts Options) int {
+func Run(event string, answer Answer, opts Options, also ...string) int {
 	cfg, cfgErr := config.Load("", os.Getenv)
 	deadline := time.Duration(cfg.Hooks.DeadlineMS) * time.Millisecond
 	return hookio.Run(event, deadline, func(ctx context.Context, in hookio.Input) ([]byte, error) {
@@ -44,5 +45,5 @@ func Run(event string, answer Answer, opts Options) int {
 			return nil, cfgErr
 		}
 		return answer(ctx, cfg, in, opts)
-	})
+	}, also...)
 }

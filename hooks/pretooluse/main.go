@@ -5,8 +5,11 @@
 // `prompt`) it searches the vault index and prints
 // {"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"..."}}
 // under hooks.pretool_budget_tokens (300 by default), leaving out chunks
-// that any of our hooks already showed in the same session (state under
-// $XDG_STATE_HOME/vaultctx/sessions, expired after 24 h). The relevance
+// that any of our hooks already showed in the same session, or, for a call
+// a subagent makes, in that subagent (state under
+// $XDG_STATE_HOME/vaultctx/sessions, expired after 24 h). The context of an
+// Agent or Task call reaches the parent, not the subagent; the prompt
+// hook's SubagentStart answer gives the subagent its own. The relevance
 // floor is the prompt hook's (see core/recall/FLOOR.md). Every other tool,
 // and a Glob pattern that names only file types, gets nothing, and so does
 // every call when the config turns the hook off (hooks.pretooluse = false). It never blocks a tool, decides a permission, or rewrites
