@@ -122,16 +122,23 @@ func (c *hooksInstallCmd) Run(g *globals) error {
 		case !cfg.Hooks.Enabled(name):
 			fmt.Fprintf(w, "  %-17s not wired: %s = false under [hooks] in %s\n", grp.Event, name, orDefault(cfg.File, configPath()))
 		default:
-			fmt.Fprintf(w, "  %-17s %s%s, timeout %gs\n", grp.Event, grp.Handler.Command, matcherNote(grp.Matcher), grp.Handler.Timeout)
+			fmt.Fprintf(w, "  %-17s %s%s, timeout %gs\n", grp.Event, grp.Handler.Command, matcherNote(grp.Event, grp.Matcher), grp.Handler.Timeout)
 		}
 	}
 	return nil
 }
 
-// matcherNote renders a matcher for the listings.
-func matcherNote(m string) string {
-	if m == "" {
+// matcherNote renders an event's matcher for the listings: Claude Code
+// matches SessionStart on its source and SubagentStart on the agent type,
+// the tool events on the tool name.
+func matcherNote(event, m string) string {
+	switch {
+	case m == "":
 		return ""
+	case event == "SessionStart":
+		return " (sources " + m + ")"
+	case event == "SubagentStart":
+		return " (agent types " + m + ")"
 	}
 	return " (tools " + m + ")"
 }

@@ -155,7 +155,9 @@ func TestHooksInstallOnlyAndSwitches(t *testing.T) {
 		}
 	}
 	writeConfig("")
-	all := []string{"UserPromptSubmit", "PreToolUse", "PostToolUse"}
+	// The prompt hook (userprompt) answers three events.
+	prompt := []string{"UserPromptSubmit", "SessionStart", "SubagentStart"}
+	all := append(slices.Clone(prompt), "PreToolUse", "PostToolUse")
 	steps := []struct {
 		name   string
 		config string
@@ -163,14 +165,14 @@ func TestHooksInstallOnlyAndSwitches(t *testing.T) {
 		want   []string
 		out    []string // substrings of stdout
 	}{
-		{"only two", "", []string{"--only", "prompt,pretool"}, []string{"UserPromptSubmit", "PreToolUse"},
+		{"only two", "", []string{"--only", "prompt,pretool"}, append(slices.Clone(prompt), "PreToolUse"),
 			[]string{"PostToolUse       not wired: not in --only"}},
 		{"all again", "", nil, all, nil},
 		{"only one takes the others out", "", []string{"--only", "posttooluse"}, []string{"PostToolUse"}, nil},
-		{"config turns one off", "[hooks]\nposttooluse = false\n", nil, []string{"UserPromptSubmit", "PreToolUse"},
+		{"config turns one off", "[hooks]\nposttooluse = false\n", nil, append(slices.Clone(prompt), "PreToolUse"),
 			[]string{"PostToolUse       not wired: posttooluse = false under [hooks] in " + cfg}},
 		{"--only cannot wire a hook the config turns off", "[hooks]\nposttooluse = false\n", []string{"--only", "userprompt,posttooluse"},
-			[]string{"UserPromptSubmit"}, []string{"not wired: posttooluse = false"}},
+			prompt, []string{"not wired: posttooluse = false"}},
 		{"nothing left to wire", "[hooks]\nuserprompt = false\npretooluse = false\nposttooluse = false\n", nil, nil,
 			[]string{"No hook to wire: took ours out of " + path}},
 		{"on again", "[hooks]\nposttooluse = true\n", nil, all, nil},
@@ -202,6 +204,8 @@ func TestHooksInstallOnlyAndSwitches(t *testing.T) {
 	want := []string{
 		path,
 		"  ! UserPromptSubmit  off (hooks.userprompt = false), but wired: '" + bin + "/vaultctx-userprompt' answers nothing; `vaultctx hooks install` takes it out",
+		"  ! SessionStart      off (hooks.userprompt = false), but wired: '" + bin + "/vaultctx-userprompt' answers nothing; `vaultctx hooks install` takes it out",
+		"  ! SubagentStart     off (hooks.userprompt = false), but wired: '" + bin + "/vaultctx-userprompt' answers nothing; `vaultctx hooks install` takes it out",
 		"  – PreToolUse        off (hooks.pretooluse = false), not wired",
 		"  ! PostToolUse       on, but not wired: `vaultctx hooks install` wires it",
 		cfg + `: output of commands starting with "terraform plan", "git diff" passes through untouched`,
@@ -211,7 +215,7 @@ func TestHooksInstallOnlyAndSwitches(t *testing.T) {
 	}
 	writeConfig("")
 	runCaptured(t, "hooks", "install", "--bin-dir", bin)
-	if _, out := runCaptured(t, "hooks", "status"); strings.Count(out, "✓") != 3 || !strings.Contains(out, "no output_passthrough") {
+	if _, out := runCaptured(t, "hooks", "status"); strings.Count(out, "✓") != 5 || !strings.Contains(out, "no output_passthrough") {
 		t.Errorf("status after a full install:\n%s", out)
 	}
 

@@ -69,7 +69,7 @@ done
 grep -qF "vault = \"$vault\"" "$config" || fail "config lacks the vault: $(cat "$config")"
 grep -qF "model = \"$model\"" "$config" || fail "config lacks the model: $(cat "$config")"
 ls "$settings".bak-* >/dev/null 2>&1 || fail "no settings.json backup"
-[ "$(vaultctx hooks status | grep -c '✓')" = 3 ] || fail "hooks not wired: $(vaultctx hooks status)"
+[ "$(vaultctx hooks status | grep -c '✓')" = 5 ] || fail "hooks not wired: $(vaultctx hooks status)"
 grep -q "Try:" "$log" || fail "no next command in the summary"
 pass "install"
 
@@ -172,7 +172,7 @@ run --vault "$vault" --no-model --no-posttooluse || fail "install --no-posttoolu
 grep -qx 'posttooluse = false' "$config" || fail "--no-posttooluse is not recorded in the config: $(cat "$config")"
 grep -q 'vaultctx-posttooluse' "$settings" && fail "--no-posttooluse wired the PostToolUse hook"
 status="$(vaultctx hooks status)"
-[ "$(printf '%s\n' "$status" | grep -c '✓')" = 2 ] || fail "want the two context hooks wired: $status"
+[ "$(printf '%s\n' "$status" | grep -c '✓')" = 4 ] || fail "want the two context hooks wired (the prompt hook on three events): $status"
 printf '%s\n' "$status" | grep -q -- '– PostToolUse *off (hooks.posttooluse = false), not wired' || fail "status does not show the hook off: $status"
 if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
   cat "$tmp/doctor" >&2
@@ -187,7 +187,7 @@ awk '/^\[/ { t = 1 } /^model = / { m = 1; if (t) bad = 1 } END { exit !(m && !ba
   fail "the model line is not above the config's tables: $(cat "$config")"
 sed 's/^posttooluse = false$/posttooluse = true/' "$config" >"$tmp/config.on" && cp "$tmp/config.on" "$config"
 run --vault "$vault" --model "$model" || fail "re-run with posttooluse = true failed"
-[ "$(vaultctx hooks status | grep -c '✓')" = 3 ] || fail "posttooluse = true did not wire the hook again: $(vaultctx hooks status)"
+[ "$(vaultctx hooks status | grep -c '✓')" = 5 ] || fail "posttooluse = true did not wire the hook again: $(vaultctx hooks status)"
 run --uninstall --purge || fail "purge after the opt-outs failed"
 cmp -s "$settings" "$tmp/settings.orig" || fail "purge after the opt-outs left settings.json changed"
 pass "--no-posttooluse, kept out by a re-run, back with posttooluse = true"

@@ -360,7 +360,7 @@ func TestDoctorHookSwitches(t *testing.T) {
 		postIn string
 	}{
 		{"all on, all wired", []string{"userprompt", "pretooluse", "posttooluse"}, allOn, OK, NoHint,
-			"UserPromptSubmit wired, PreToolUse wired, PostToolUse wired", OK, "no output for the sample"},
+			"UserPromptSubmit wired, SessionStart wired, SubagentStart wired, PreToolUse wired, PostToolUse wired", OK, "no output for the sample"},
 		{"off and not wired", []string{"userprompt", "pretooluse"}, postOff, OK, NoHint,
 			"PreToolUse wired, PostToolUse off (hooks.posttooluse = false)", OK, "skipped: off in the config (hooks.posttooluse = false)"},
 		{"on but not wired", []string{"userprompt", "pretooluse"}, allOn, Warn, HintWireOrTurnOff,
@@ -447,9 +447,13 @@ func TestHookWiringThroughWrappers(t *testing.T) {
 	q := settings.ShellQuote
 	src := fmt.Sprintf(`{"hooks":{
 "UserPromptSubmit":[{"hooks":[{"type":"command","command":%q,"timeout":20}]}],
+"SessionStart":[{"matcher":"compact|clear|resume","hooks":[{"type":"command","command":%q}]}],
+"SubagentStart":[{"hooks":[{"type":"command","command":%q}]}],
 "PreToolUse":[{"matcher":"Grep|Read","hooks":[{"type":"command","command":%q}]}],
 "PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":%q}]}]}}`,
 		"VAULTCTX_LOG=/tmp/l "+q(filepath.Join(dir, settings.UserPromptBinary)),
+		"env VAULTCTX_LOG=/tmp/l "+q(filepath.Join(dir, settings.UserPromptBinary)),
+		"nice "+q(filepath.Join(dir, settings.UserPromptBinary)),
 		"nice -n 5 "+q(filepath.Join(dir, settings.PreToolUseBinary)),
 		q(filepath.Join(dir, settings.PostToolUseBinary))+" 2>>/tmp/err")
 	entries, err := settings.Inspect([]byte(src))
@@ -467,7 +471,9 @@ func TestHookWiringThroughWrappers(t *testing.T) {
 	}
 	os.Remove(filepath.Join(dir, settings.PreToolUseBinary))
 	w, _ = HookWiring(install.SettingsTemplate, entries, config.Hooks{})
-	if w[1].State != Broken || !strings.Contains(w[1].Problem, "does not exist") {
-		t.Errorf("a wrapped binary gone: %+v", w[1])
+	for _, x := range w {
+		if x.Event == "PreToolUse" && (x.State != Broken || !strings.Contains(x.Problem, "does not exist")) {
+			t.Errorf("a wrapped binary gone: %+v", x)
+		}
 	}
 }

@@ -60,6 +60,29 @@ func ExampleMerge() {
 	//         ]
 	//       }
 	//     ],
+	//     "SessionStart": [
+	//       {
+	//         "matcher": "compact|clear",
+	//         "hooks": [
+	//           {
+	//             "type": "command",
+	//             "command": "/opt/vaultctx/bin/vaultctx-userprompt",
+	//             "timeout": 5
+	//           }
+	//         ]
+	//       }
+	//     ],
+	//     "SubagentStart": [
+	//       {
+	//         "hooks": [
+	//           {
+	//             "type": "command",
+	//             "command": "/opt/vaultctx/bin/vaultctx-userprompt",
+	//             "timeout": 5
+	//           }
+	//         ]
+	//       }
+	//     ],
 	//     "PreToolUse": [
 	//       {
 	//         "matcher": "Grep|Glob|WebSearch|WebFetch|Task|Agent",

@@ -62,9 +62,10 @@ func TestSelectOnlyWiresTheNamedHooks(t *testing.T) {
 		names  []string
 		events []string
 	}{
-		{[]string{"userprompt", "pretooluse"}, []string{"UserPromptSubmit", "PreToolUse"}},
+		// The prompt hook also answers SessionStart and SubagentStart.
+		{[]string{"userprompt", "pretooluse"}, []string{"UserPromptSubmit", "SessionStart", "SubagentStart", "PreToolUse"}},
 		{[]string{"posttooluse"}, []string{"PostToolUse"}},
-		{[]string{"userprompt", "pretooluse", "posttooluse"}, []string{"UserPromptSubmit", "PreToolUse", "PostToolUse"}},
+		{[]string{"userprompt", "pretooluse", "posttooluse"}, []string{"UserPromptSubmit", "SessionStart", "SubagentStart", "PreToolUse", "PostToolUse"}},
 		{nil, nil},
 	} {
 		t.Run(strings.Join(tt.names, ","), func(t *testing.T) {

@@ -392,7 +392,8 @@ func TestReinstallFromAnotherDirUpdatesInPlace(t *testing.T) {
 		t.Errorf("PostToolUse commands %q", got)
 	}
 	// Same length apart from the path change: nothing was added or moved.
-	grow := 3 * (len("'/new place/bin'") - len("/old/bin"))
+	// Five entries: the prompt hook's three events, PreToolUse, PostToolUse.
+	grow := 5 * (len("'/new place/bin'") - len("/old/bin"))
 	if len(b)-len(a) != grow {
 		t.Errorf("size changed by %d bytes, want %d (in-place path update)", len(b)-len(a), grow)
 	}
@@ -430,7 +431,7 @@ func TestSymlinkedSettingsStayASymlink(t *testing.T) {
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("settings.json is no longer a symlink")
 	}
-	if len(ours(t, mustRead(t, link))) != 3 {
+	if len(ours(t, mustRead(t, link))) != 5 {
 		t.Errorf("hooks not wired through the symlink")
 	}
 }
@@ -481,6 +482,8 @@ func TestTemplateTimeoutsAreSecondsAtMost30(t *testing.T) {
 	}
 	want := map[string]string{
 		"UserPromptSubmit": UserPromptBinary,
+		"SessionStart":     UserPromptBinary,
+		"SubagentStart":    UserPromptBinary,
 		"PreToolUse":       PreToolUseBinary,
 		"PostToolUse":      PostToolUseBinary,
 	}
@@ -706,7 +709,8 @@ func TestBackupsAreCapped(t *testing.T) {
 // TestReinstallKeepsUserEdits: a re-install from another bin directory
 // changes only the path of our binary in each entry; an env prefix, a
 // wrapper, arguments, a longer timeout, a wider matcher and a changed
-// status message stay, byte for byte.
+// status message stay, byte for byte. Events the template gained since
+// are appended.
 func TestReinstallKeepsUserEdits(t *testing.T) {
 	edited := `{
   "hooks": {
@@ -729,6 +733,37 @@ func TestReinstallKeepsUserEdits(t *testing.T) {
 	).Replace(edited)
 	// The PostToolUse entry had no "type", which Claude Code needs.
 	want = strings.Replace(want, `2>>/tmp/err"}]}`, `2>>/tmp/err","type": "command"}]}`, 1)
+	// An install from before the prompt hook answered SessionStart and
+	// SubagentStart gains those two events, appended as the template has
+	// them.
+	want = strings.Replace(want, "\n    ]\n  }\n}\n", `
+    ],
+    "SessionStart": [
+      {
+        "matcher": "compact|clear",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "'/new dir/bin/vaultctx-userprompt'",
+            "timeout": 5
+          }
+        ]
+      }
+    ],
+    "SubagentStart": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "'/new dir/bin/vaultctx-userprompt'",
+            "timeout": 5
+          }
+        ]
+      }
+    ]
+  }
+}
+`, 1)
 	plan := mustPlan(t, "/new dir/bin")
 	out, err := Merge([]byte(edited), plan)
 	if err != nil {
