@@ -73,7 +73,8 @@ func SessionStart(ctx context.Context, cfg config.Config, in hookio.Input, opts 
 // request (as a system message starting "SubagentStart hook additional
 // context: "), where a PreToolUse answer for the Agent call reaches only
 // the parent. The payload does not carry the task: SubagentTask reads it
-// from the parent's transcript. It answers nil when the config turns the
+// from the parent's transcript, waiting up to SubagentWait for the client
+// to write it there. It answers nil when the config turns the
 // prompt hook off (hooks.userprompt = false), when the task cannot be
 // told apart (SubagentTask), when PromptSkip skips it, and below the
 // relevance floor. The context block is at most
@@ -84,7 +85,7 @@ func SubagentStart(ctx context.Context, cfg config.Config, in hookio.Input, opts
 	if !cfg.Hooks.Enabled(config.HookUserPrompt) {
 		return nil, nil
 	}
-	task := SubagentTask(in)
+	task := SubagentTask(ctx, in)
 	if task == "" {
 		hookio.Logger(ctx).Debug("subagent task not found", "agent", in.AgentID)
 		return nil, nil

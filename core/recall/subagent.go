@@ -2,8 +2,12 @@ package recall
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -19,6 +23,19 @@ const MaxTranscriptTail = 1 << 20
 // maxSubagentMetas bounds the subagent meta files SubagentTask reads.
 const maxSubagentMetas = 500
 
+// SubagentWait is how long SubagentTask waits for the Agent call to show
+// up in the parent's transcript: Claude Code 2.1.332 may fire
+// SubagentStart before it has written the call there (seen up to 31 ms
+// late); the file is read again every subagentPoll until then.
+const SubagentWait = 250 * time.Millisecond
+
+const subagentPoll = 10 * time.Millisecond
+
+// MaxCallAge is how much older than the transcript's newest line an Agent
+// call may be and still be the one a SubagentStart is about: a subagent
+// starts within milliseconds of its call.
+const MaxCallAge = 2 * time.Minute
+
 // agentCall is one Agent or Task tool call of the parent's transcript.
 type agentCall struct {
 	id, agentType, task string
@@ -28,29 +45,56 @@ type agentCall struct {
 // announces, as Intent gives it for the Agent (or Task) call that started
 // it: its description and prompt, one per line. Claude Code 2.1.332 sends
 // SubagentStart only session_id, transcript_path, agent_id and agent_type,
-// so the call is found in the parent's transcript (its last
-// MaxTranscriptTail bytes), where the call is written before the subagent
-// starts:
+// so the call is looked up in the parent's transcript (its last
+// MaxTranscriptTail bytes):
 //
-//   - the calls are those of the last assistant message that calls Agent
-//     or Task (parallel calls of one turn share a message id);
-//   - calls whose subagent already started are left out: the client writes
-//     <transcript without .jsonl>/subagents/agent-<id>.meta.json, naming
-//     the call's toolUseId, once a subagent's SubagentStart hooks are done;
-//   - of the rest, those whose subagent_type (default "general-purpose")
-//     is the payload's agent_type, if that leaves exactly one.
+//   - the candidates are the Agent and Task calls of the last assistant
+//     message that makes any (parallel calls of one turn share a message
+//     id), at most MaxCallAge older than the transcript's newest line;
+//   - calls that failed (an is_error tool_result: refused, invalid) are
+//     left out, and so are calls whose subagent already started: the
+//     client writes <transcript without .jsonl>/subagents/agent-<id>.meta.json,
+//     naming the call's toolUseId, once that subagent's SubagentStart hooks
+//     are done;
+//   - of the rest, if several, those whose subagent_type (default
+//     "general-purpose") is the payload's agent_type.
 //
-// When exactly one call remains its task is returned; otherwise "" (no
-// transcript, no such call, or several calls started at once that the
-// payload cannot tell apart: a subagent then gets no context rather than
-// another's).
-func SubagentTask(in hookio.Input) string {
+// When exactly one call remains its task is returned. When none does, the
+// call may not be written yet: the transcript is read again until
+// SubagentWait has passed or ctx is done. When several remain (calls made
+// at once that the payload cannot tell apart) it returns "" at once: a
+// subagent then gets no context rather than another's. So it does for a
+// transcript that cannot be read (not a regular file); a missing one is
+// waited for like a missing call (the client may create the file late).
+func SubagentTask(ctx context.Context, in hookio.Input) string {
 	if in.TranscriptPath == "" || in.AgentID == "" {
 		return ""
 	}
+	wait := time.NewTimer(SubagentWait)
+	defer wait.Stop()
+	for {
+		task, final := subagentTask(in)
+		if final {
+			return task
+		}
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-wait.C:
+			return ""
+		case <-time.After(subagentPoll):
+		}
+	}
+}
+
+// subagentTask is one look at the transcript for SubagentTask: the task,
+// and whether that is the answer (the task found, several candidates, or
+// a transcript that cannot be read) or the call may still be written.
+func subagentTask(in hookio.Input) (task string, final bool) {
 	data, cut, err := fsx.ReadTail(in.TranscriptPath, MaxTranscriptTail)
 	if err != nil {
-		return ""
+		// The client may not have created the file yet: wait for it.
+		return "", !errors.Is(err, fs.ErrNotExist)
 	}
 	if cut {
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -59,7 +103,7 @@ func SubagentTask(in hookio.Input) string {
 	}
 	calls := lastAgentCalls(data)
 	if len(calls) == 0 {
-		return ""
+		return "", false
 	}
 	started := startedCalls(strings.TrimSuffix(in.TranscriptPath, ".jsonl"))
 	var open, typed []agentCall
@@ -74,17 +118,21 @@ func SubagentTask(in hookio.Input) string {
 	}
 	switch {
 	case len(open) == 1:
-		return open[0].task
+		return open[0].task, true
 	case len(typed) == 1:
-		return typed[0].task
+		return typed[0].task, true
 	}
-	return ""
+	return "", len(open) > 1
 }
 
 // lastAgentCalls returns the Agent and Task calls of the last assistant
-// message of a transcript (JSONL) that makes any, in order.
+// message of a transcript (JSONL) that makes any, in order, without those
+// that got an is_error tool_result and without all of them when the
+// message is more than MaxCallAge older than the transcript's newest line.
 func lastAgentCalls(data []byte) []agentCall {
 	var calls []agentCall
+	var callsAt, newest time.Time
+	failed := map[string]bool{}
 	lastMsg := ""
 	for len(data) > 0 {
 		ln := data
@@ -93,8 +141,21 @@ func lastAgentCalls(data []byte) []agentCall {
 		} else {
 			data = nil
 		}
-		// Cheap filter before parsing: only assistant lines that call a tool.
-		if !bytes.Contains(ln, []byte(`"tool_use"`)) || !bytes.Contains(ln, []byte(`"assistant"`)) || !gjson.ValidBytes(ln) {
+		at := lineTime(ln)
+		if !at.IsZero() {
+			newest = at
+		}
+		// Cheap filters before parsing: assistant lines that call a tool,
+		// user lines with a failed tool result.
+		switch {
+		case bytes.Contains(ln, []byte(`"tool_result"`)) && bytes.Contains(ln, []byte(`"is_error":true`)):
+			for _, b := range gjson.GetBytes(ln, "message.content").Array() {
+				if b.Get("type").String() == "tool_result" && b.Get("is_error").Bool() {
+					failed[b.Get("tool_use_id").String()] = true
+				}
+			}
+			continue
+		case !bytes.Contains(ln, []byte(`"tool_use"`)) || !bytes.Contains(ln, []byte(`"assistant"`)) || !gjson.ValidBytes(ln):
 			continue
 		}
 		r := gjson.ParseBytes(ln)
@@ -119,12 +180,41 @@ func lastAgentCalls(data []byte) []agentCall {
 			continue
 		}
 		if msg == "" || msg != lastMsg {
-			calls = nil
+			calls, callsAt = nil, at
 		}
 		lastMsg = msg
 		calls = append(calls, found...)
 	}
-	return calls
+	if !callsAt.IsZero() && newest.Sub(callsAt) > MaxCallAge {
+		return nil
+	}
+	out := calls[:0]
+	for _, c := range calls {
+		if !failed[c.id] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// lineTime returns the "timestamp" of a transcript line (RFC 3339), or
+// the zero time.
+func lineTime(ln []byte) time.Time {
+	const key = `"timestamp":"`
+	i := bytes.Index(ln, []byte(key))
+	if i < 0 {
+		return time.Time{}
+	}
+	rest := ln[i+len(key):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(rest[:j]))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }
 
 // startedCalls returns the tool use ids named by the subagent meta files

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/hookio"
@@ -87,6 +88,14 @@ func TestSubagentTask(t *testing.T) {
 			map[string]string{"a0": "t1"}, "general-purpose", ""},
 		{"no agent call", []string{user, assistantCalls("m1", bash)}, nil, "general-purpose", ""},
 		{"garbage lines", []string{"{not json", "", `{"type":"assistant"}`, assistantCalls("m1", agentUse("t1", "", "Find", "find it"))}, nil, "", "Find\nfind it"},
+		{"a refused call", []string{assistantCalls("m1", agentUse("t1", "", "Find", "find it")),
+			`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"denied"}]}}`}, nil, "", ""},
+		{"a call long before the newest line", []string{
+			strings.Replace(assistantCalls("m1", agentUse("t1", "", "Old", "an old task")), `{"type":"assistant",`, `{"type":"assistant","timestamp":"2026-12-02T02:00:00.000Z",`, 1),
+			`{"type":"user","timestamp":"2026-12-02T02:30:00.000Z","message":{"role":"user","content":"next"}}`}, nil, "", ""},
+		{"a call just before the newest line", []string{
+			strings.Replace(assistantCalls("m1", agentUse("t1", "", "New", "a new task")), `{"type":"assistant",`, `{"type":"assistant","timestamp":"2026-12-02T02:29:59.000Z",`, 1),
+			`{"type":"attachment","timestamp":"2026-12-02T02:30:00.000Z"}`}, nil, "", "New\na new task"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := transcript(t, t.TempDir(), tc.lines...)
@@ -94,15 +103,29 @@ func TestSubagentTask(t *testing.T) {
 				started(t, p, agent, use)
 			}
 			in := hookio.Input{Event: EventSubagentStart, SessionID: "s", TranscriptPath: p, AgentID: "a9", AgentType: tc.agentType}
-			if got := SubagentTask(in); got != tc.want {
+			if got := SubagentTask(context.Background(), in); got != tc.want {
 				t.Errorf("SubagentTask = %q, want %q", got, tc.want)
 			}
 		})
 	}
-	if got := SubagentTask(hookio.Input{TranscriptPath: filepath.Join(t.TempDir(), "missing.jsonl"), AgentID: "a"}); got != "" {
+	// The call written a little after SubagentStart fired, as the real
+	// client sometimes does: SubagentTask waits for it.
+	late := transcript(t, t.TempDir(), user)
+	go func() {
+		time.Sleep(SubagentWait / 5)
+		f, err := os.OpenFile(late, os.O_APPEND|os.O_WRONLY, 0)
+		if err == nil {
+			f.WriteString(assistantCalls("m1", agentUse("t1", "", "Late", "a late task")) + "\n")
+			f.Close()
+		}
+	}()
+	if got := SubagentTask(context.Background(), hookio.Input{TranscriptPath: late, AgentID: "a1", AgentType: "general-purpose"}); got != "Late\na late task" {
+		t.Errorf("a call written late: %q", got)
+	}
+	if got := SubagentTask(context.Background(), hookio.Input{TranscriptPath: filepath.Join(t.TempDir(), "missing.jsonl"), AgentID: "a"}); got != "" {
 		t.Errorf("missing transcript: %q", got)
 	}
-	if got := SubagentTask(hookio.Input{TranscriptPath: t.TempDir(), AgentID: "a"}); got != "" {
+	if got := SubagentTask(context.Background(), hookio.Input{TranscriptPath: t.TempDir(), AgentID: "a"}); got != "" {
 		t.Errorf("a folder for a transcript: %q", got)
 	}
 }
