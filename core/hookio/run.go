@@ -83,7 +83,10 @@ func RunEnv(ctx context.Context, env Env, event string, deadline time.Duration, 
 		deadline = DefaultDeadline
 	}
 	start := time.Now()
-	out, err := runHandler(ctx, env.Stdin, append([]string{event}, also...), deadline, logger, h)
+	out, got, err := runHandler(ctx, env.Stdin, append([]string{event}, also...), deadline, logger, h)
+	if got != "" {
+		event = got // name the payload's event in the log and on stderr
+	}
 	if err != nil {
 		logger.Debug("hook failed open", "event", event, "err", err, "elapsed", time.Since(start))
 		fmt.Fprintf(env.Stderr, "vaultctx %s: %s\n", event, oneLine(err.Error()))
@@ -99,22 +102,25 @@ func RunEnv(ctx context.Context, env Env, event string, deadline time.Duration, 
 // runHandler reads and checks the input, runs h under the deadline with
 // panic recovery, and checks h's output. events[0] is the hook's own event
 // (it sets the stdin cap), the rest the others it answers. A nil output
-// with a nil error means "print nothing".
-func runHandler(ctx context.Context, stdin io.Reader, events []string, deadline time.Duration, logger *slog.Logger, h Handler) ([]byte, error) {
+// with a nil error means "print nothing". event is the payload's
+// hook_event_name when it was read and is one of events, else "".
+func runHandler(ctx context.Context, stdin io.Reader, events []string, deadline time.Duration, logger *slog.Logger, h Handler) (out []byte, event string, err error) {
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	ctx = context.WithValue(ctx, loggerKey{}, logger)
 
 	type result struct {
-		out []byte
-		err error
+		out   []byte
+		event string
+		err   error
 	}
 	done := make(chan result, 1)
 	go func() {
+		var event string
 		defer func() {
 			if p := recover(); p != nil {
 				logger.Debug("hook panic", "panic", p, "stack", string(debug.Stack()))
-				done <- result{err: fmt.Errorf("panic: %v", p)}
+				done <- result{event: event, err: fmt.Errorf("panic: %v", p)}
 			}
 		}()
 		in, err := ReadInput(stdin, MaxInput(events[0]))
@@ -127,27 +133,28 @@ func runHandler(ctx context.Context, stdin io.Reader, events []string, deadline 
 			done <- result{}
 			return
 		}
+		event = in.Event
 		out, err := h(ctx, in)
-		done <- result{out: out, err: err}
+		done <- result{out: out, event: event, err: err}
 	}()
 
 	select {
 	case r := <-done:
 		if r.err != nil {
-			return nil, r.err
+			return nil, r.event, r.err
 		}
 		if len(r.out) == 0 {
-			return nil, nil
+			return nil, r.event, nil
 		}
 		if err := checkOutput(r.out); err != nil {
-			return nil, err
+			return nil, r.event, err
 		}
-		return r.out, nil
+		return r.out, r.event, nil
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%w (%s)", ErrDeadline, deadline)
+			return nil, "", fmt.Errorf("%w (%s)", ErrDeadline, deadline)
 		}
-		return nil, fmt.Errorf("hook cancelled: %w", ctx.Err())
+		return nil, "", fmt.Errorf("hook cancelled: %w", ctx.Err())
 	}
 }
 
