@@ -1,6 +1,7 @@
 package claudetest
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -56,4 +57,48 @@ func TestScriptedBash(t *testing.T) {
 		t.Errorf("unexpected request %s %s", u.Method, u.Path)
 	}
 	t.Logf("claude -p took %v", r.Elapsed)
+}
+
+// TestHookProblemsSeesFailures runs the real CLI with hooks that fail in
+// each way Claude Code 2.1.332 logs (a non-zero exit, a blocking exit 2, a
+// timeout) and an unknown hook event in settings.json: HookProblems must
+// report each, so an end-to-end test that finds none has proved something.
+func TestHookProblemsSeesFailures(t *testing.T) {
+	cli := Claude(t)
+	mock := NewMock(t, Bash("toolu_echo", "echo hi"), Say("done"))
+	s := NewSession(t, cli, mock)
+	hook := func(cmd string, timeout int) map[string]any {
+		return map[string]any{"hooks": []any{map[string]any{"type": "command", "command": cmd, "timeout": timeout}}}
+	}
+	settings := map[string]any{"hooks": map[string]any{
+		"UserPromptSubmit": []any{hook("echo boom >&2; exit 1", 10)},
+		"PreToolUse":       []any{hook("sleep 5", 1)},
+		"PostToolUse":      []any{hook("exit 2", 10)},
+		"NoSuchEvent":      []any{hook("true", 10)},
+	}}
+	b, err := json.Marshal(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.SettingsPath(), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := s.Run(t, "say hello")
+	problems := strings.Join(r.HookProblems(), "\n")
+	for _, want := range []string{
+		`Hook UserPromptSubmit (UserPromptSubmit) error: status code 1`,
+		`PreToolUse:Bash [sleep 5] timed out after`,
+		`Hook PostToolUse:Bash (PostToolUse) error: status code 2`,
+		`Invalid setting`,
+		`[exit 2] finished with status 2`,
+	} {
+		if !strings.Contains(problems, want) {
+			t.Errorf("HookProblems does not report %q; it reports:\n%s", want, problems)
+		}
+	}
+
+	clean := NewSession(t, cli, NewMock(t, Say("hi")))
+	if r := clean.Run(t, "say hello"); len(r.HookProblems()) != 0 {
+		t.Errorf("a run without hooks has problems: %q", r.HookProblems())
+	}
 }

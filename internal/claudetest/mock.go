@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -156,6 +158,59 @@ func (r Request) Text(role string) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// HookContexts returns, in order, the additionalContext of each hook of
+// event that this request carries: "UserPromptSubmit", "SubagentStart",
+// or for a tool event the event and the tool, "PreToolUse:Grep". Claude
+// Code 2.1.332 sends each as a system-role message starting "<event> hook
+// additional context: " ("PreToolUse:Grep hook additional context: ") and
+// keeps it in the
+// conversation, so a resumed session's request holds the earlier turns'
+// contexts too, the newest last. It joins adjacent system texts with a
+// blank line, so a context returned here (the prefix cut off) may run on
+// into text the client put after it in the same message, such as its list
+// of deferred tools; it ends before the next hook's context.
+func (r Request) HookContexts(event string) []string {
+	prefix := event + " hook additional context: "
+	var out []string
+	for _, msg := range r.JSON().Get("messages").Array() {
+		if msg.Get("role").String() != "system" {
+			continue
+		}
+		text := blockText(msg.Get("content"))
+		starts := hookContext.FindAllStringIndex(text, -1)
+		for i, m := range starts {
+			end := len(text)
+			if i+1 < len(starts) {
+				end = starts[i+1][0]
+			}
+			part := strings.TrimLeft(text[m[0]:end], "\n")
+			if rest, ok := strings.CutPrefix(part, prefix); ok {
+				out = append(out, strings.TrimRight(rest, "\n"))
+			}
+		}
+	}
+	return out
+}
+
+// Hits returns the hits a vaultctx context block (one of HookContexts)
+// shows, as "### heading\npath" pairs: each heading line followed by an
+// absolute path, as the block names every note. Text the client appended
+// to the context has no such pairs.
+func Hits(context string) []string {
+	lines := strings.Split(context, "\n")
+	var out []string
+	for i := 0; i+1 < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "### ") && filepath.IsAbs(lines[i+1]) {
+			out = append(out, lines[i]+"\n"+lines[i+1])
+		}
+	}
+	return out
+}
+
+// hookContext matches the start of any hook's context in a system text:
+// at its start or after a newline.
+var hookContext = regexp.MustCompile(`(?:^|\n)[A-Z][A-Za-z]+(?::\S+)? hook additional context: `)
 
 // blockText is a content value's text: the string itself, or its text
 // blocks joined by newlines.

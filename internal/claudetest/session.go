@@ -12,11 +12,13 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/vaultctx/vaultctx/core/hookio"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/install"
 )
@@ -197,6 +199,36 @@ func (r Result) HookRuns() []HookRun {
 	return runs
 }
 
+// hookProblem matches the debug log lines (Claude Code 2.1.332) that say a
+// hook failed, timed out or was cancelled, or that a setting was skipped
+// as invalid:
+//
+//	[ERROR] "Hook UserPromptSubmit (UserPromptSubmit) error: status code 1\nstderr:\nboom"
+//	[ERROR] Hook PostToolUse:Bash (PostToolUse) error: status code 2
+//	[DEBUG] Hooks: PreToolUse:Bash [sleep 5] timed out after 1000ms (1081ms)
+//	[DEBUG] Hook PreToolUse:Bash (PreToolUse) cancelled:
+//	[ERROR] Invalid setting skipped without dialog (automated session): …: hooks.NoSuchEvent: Unknown hook event …
+var hookProblem = regexp.MustCompile(`(?m)^.*(?:Hook \S+ \(\S+\) (?:error|cancelled)|Hooks: .* timed out after|Invalid setting|[Ss]ettings? (?:validation|error)).*$`)
+
+// HookProblems returns the lines of the run's debug log that report a hook
+// error, timeout or cancellation or an invalid setting (see hookProblem),
+// and the "finished with status N" line of every hook that exited non-zero,
+// in log order; none for a clean run. TestHookProblemsSeesFailures checks
+// that it sees each kind.
+func (r Result) HookProblems() []string {
+	var out []string
+	for _, l := range strings.Split(r.Debug, "\n") {
+		if hookProblem.MatchString(l) {
+			out = append(out, l)
+			continue
+		}
+		if m := hookFinished.FindStringSubmatch(l); m != nil && m[3] != "0" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // RecordHooks adds to the session's settings.json, beside any hooks
 // already there, a command hook for each event (no matcher: every tool)
 // that saves its stdin, the exact payload the CLI sends, as a new file
@@ -269,6 +301,26 @@ func Recorded(tb testing.TB, dir, event string) [][]byte {
 	out := make([][]byte, len(files))
 	for i, f := range files {
 		out[i] = f.body
+	}
+	return out
+}
+
+// RecordedInputs decodes the payloads RecordHooks saved in dir for event,
+// oldest first, with core/hookio exactly as the hooks decode their stdin
+// (hookio.ReadInput with hookio.MaxInput(event)), and fails the test when
+// one does not decode or names another event.
+func RecordedInputs(tb testing.TB, dir, event string) []hookio.Input {
+	tb.Helper()
+	var out []hookio.Input
+	for _, b := range Recorded(tb, dir, event) {
+		in, err := hookio.ReadInput(bytes.NewReader(b), hookio.MaxInput(event))
+		if err != nil {
+			tb.Fatalf("the %s payload Claude Code sent does not decode: %v\n%s", event, err, b)
+		}
+		if in.Event != event {
+			tb.Errorf("a %s payload says hook_event_name %q", event, in.Event)
+		}
+		out = append(out, in)
 	}
 	return out
 }
