@@ -35,9 +35,8 @@ func PromptHook(ctx context.Context, cfg config.Config, in hookio.Input, opts Op
 
 // ResetSources are the SessionStart sources after which a session's
 // conversation no longer holds what the hooks showed before: "compact"
-// (Claude Code 2.1.332 keeps the session_id across /compact and
-// auto-compaction) and "clear" (it starts a new session_id, whose state is
-// empty anyway).
+// (Claude Code 2.1.332 keeps the session_id across /compact) and "clear"
+// (it starts a new session_id, whose state is empty anyway).
 var ResetSources = []string{"compact", "clear"}
 
 // SessionStart answers a SessionStart payload. For a source in
