@@ -156,6 +156,10 @@ func kebabName(s string) bool {
 // MaxAckTerms is the most terms (textan.Terms) an acknowledgement has.
 const MaxAckTerms = 8
 
+// maxAckBytes bounds the prompts IsAcknowledgement looks at: eight words
+// and some emoji fit, and a megabyte prompt is not split into terms.
+const maxAckBytes = 256
+
 // ackWords are the words of acknowledgements beyond textan's stop words
 // and fillers (which already hold "yes", "ok", "thanks", "continue",
 // "lgtm", "go", "ahead" ...): approval, refusal and hesitation.
@@ -183,6 +187,9 @@ func wordSet(s string) map[string]bool {
 // acknowledgements; "commit and push" and "run the tests" are not (those
 // go to the relevance floor).
 func IsAcknowledgement(prompt string) bool {
+	if len(prompt) > maxAckBytes {
+		return false
+	}
 	terms := textan.Terms(prompt)
 	if len(terms) == 0 || len(terms) > MaxAckTerms {
 		return false
@@ -198,6 +205,9 @@ func IsAcknowledgement(prompt string) bool {
 // MaxLocators is the most fields a prompt IsLocator accepts.
 const MaxLocators = 8
 
+// maxLocatorBytes bounds the prompts IsLocator looks at (eight long URLs).
+const maxLocatorBytes = 8 << 10
+
 // IsLocator reports whether prompt is nothing but 1 to MaxLocators paths or
 // URLs separated by white space: each field is a URL (a scheme such as
 // https:// or file://), a mention "@src/lib/auth.ts", a path holding "/" or
@@ -207,6 +217,9 @@ const MaxLocators = 8
 // ":line:col" suffix ("cmd/vaultd/main.go:88"). A dotted name with a
 // capital after the dot ("System.IO.File") is not a file name.
 func IsLocator(prompt string) bool {
+	if len(prompt) > maxLocatorBytes {
+		return false
+	}
 	fields := strings.Fields(prompt)
 	if len(fields) == 0 || len(fields) > MaxLocators {
 		return false

@@ -213,3 +213,19 @@ func FuzzPromptSkip(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkPromptSkip measures the gate on a question, and on an 8 MB
+// pasted prompt, which it must not split whole.
+func BenchmarkPromptSkip(b *testing.B) {
+	huge := strings.Repeat("2026-12-02T02:17:30.910Z INFO http request_id=f2169536 status=200 dur=21ms\n", 8<<20/76)
+	for _, c := range []struct{ name, prompt string }{
+		{"question", "How do I convert a wide character string to a multibyte string safely in C++?"},
+		{"8MB log", huge},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				PromptSkip(c.prompt)
+			}
+		})
+	}
+}
