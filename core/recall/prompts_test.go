@@ -54,7 +54,7 @@ func TestPromptSetFullCorpus(t *testing.T) {
 		t.Skip("needs -floor.db")
 	}
 	cfg := config.Defaults()
-	e, err := engine.Open(context.Background(), *floorDB, engine.Options{ReadOnly: true})
+	e, err := engine.Open(context.Background(), *floorDB, engine.Options{ReadOnly: true, ModelDir: floorModel()})
 	if err != nil {
 		t.Fatal(err)
 	}
