@@ -49,6 +49,11 @@ type Options struct {
 	// ranking, in BM25 order, ahead of the RRF order of the rest (see
 	// KeepLead); 0 is plain RRF. Other modes ignore it.
 	BM25Lead int
+	// Collapse folds near-duplicate chunks into the first of their group
+	// before the first K are taken (see Collapse), fetching more fused
+	// results as needed, so K distinct hits come back when the candidates
+	// hold them. Without it, copies of one section can fill the K.
+	Collapse bool
 }
 
 // Hit is one search result.
@@ -64,6 +69,10 @@ type Hit struct {
 	VecRank        int     // 1-based rank in the vector list, 0 when absent
 	BM25Score      float64 // -bm25(), valid when BM25Rank > 0
 	VecScore       float64 // cosine similarity, valid when VecRank > 0
+	// AlsoIn holds the near-duplicates of this hit that Collapse folded
+	// into it (Options.Collapse), in rank order, with their own paths,
+	// ranks and scores; their AlsoIn is nil. Empty without Collapse.
+	AlsoIn []Hit
 }
 
 // Source is what Search needs from an index: the two retrievers and a way
@@ -142,14 +151,19 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 	default:
 		fused = KeepLead(Fuse(opt.RRFK, lists...), lists[0].IDs, opt.BM25Lead)
 	}
-	if len(fused) > opt.K {
-		fused = fused[:opt.K]
+	var hits []Hit
+	if opt.Collapse {
+		hits, err = hydrateDistinct(ctx, src, fused, opt.K)
+	} else {
+		if len(fused) > opt.K {
+			fused = fused[:opt.K]
+		}
+		want := make([]int64, len(fused))
+		for i, f := range fused {
+			want[i] = f.ID
+		}
+		hits, err = src.Hydrate(ctx, want)
 	}
-	want := make([]int64, len(fused))
-	for i, f := range fused {
-		want[i] = f.ID
-	}
-	hits, err := src.Hydrate(ctx, want)
 	if err != nil {
 		return nil, err
 	}
@@ -158,17 +172,23 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 		byID[f.ID] = f
 	}
 	kwScore, vecScore := scores(kw), scores(vec)
-	for i := range hits {
-		f := byID[hits[i].ChunkID]
-		hits[i].BM25Rank, hits[i].VecRank = f.Ranks[0], f.Ranks[1]
-		hits[i].BM25Score, hits[i].VecScore = kwScore[f.ID], vecScore[f.ID]
+	fill := func(h *Hit) {
+		f := byID[h.ChunkID]
+		h.BM25Rank, h.VecRank = f.Ranks[0], f.Ranks[1]
+		h.BM25Score, h.VecScore = kwScore[f.ID], vecScore[f.ID]
 		switch opt.Mode {
 		case ModeBM25:
-			hits[i].Score = hits[i].BM25Score
+			h.Score = h.BM25Score
 		case ModeVector:
-			hits[i].Score = hits[i].VecScore
+			h.Score = h.VecScore
 		default:
-			hits[i].Score = f.Score
+			h.Score = f.Score
+		}
+	}
+	for i := range hits {
+		fill(&hits[i])
+		for j := range hits[i].AlsoIn {
+			fill(&hits[i].AlsoIn[j])
 		}
 	}
 	if opt.MaxTokens > 0 {
@@ -179,7 +199,8 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 
 // Budget returns the longest prefix of hits whose estimated size fits in
 // maxTokens tokens, estimating textan.CharsPerToken characters (runes) per
-// token over each hit's path, section and text. Order is kept. When even the first hit does
+// token over each hit's path, section and text (not the hits in AlsoIn).
+// Order is kept. When even the first hit does
 // not fit, it is kept with its text cut (at a space, marked "…") to what the
 // budget leaves (see TrimText) - down to "…" alone when even its path and
 // section fill the budget - so a small budget never turns results into
