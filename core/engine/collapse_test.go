@@ -133,3 +133,41 @@ func TestSearchCollapseGetChildItem(t *testing.T) {
 		t.Errorf("SYNTAX hits:\n%s\nwant\n%s", strings.Join(syntax, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// With the default 30 candidates per leg, five copies of most sections
+// can leave fewer than 10 distinct hits among all fused candidates; Search
+// then asks the legs for more (a hit ranked below 30 in both legs shows
+// it), and what the first window ranked keeps its order.
+func TestSearchCollapseDeepens(t *testing.T) {
+	ctx := context.Background()
+	env := hooktest.NewEnvWith(t, true, hooktest.PowerShellVersions...)
+	e := mustOpen(t, env.DB, testkit.Shared(t, "models/glove-120k"))
+	deepened := 0
+	for _, q := range collapseQueries {
+		plain, err := e.Search(ctx, q, retrieve.Options{K: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := retrieve.Collapse(plain)
+		got, err := e.Search(ctx, q, retrieve.Options{K: 10, Collapse: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 10 {
+			t.Errorf("%q: %d hits, want 10", q, len(got))
+		}
+		for i := range min(len(ref), len(got)) {
+			if got[i].ChunkID != ref[i].ChunkID {
+				t.Errorf("%q: hit %d is chunk %d, collapsing the plain top 10 gives %d", q, i+1, got[i].ChunkID, ref[i].ChunkID)
+			}
+		}
+		if slices.ContainsFunc(got, func(h retrieve.Hit) bool {
+			return (h.BM25Rank == 0 || h.BM25Rank > retrieve.DefaultCandidates) && (h.VecRank == 0 || h.VecRank > retrieve.DefaultCandidates)
+		}) {
+			deepened++
+		}
+	}
+	if deepened == 0 {
+		t.Error("no query needed more candidates: the test checks nothing")
+	}
+}

@@ -41,14 +41,16 @@ func (c *collapser) add(h Hit) {
 	c.out[n].AlsoIn = append(append(c.out[n].AlsoIn, h), also...)
 }
 
-// hydrateDistinct hydrates fused results in rank order and collapses them
-// until k distinct hits are found or fused runs out: first the top k, then,
-// while hits are missing, twice as many more fused results as are missing.
-// A list without near-duplicates costs one Hydrate, as without Collapse.
-// It returns at most k hits.
-func hydrateDistinct(ctx context.Context, src Source, fused []Fused, k int) ([]Hit, error) {
-	var c collapser
-	next, want := 0, k
+// fill hydrates fused results from next on, in rank order, and adds them
+// to c until it holds k groups or fused runs out: first k results, then,
+// while groups are missing, twice as many results as are missing. A list
+// without near-duplicates costs one Hydrate, as without Collapse. It
+// returns the index of the first fused result not hydrated.
+func (c *collapser) fill(ctx context.Context, src Source, fused []Fused, next, k int) (int, error) {
+	want := k - len(c.out)
+	if next == 0 {
+		want = k
+	}
 	for len(c.out) < k && next < len(fused) {
 		end := min(next+want, len(fused))
 		ids := make([]int64, 0, end-next)
@@ -57,15 +59,12 @@ func hydrateDistinct(ctx context.Context, src Source, fused []Fused, k int) ([]H
 		}
 		hits, err := src.Hydrate(ctx, ids)
 		if err != nil {
-			return nil, err
+			return next, err
 		}
 		for _, h := range hits {
 			c.add(h)
 		}
 		next, want = end, 2*(k-len(c.out))
 	}
-	if len(c.out) > k {
-		c.out = c.out[:k]
-	}
-	return c.out, nil
+	return next, nil
 }
