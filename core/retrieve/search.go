@@ -50,9 +50,10 @@ type Options struct {
 	// KeepLead); 0 is plain RRF. Other modes ignore it.
 	BM25Lead int
 	// Collapse folds near-duplicate chunks into the first of their group
-	// before the first K are taken (see Collapse), fetching more fused
-	// results as needed, so K distinct hits come back when the candidates
-	// hold them. Without it, copies of one section can fill the K.
+	// before the first K are taken (see Collapse and Search), hydrating
+	// more fused results and, if those run out, asking the legs for more
+	// candidates, so that K distinct hits come back when the index holds
+	// them. Without it, copies of one section can fill the K.
 	Collapse bool
 }
 
