@@ -50,6 +50,9 @@
 // wrong collapse hides a chunk while a missed one only repeats text: at
 // 0.8 copies are 6.7 times as frequent as parts of one note, at 0.7 only
 // 2.3 times, the rest being templated siblings (-Maximum and -Minimum of
-// one cmdlet). Widths 3 to 6 give the same trade within a point; 4 keeps
-// short texts (a 10-word chunk) comparable.
+// one cmdlet). In real top-10 lists the closest distinct documents stay
+// just apart (ARM against ARM64 intrinsics, 0.795; C2827 against C2828,
+// 0.784; Get-ChildItem's SYNTAX of 5.1 against 7.x, 0.56), and 94.8% of
+// the version pairs there fold. Widths 3 to 6 give the same trade within
+// a point; 4 keeps short texts (a 10-word chunk) comparable.
 package neardup
