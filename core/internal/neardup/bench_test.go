@@ -6,15 +6,23 @@ import (
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
-// BenchmarkGroupTop30 groups 30 real chunk texts in the order a search
-// returns them: the SYNTAX and PARAMETERS chunks of Get-ChildItem from
-// the five PowerShell doc versions (many duplicates) and others.
-func BenchmarkGroupTop30(b *testing.B) {
+// benchTexts returns 30 real chunk texts of PowerShell 7.5's Management
+// pages (every 7th chunk: SYNTAX, PARAMETERS, EXAMPLES ..., 540 bytes on
+// average), about what one result list holds.
+func benchTexts(b *testing.B) []string {
+	b.Helper()
 	cs := loadCorpus(b, testkit.Shared(b, "corpora/large/PowerShell-Docs/reference/7.5/Microsoft.PowerShell.Management"))
 	texts := make([]string, 0, 30)
 	for i := 0; len(texts) < 30 && i < len(cs); i += 7 {
 		texts = append(texts, cs[i].text)
 	}
+	return texts
+}
+
+// BenchmarkGroupTop30 files 30 texts into Groups, as retrieve and recall
+// do for a result list.
+func BenchmarkGroupTop30(b *testing.B) {
+	texts := benchTexts(b)
 	n := 0
 	for _, t := range texts {
 		n += len(t)
@@ -30,15 +38,7 @@ func BenchmarkGroupTop30(b *testing.B) {
 	}
 }
 
-func benchTexts(b *testing.B) []string {
-	cs := loadCorpus(b, testkit.Shared(b, "corpora/large/PowerShell-Docs/reference/7.5/Microsoft.PowerShell.Management"))
-	texts := make([]string, 0, 30)
-	for i := 0; len(texts) < 30 && i < len(cs); i += 7 {
-		texts = append(texts, cs[i].text)
-	}
-	return texts
-}
-
+// BenchmarkOf30 is the shingling part of BenchmarkGroupTop30.
 func BenchmarkOf30(b *testing.B) {
 	texts := benchTexts(b)
 	b.ReportAllocs()
@@ -50,6 +50,7 @@ func BenchmarkOf30(b *testing.B) {
 	}
 }
 
+// BenchmarkNear435 compares every pair of the 30 texts' Sigs.
 func BenchmarkNear435(b *testing.B) {
 	texts := benchTexts(b)
 	sigs := make([]Sig, len(texts))
