@@ -9,7 +9,8 @@ import (
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
-// termDiff shows terms of a not in b and of b not in a (multiset-free).
+// termDiff returns the terms of a that b lacks, those of b that a lacks
+// (as sets), and the two term counts.
 func termDiff(a, b string) (string, string, int, int) {
 	ta, tb := textan.Terms(a), textan.Terms(b)
 	ia, ib := map[string]bool{}, map[string]bool{}
@@ -33,9 +34,14 @@ func termDiff(a, b string) (string, string, int, int) {
 	return strings.Join(oa, " "), strings.Join(ob, " "), len(ta), len(tb)
 }
 
-func TestDiffTMP(t *testing.T) {
+// TestSampleBands prints eight random pairs per resemblance band of the
+// version and neighbour sets with their term differences, which
+// NEARDUP.md's "What the bands hold" reads:
+//
+//	go test ./core/internal/neardup -run TestSampleBands -neardup.measure -v
+func TestSampleBands(t *testing.T) {
 	if !*measure {
-		t.Skip()
+		t.Skip("set -neardup.measure to sample ../shared/corpora/large")
 	}
 	cs := loadCorpus(t, testkit.Shared(t, "corpora/large"))
 	sets := pairSets(cs, rand.New(rand.NewPCG(1, 2)))
