@@ -130,6 +130,7 @@ func decideShown(t *testing.T, e *engine.Engine, cfg config.Config, prompt strin
 	for _, h := range hits {
 		show = append(show, Hit{Path: h.Path, Section: h.Section, Title: h.Title, Text: h.Text})
 	}
+	show = Collapse(show)
 	_, shown := FormatContext(show, cfg.Hooks.PromptBudgetTokens)
 	return shown
 }
