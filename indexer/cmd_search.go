@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"golang.org/x/term"
@@ -24,6 +25,7 @@ type searchCmd struct {
 	MaxTokens int      `help:"Cut the ranked list to this many tokens (4 characters per token)." placeholder:"N"`
 	JSON      bool     `name:"json" help:"Print results as a JSON array."`
 	Explain   bool     `help:"Show each leg's rank and score."`
+	AllCopies bool     `name:"all-copies" help:"Show near-duplicate chunks (one section copied into several notes) one by one, instead of once with the notes it is also in."`
 	Query     []string `arg:"" help:"Query text." required:""`
 }
 
@@ -39,6 +41,16 @@ type jsonHit struct {
 	VecRank        *int     `json:"vec_rank"`
 	BM25Score      *float64 `json:"bm25_score,omitempty"`
 	VecScore       *float64 `json:"vec_score,omitempty"`
+	// AlsoIn lists the near-duplicates folded into this hit, in rank
+	// order (absent with --all-copies or when there are none).
+	AlsoIn []jsonCopy `json:"also_in,omitempty"`
+}
+
+// jsonCopy is one near-duplicate of a hit in `search --json`.
+type jsonCopy struct {
+	Path    string `json:"path"`
+	Section string `json:"section"`
+	ChunkID int64  `json:"chunk_id"`
 }
 
 // Run searches the index.
@@ -75,6 +87,7 @@ func (c *searchCmd) Run(g *globals) error {
 	}
 	opt := cfg.Search.Options(c.Mode, k)
 	opt.MaxTokens = c.MaxTokens
+	opt.Collapse = !c.AllCopies
 	hits, err := e.Search(g.Ctx, query, opt)
 	if errors.Is(err, retrieve.ErrNoVectors) {
 		return usageError{"this index has no usable vectors (vec_available=false): use --mode bm25, or index with --model DIR"}
@@ -91,6 +104,9 @@ func (c *searchCmd) Run(g *globals) error {
 		out := make([]jsonHit, len(hits))
 		for i, h := range hits {
 			out[i] = jsonHit{Path: h.Path, Section: h.Section, HeadingContext: h.HeadingContext, Text: h.Text, Score: h.Score, ChunkID: h.ChunkID}
+			for _, d := range h.AlsoIn {
+				out[i].AlsoIn = append(out[i].AlsoIn, jsonCopy{Path: d.Path, Section: d.Section, ChunkID: d.ChunkID})
+			}
 			if h.BM25Rank > 0 {
 				r, s := h.BM25Rank, h.BM25Score
 				out[i].BM25Rank, out[i].BM25Score = &r, &s
@@ -125,6 +141,9 @@ func (c *searchCmd) Run(g *globals) error {
 			fmt.Fprintf(w, " § %s", h.Section)
 		}
 		fmt.Fprintln(w)
+		if also := alsoIn(h); also != "" {
+			fmt.Fprintf(w, "    %s\n", also)
+		}
 		if c.Explain {
 			lead := ""
 			if (c.Mode == retrieve.ModeHybrid || c.Mode == "") && h.BM25Rank == i+1 && i < cfg.Search.BM25Lead {
@@ -142,6 +161,29 @@ func (c *searchCmd) Run(g *globals) error {
 		fmt.Fprintf(w, "    %s\n", retrieve.Snippet(text, query, 200, highlighter(color)))
 	}
 	return w.Flush()
+}
+
+// alsoIn says where else the text of h is, from its folded
+// near-duplicates: "also in 2 notes: a.md, b.md", and for copies inside
+// its own note "also in this note: § OUTPUTS". "" when there are none.
+func alsoIn(h retrieve.Hit) string {
+	var notes, sections []string
+	for _, d := range h.AlsoIn {
+		switch {
+		case d.Path != h.Path && !slices.Contains(notes, d.Path):
+			notes = append(notes, d.Path)
+		case d.Path == h.Path:
+			sections = append(sections, "§ "+d.Section)
+		}
+	}
+	var parts []string
+	if len(notes) > 0 {
+		parts = append(parts, fmt.Sprintf("also in %d note%s: %s", len(notes), plural(len(notes)), strings.Join(notes, ", ")))
+	}
+	if len(sections) > 0 {
+		parts = append(parts, "also in this note: "+strings.Join(sections, ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // legScore formats a leg's score, or "-" when the hit is not in that leg's

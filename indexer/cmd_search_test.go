@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/core/retrieve"
+	"github.com/vaultctx/vaultctx/internal/hooktest"
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
@@ -90,4 +92,89 @@ func hitKeys(t *testing.T, out string) string {
 		fmt.Fprintf(&b, "%d/%d/%v ", h.ChunkID, *h.BM25Rank, *h.BM25Score)
 	}
 	return b.String()
+}
+
+// searchJSON runs `vaultctx search --json` with args and decodes it.
+func searchJSON(t *testing.T, args ...string) []jsonHit {
+	t.Helper()
+	code, out, stderr := runStderr(t, append([]string{"search", "--json"}, args...)...)
+	var hits []jsonHit
+	if err := json.Unmarshal([]byte(out), &hits); code != 0 || err != nil {
+		t.Fatalf("search --json %q: exit %d, %v: %s%s", args, code, err, out, stderr)
+	}
+	return hits
+}
+
+// On five versions of the PowerShell Management docs, where one section
+// is copied up to five times: `search` shows each copy once with the notes
+// it is also in, no top 10 holds two near-duplicates (collapsing it again
+// folds nothing), and the top 10 stays 10 hits; --all-copies shows the
+// copies one by one, as before.
+func TestSearchCollapsesNearDuplicates(t *testing.T) {
+	isolateCLI(t)
+	env := hooktest.NewEnvWith(t, true, hooktest.PowerShellVersions...)
+	t.Setenv("VAULTCTX_MODEL", testkit.Shared(t, "models/glove-120k"))
+	const gci = "/Microsoft.PowerShell.Management/Get-ChildItem.md"
+	for _, q := range []string{"Get-ChildItem syntax", "Get-ChildItem -Recurse -Depth", "copy an item to another location",
+		"registry key property value", "stop a service on a remote computer", "test whether a path exists"} {
+		t.Run(q, func(t *testing.T) {
+			hits := searchJSON(t, "--db", env.DB, "--", q)
+			if len(hits) != 10 {
+				t.Fatalf("%d hits, want 10", len(hits))
+			}
+			shown := make([]retrieve.Hit, len(hits))
+			folded := 0
+			for i, h := range hits {
+				shown[i] = retrieve.Hit{ChunkID: h.ChunkID, Path: h.Path, Text: h.Text}
+				folded += len(h.AlsoIn)
+			}
+			if again := retrieve.Collapse(shown); len(again) != len(shown) {
+				for _, h := range again {
+					for _, d := range h.AlsoIn {
+						t.Errorf("%s § and %s hold near-duplicate texts", h.Path, d.Path)
+					}
+				}
+			}
+			if folded == 0 {
+				t.Error("no copy folded: the query does not test collapsing")
+			}
+			all := searchJSON(t, "--db", env.DB, "--all-copies", "--", q)
+			for _, h := range all {
+				if h.AlsoIn != nil {
+					t.Errorf("--all-copies: %s has also_in %v", h.Path, h.AlsoIn)
+				}
+			}
+		})
+	}
+
+	hits := searchJSON(t, "--db", env.DB, "Get-ChildItem", "syntax")
+	var syntax []string
+	for _, h := range hits {
+		if h.Section == "SYNTAX" && strings.HasSuffix(h.Path, gci) {
+			line := h.Path + ":"
+			for _, d := range h.AlsoIn {
+				line += " " + d.Path
+			}
+			syntax = append(syntax, line)
+		}
+	}
+	want := []string{"ps/7.4" + gci + ": ps/7.5" + gci + " ps/7.6" + gci + " ps/7.7" + gci, "ps/5.1" + gci + ":"}
+	if strings.Join(syntax, "\n") != strings.Join(want, "\n") {
+		t.Errorf("SYNTAX hits of Get-ChildItem, with also_in:\n%s\nwant\n%s", strings.Join(syntax, "\n"), strings.Join(want, "\n"))
+	}
+	_, text := runCaptured(t, "search", "--db", env.DB, "Get-ChildItem", "syntax")
+	wantLine := "    also in 3 notes: ps/7.5" + gci + ", ps/7.6" + gci + ", ps/7.7" + gci + "\n"
+	if !strings.Contains(text, "ps/7.4"+gci+" § SYNTAX\n"+wantLine) {
+		t.Errorf("search output lacks %q under the 7.4 SYNTAX hit:\n%s", wantLine, text)
+	}
+	all := searchJSON(t, "--db", env.DB, "--all-copies", "Get-ChildItem", "syntax")
+	n := 0
+	for _, h := range all {
+		if h.Section == "SYNTAX" && strings.HasSuffix(h.Path, gci) {
+			n++
+		}
+	}
+	if n != 5 {
+		t.Errorf("--all-copies shows %d SYNTAX sections of Get-ChildItem, want all 5", n)
+	}
 }

@@ -46,9 +46,16 @@ var fileViewers = map[string]bool{
 	"tail": true, "tac": true, "sed": true, "jq": true, "yq": true, "xxd": true, "view": true,
 }
 
-// contentFilters pass a content output on in part, line for line: a
-// pipeline such as "git diff | head -200" is still content.
-var contentFilters = map[string]bool{"head": true, "tail": true, "sed": true, "cat": true, "less": true, "more": true, "nl": true}
+// contentFilters pass a content output on line for line, in part or
+// changed within lines: a pipeline such as "git diff | head -200" or
+// "cat f | tr -d '\r'" is still content.
+var contentFilters = map[string]bool{"head": true, "tail": true, "sed": true, "cat": true, "less": true, "more": true, "nl": true,
+	"tr": true, "expand": true, "unexpand": true, "cut": true, "fold": true, "iconv": true, "dos2unix": true}
+
+// quietCommands print a line or nothing: "cat f; echo done", "cat f ||
+// echo missing" and "sed -n 1,9p f && go version" are still the file.
+var quietCommands = map[string]bool{"echo": true, "printf": true, "true": true, "false": true, ":": true, "exit": true,
+	"test": true, "[": true, "pwd": true, "date": true, "cd": true, "export": true, "set": true, "sleep": true}
 
 // contentOf decides whether req's stdout is content (see contentKind), by
 // the command that writes it (the first stage of the last pipeline, every
@@ -73,6 +80,8 @@ func contentOf(req Request) contentSource {
 		src = contentSource{} // git diff --stat, git log without -p
 	case src.kind == contentNone && diffShape:
 		src = contentSource{kind: contentDiff}
+	case src.kind == contentNone && isNumberedListing(out):
+		src = contentSource{kind: contentFile} // cat -n, nl, a Read-style "  12→" listing
 	}
 	if src.kind == contentFile && (isLogPath(src.path) || looksLikeLog(out)) {
 		return contentSource{}
@@ -83,12 +92,25 @@ func contentOf(req Request) contentSource {
 // contentByCommand is contentOf's reading of the command line alone.
 func contentByCommand(command string) contentSource {
 	pipes := shellPipelines(command)
-	if len(pipes) == 0 {
+	// The pipeline that prints the content: the last one that is not a
+	// quiet command (echo, cd …), when every other one is quiet.
+	main := -1
+	for i, p := range pipes {
+		if w := commandWords(p[0]); len(p) == 1 && (len(w) == 0 || quietCommands[w[0]] || w[0] == "go" && len(w) > 1 && w[1] == "version") {
+			continue
+		}
+		if main >= 0 {
+			main = -2 // two commands that print: not one file's content
+			break
+		}
+		main = i
+	}
+	if main < 0 {
 		return contentSource{}
 	}
-	stages := pipes[len(pipes)-1]
+	stages := pipes[main]
 	for _, st := range stages[1:] {
-		if w := commandWords(st); len(w) == 0 || !contentFilters[w[0]] || w[0] == "sed" && !isSedPrint(w) {
+		if w := commandWords(st); len(w) == 0 || !contentFilters[w[0]] {
 			return contentSource{}
 		}
 	}
@@ -108,7 +130,7 @@ func contentByCommand(command string) contentSource {
 			return contentSource{} // reads stdin: a here-doc or a pipe's output
 		}
 		src := contentSource{kind: contentFile}
-		if len(files) == 1 && !piped && len(pipes) == 1 { // after "cd x &&" the path is not the agent's
+		if len(files) == 1 && !piped && main == 0 && len(pipes) == 1 { // after "cd x &&" the path is not the agent's
 			src.path, src.firstLine = files[0], first
 		}
 		return src
@@ -208,34 +230,49 @@ func tailStart(arg string) int {
 	return 0
 }
 
-// sedStart is the first line a "sed -n" print script ("120,340p", "5p")
-// prints, or 0 when the script is anything else.
+// sedStart is the first line a "sed -n" print script of one address or
+// one range ("120,340p", "5p", "10,+20p", "7,$p") prints, or 0 when the
+// script is anything else (several ranges, a regexp address, commands).
 func sedStart(script string) int {
-	s := strings.TrimSuffix(script, "p")
-	if s == script {
+	s, ok := strings.CutSuffix(strings.TrimSpace(script), "p")
+	if !ok {
 		return 0
 	}
-	a, _, _ := strings.Cut(s, ",")
-	if k, err := strconv.Atoi(a); err == nil && k > 0 {
-		return k
+	a, b, ranged := strings.Cut(s, ",")
+	k, err := strconv.Atoi(a)
+	if err != nil || k <= 0 {
+		return 0
 	}
-	return 0
+	if ranged {
+		b = strings.TrimPrefix(b, "+")
+		if _, err := strconv.Atoi(b); err != nil && b != "$" {
+			return 0
+		}
+	}
+	return k
 }
 
 // isSedPrint reports whether sed's words (program first) only print lines
-// of its input: -n and a script of one address range and p.
+// of its input: -n and one script of one address or range and p (see
+// sedStart), given once, as an operand or with -e.
 func isSedPrint(w []string) bool {
-	n, script := false, ""
-	for _, a := range w[1:] {
+	n, scripts, script := false, 0, ""
+	for i := 1; i < len(w); i++ {
+		a := w[i]
 		switch {
 		case a == "-n" || a == "--quiet" || a == "--silent":
 			n = true
+		case (a == "-e" || a == "--expression") && i+1 < len(w):
+			scripts++
+			script = w[i+1]
+			i++
 		case strings.HasPrefix(a, "-"):
-		case script == "":
+		case scripts == 0:
+			scripts++
 			script = a
 		}
 	}
-	return n && sedStart(script) > 0
+	return n && scripts == 1 && sedStart(script) > 0
 }
 
 // isLogPath reports whether a file path names a log: *.log, *.log.N,
@@ -246,6 +283,37 @@ func isLogPath(p string) bool {
 		return true
 	}
 	return strings.Contains(p, "/log/") || strings.Contains(p, "/logs/") || strings.HasPrefix(p, "log/") || strings.HasPrefix(p, "logs/")
+}
+
+// isNumberedListing reports whether an output is a line-numbered listing
+// of a file: of its first 50 non-blank lines at least 45 open with a
+// number (after blanks) followed by a tab, "→", ":", "|" or a space, and
+// the numbers go up by one from each such line to the next.
+func isNumberedListing(out string) bool {
+	n, good, prev := 0, 0, -1
+	for l := range strings.SplitSeq(out[:min(len(out), 64<<10)], "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if n++; n > 50 {
+			break
+		}
+		t := strings.TrimLeft(l, " ")
+		d := 0
+		for d < len(t) && isDigit(t[d]) {
+			d++
+		}
+		if d == 0 || d == len(t) || !(t[d] == '\t' || t[d] == ':' || t[d] == '|' || t[d] == ' ' || strings.HasPrefix(t[d:], "→")) {
+			prev = -1
+			continue
+		}
+		k, _ := strconv.Atoi(t[:d])
+		if prev < 0 || k == prev+1 {
+			good++
+		}
+		prev = k
+	}
+	return n >= 10 && good*10 >= min(n, 50)*9
 }
 
 // hasDiffShape reports whether an output holds a diff: within its first

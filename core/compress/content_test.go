@@ -36,6 +36,12 @@ func TestContentByCommand(t *testing.T) {
 		{"cat <<'EOF' > x\nhi\nEOF", contentNone, "", 0},
 		{"go test ./...", contentNone, "", 0},
 		{"echo 'a | cat b'", contentNone, "", 0},
+		{"cat runtime/proc.go 2>/dev/null || echo fail", contentFile, "", 0},
+		{"sed -n 1000,5000p f; echo EXIT=$?", contentFile, "", 0},
+		{"cat f | sed s/x/y/", contentFile, "", 0},
+		{"sed -n '1000,5000p;6000,7000p' f", contentFile, "f", 0},
+		{"sed -n -e 100,2000p -e 3000,5000p f", contentFile, "f", 0},
+		{"cat a && cat b", contentNone, "", 0},
 	} {
 		got := contentByCommand(c.cmd)
 		if got.kind != c.kind || got.path != c.path || got.firstLine != c.first {
@@ -61,6 +67,19 @@ func TestContentOfShape(t *testing.T) {
 	}
 	if k := contentOf(Request{Command: "tail -n 100 app.log", Stdout: "plain\n"}).kind; k != contentNone {
 		t.Errorf("a .log file: kind %d", k)
+	}
+}
+
+func TestNumberedListing(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 60; i++ {
+		b.WriteString(itoa(i) + "\tline " + itoa(i) + "\n")
+	}
+	if !isNumberedListing(b.String()) {
+		t.Error("cat -n listing not recognised")
+	}
+	if isNumberedListing("1 apple\n5 pears\n9 figs\n12 kiwis\n" + strings.Repeat("3 x\n", 20)) {
+		t.Error("a count listing taken for a numbered file")
 	}
 }
 

@@ -113,14 +113,23 @@ func hunkCounts(h string) (oldN, newN int, ok bool) {
 // segments while they fit, and one marker names the rest. A file is shown
 // from its start up to the budget, cut after a blank line where one falls
 // in the last third, and one marker names the rest.
-func cutContent(lines []string, kind contentKind, budget int, hint func(x, y int) string) (string, int) {
+func cutContent(lines []string, kind contentKind, budget int, hint func(x, y int) string, pattern string) (string, int) {
 	var segs []segment
 	if kind == contentDiff {
 		segs = diffSegments(lines)
 	} else {
 		segs = fileSegments(lines, budget, hint)
 	}
+	// Markers name the command that reads what they stand for. When a
+	// marker per hunk body would crowd out the headers, they are short
+	// ("[… 34 lines omitted (88–121) …]") under one line that says how to
+	// read any range (pattern, with A and B for its first and last line).
+	short := false
+	preface := "[… an omitted range A–B is read with: " + pattern + " …]\n"
 	bodyMarker := func(s segment) string {
+		if short {
+			return "[… " + plural(s.last-s.first+1, "line") + " omitted (" + itoa(s.first+1) + "–" + itoa(s.last+1) + ") …]"
+		}
 		return "[… " + plural(s.last-s.first+1, "line") + " omitted (" + itoa(s.first+1) + "–" + itoa(s.last+1) + "); read them: " + hint(s.first+1, s.last+1) + " …]"
 	}
 	restMarker := func(from int) string {
@@ -128,14 +137,30 @@ func cutContent(lines []string, kind contentKind, budget int, hint func(x, y int
 	}
 	show := make([]int8, len(segs)) // 0 hidden, 1 shown, 2 a marker stands for it
 	used := 0
-	for k, s := range segs {
-		if s.kind == segMeta {
-			show[k] = 1
-			used += s.cost
-		} else {
-			show[k] = 2
-			used += len(bodyMarker(s)) + 1
+	for attempt := range 2 {
+		short = attempt == 1
+		used = 0
+		if short {
+			used = len(preface)
 		}
+		for k, s := range segs {
+			if s.kind == segMeta {
+				show[k] = 1
+				used += s.cost
+			} else {
+				show[k] = 2
+				used += len(bodyMarker(s)) + 1
+			}
+		}
+		if used <= budget {
+			break
+		}
+	}
+	withPreface := func(out string, kept int) (string, int) {
+		if short {
+			return preface + out, kept
+		}
+		return out, kept
 	}
 	if used <= budget {
 		// Bodies from both ends inward (first, last, second, second to
@@ -161,13 +186,13 @@ func cutContent(lines []string, kind contentKind, budget int, hint func(x, y int
 				used += extra
 			}
 		}
-		return renderSegments(lines, segs, show, "", bodyMarker)
+		return withPreface(renderSegments(lines, segs, show, "", bodyMarker))
 	}
 	// The structure alone is too large: a prefix of whole segments, then
 	// an index of the files in the rest. The prefix takes at most 60% of
 	// the budget when there are files to index.
 	clear(show)
-	used = 0
+	used = len(preface) // short markers (short is true here)
 	prefixBudget := budget
 	if kind == contentDiff {
 		prefixBudget = budget * 6 / 10
@@ -188,7 +213,7 @@ func cutContent(lines []string, kind contentKind, budget int, hint func(x, y int
 				k--
 				used -= segs[k].cost
 			}
-			out, kept := renderSegments(lines, segs[:k], show[:k], "", bodyMarker)
+			out, kept := withPreface(renderSegments(lines, segs[:k], show[:k], "", bodyMarker))
 			from := len(lines)
 			if k < len(segs) {
 				from = segs[k].first
@@ -196,7 +221,7 @@ func cutContent(lines []string, kind contentKind, budget int, hint func(x, y int
 			return out + fileIndex(lines, from, budget-used, kind, restMarker), kept
 		}
 	}
-	return renderSegments(lines, segs, show, "", bodyMarker)
+	return withPreface(renderSegments(lines, segs, show, "", bodyMarker))
 }
 
 // isDiffHeader reports whether a diff line heads a file or a hunk.
@@ -370,18 +395,22 @@ func condenseContent(req Request, src contentSource, opts Options, savedPath str
 	hint := func(x, y int) string {
 		r := "'" + itoa(x) + "," + itoa(y) + "p' "
 		switch {
+		case savedPath != "":
+			// The saved copy holds exactly the output; the file the command
+			// read may have changed since, or be another one in another
+			// working directory.
+			return "sed -n " + r + shellQuote(savedPath)
 		case src.kind == contentFile && src.path != "" && src.firstLine > 0:
 			return "sed -n '" + itoa(x+src.firstLine-1) + "," + itoa(y+src.firstLine-1) + "p' " + shellQuote(src.path)
-		case savedPath != "":
-			return "sed -n " + r + shellQuote(savedPath)
 		case req.FullOutputPath != "":
 			return "sed -n " + r + shellQuote(req.FullOutputPath)
 		}
 		return "(" + req.Command + ") | sed -n " + strings.TrimSpace(r)
 	}
+	pattern := strings.Replace(hint(1, 2), "'1,2p'", "'A,Bp'", 1)
 	budget := limit - len(errOut)
 	for range 4 {
-		out, kept := cutContent(shown, src.kind, budget, hint)
+		out, kept := cutContent(shown, src.kind, budget, hint, pattern)
 		out = opts.Scrub(out)
 		if over := len(out) + len(errOut) - limit; over > 0 && budget > over {
 			budget -= over // scrubbing made it longer: cut again, smaller

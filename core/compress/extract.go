@@ -32,11 +32,11 @@ const (
 	// at 29,000 bytes or less.
 	MaxBudgetTokens = 7250
 	// DefaultContentBudgetTokens is the budget of a cut content output (a
-	// file or a diff over ContentPassBytes, see contentOf): 6,000 tokens,
-	// 24,000 bytes. It is larger than DefaultBudgetTokens because content
+	// file or a diff over ContentPassBytes, see contentOf): 7,000 tokens,
+	// 28,000 bytes. It is larger than DefaultBudgetTokens because content
 	// is cut only between whole hunks and regions, and the agent asked to
 	// read it.
-	DefaultContentBudgetTokens = 6000
+	DefaultContentBudgetTokens = 7000
 )
 
 // Limits of the extract algorithm (bytes and lines).
@@ -168,10 +168,17 @@ const MinSavingPercent = 25
 
 // WorthReplacing reports whether ex, the extract of req, is at least
 // MinSavingPercent smaller than req's stdout plus stderr (bytes, the
-// extract's header included). When it is not, the hook prints nothing and
-// the original output reaches Claude as is. The rule depends only on byte
+// extract's header included), or the output was persisted by Claude Code
+// (FullOutputPath), which would otherwise show only a short preview. When
+// it is not, the hook prints nothing and the original output reaches
+// Claude as is. The rule depends only on byte
 // counts, so it is as deterministic as Condense.
 func WorthReplacing(req Request, ex Extract) bool {
+	if req.FullOutputPath != "" {
+		// Passing through would leave the model Claude Code's 2 KB
+		// preview of the output, not the output: any extract is better.
+		return true
+	}
 	in := len(req.Stdout) + len(req.Stderr)
 	out := len(ex.Stdout) + len(ex.Stderr)
 	return out*100 <= in*(100-MinSavingPercent)
@@ -350,7 +357,7 @@ func headerLine(total, bytes, skipped int, savedPath, fullPath string) string {
 		size += ", " + itoa(bytes) + " bytes"
 	}
 	if skipped > 0 {
-		size += " (" + itoa(skipped) + " lines not examined: output over " + itoa(MaxExaminedBytes>>20) + " MiB)"
+		size += " (" + itoa(skipped) + " lines only searched for errors: output over " + itoa(MaxExaminedBytes>>20) + " MiB)"
 	}
 	return HeaderPrefix + "Bash output condensed from " + size + "; " + where + "]"
 }
@@ -383,13 +390,25 @@ const MaxExaminedBytes = 4 << 20
 func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int) {
 	size := len(req.Stdout) + len(req.Stderr)
 	var texts [2][2]string // per stream: head (or the whole text), tail
+	var middles [2]string  // per stream: the lines between head and tail
 	var skipped [2]int     // lines between head and tail
 	for s, text := range []string{req.Stdout, req.Stderr} {
 		text = strings.TrimSuffix(text, "\n")
 		texts[s][0] = text
 		if size > MaxExaminedBytes && text != "" {
 			share := int(int64(MaxExaminedBytes) * int64(len(text)) / int64(size))
-			texts[s][0], texts[s][1], skipped[s] = window(text, share)
+			head, tail, n := window(text, share)
+			texts[s][0], texts[s][1], skipped[s] = head, tail, n
+			if n > 0 {
+				from, to := len(head), len(text)-len(tail)
+				if head != "" {
+					from++
+				}
+				if tail != "" {
+					to--
+				}
+				middles[s] = text[from:max(from, to)]
+			}
 		}
 	}
 	n := 2
@@ -410,13 +429,34 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 			counts[s] = strings.Count(text, "\n") + 1
 			continue
 		}
+		real, skips := 0, 0
 		for k, part := range texts[s] {
 			if k == 1 {
 				if skipped[s] == 0 {
 					break
 				}
-				// One blank line stands for the lines not read.
-				lines = append(lines, line{stream: int8(s), unit: -1, kind: kindBlank, skip: int32(skipped[s]), ready: true})
+				// Blank lines stand for the lines not read line by line;
+				// the ones between them are that part's error lines.
+				gap := 0
+				addGap := func() {
+					if gap > 0 {
+						lines = append(lines, line{stream: int8(s), unit: -1, kind: kindBlank, skip: int32(gap), ready: true})
+						skips += gap
+						gap = 0
+					}
+				}
+				found := 0
+				for raw := range strings.SplitSeq(middles[s], "\n") {
+					if found < maxMiddleLines && mayBeError(raw) {
+						addGap()
+						lines = append(lines, line{text: raw, stream: int8(s), unit: -1, data: data && s == 0})
+						real++
+						found++
+						continue
+					}
+					gap++
+				}
+				addGap()
 				if part == "" {
 					break
 				}
@@ -425,12 +465,10 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 			}
 			for raw := range strings.SplitSeq(part, "\n") {
 				lines = append(lines, line{text: raw, stream: int8(s), unit: -1, data: data && s == 0})
+				real++
 			}
 		}
-		counts[s] = len(lines) - starts[s]
-		if skipped[s] > 0 {
-			counts[s] += skipped[s] - 1
-		}
+		counts[s] = real + skips
 	}
 	starts[2] = len(lines)
 	// Both streams at once, so that a small stderr does not wait for stdout.
@@ -457,6 +495,26 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 		lines[i].show = cutLine(lines[i].show, maxShownLine, head)
 	}
 	return lines, counts
+}
+
+// maxMiddleLines caps the error lines kept from the part of a stream not
+// read line by line (see MaxExaminedBytes).
+const maxMiddleLines = 200
+
+// mayBeError is the cheap test the part of a stream not read line by line
+// gets: a line with an error mark (hasErrorMark) or an error word of the
+// common formats ("ERROR", "FATAL", "panic:", "Traceback", "Exception",
+// "error:", "FAIL").
+func mayBeError(raw string) bool {
+	if hasErrorMark(raw) {
+		return true
+	}
+	for _, w := range []string{"ERROR", "FATAL", "CRITICAL", "panic:", "Traceback", "Exception", "error:", "FAIL"} {
+		if strings.Contains(raw, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // window splits text (without a final '\n') for MaxExaminedBytes: a head of
@@ -1223,6 +1281,7 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 			gapText++
 		case l.kind == kindBlank:
 			if i > 0 && isKept(i-1) && gap == 0 && i+1 < len(lines) && lines[i+1].stream == l.stream && isKept(i+1) {
+				b.WriteString(l.show) // a blank line as printed: "   " stays "   "
 				b.WriteByte('\n')
 			} else {
 				gap++

@@ -1,10 +1,12 @@
 // Package recall answers the two context hooks, UserPromptSubmit and
 // PreToolUse: it turns the hook input into a query, searches the vault
 // index (core/engine) in hybrid mode, drops weak results and chunks this
-// session has already been shown, scrubs credentials, and renders the
-// context block under a token budget (FormatContext), each note named by
-// its absolute path on disk (the vault root joined with the file's real,
-// possibly NFD, name).
+// session has already been shown, scrubs credentials, folds near-duplicate
+// chunks (one section copied into several notes) into the first of them
+// (Collapse), and renders the context block under a token budget
+// (FormatContext), where a folded copy costs one path on an "also in" line,
+// each note named by its absolute path on disk (the vault root joined with
+// the file's real, possibly NFD, name).
 //
 // # Which prompts are searched
 //

@@ -15,9 +15,25 @@ import (
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/internal/hooktest"
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
-var floorDB = flag.String("floor.db", "", "index of ../shared/corpora/large to measure the relevance floor on (see FLOOR.md)")
+var (
+	floorDB    = flag.String("floor.db", "", "index of ../shared/corpora/large to measure the relevance floor on (see FLOOR.md)")
+	floorModel = func() string { return *floorModelFlag }
+	// floorModelFlag is the model the index was built with; the default is
+	// ../shared/models/glove-120k, found from the repository root.
+	floorModelFlag = flag.String("floor.model", "", "model folder the -floor.db index was built with (default ../shared/models/glove-120k)")
+)
+
+func init() {
+	floorModel = func() string {
+		if *floorModelFlag != "" {
+			return *floorModelFlag
+		}
+		return testkit.SharedDir("models", "glove-120k")
+	}
+}
 
 // prompt is one line of testdata/relevant.jsonl or irrelevant.jsonl.
 type prompt struct {
@@ -195,7 +211,7 @@ func TestFloorFullCorpus(t *testing.T) {
 		t.Skip("needs -floor.db=INDEX of ../shared/corpora/large (see FLOOR.md)")
 	}
 	cfg := config.Defaults()
-	e, err := engine.Open(context.Background(), *floorDB, engine.Options{ReadOnly: true})
+	e, err := engine.Open(context.Background(), *floorDB, engine.Options{ReadOnly: true, ModelDir: floorModel()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func TestPromptSetFullCorpus(t *testing.T) {
 		t.Skip("needs -floor.db")
 	}
 	cfg := config.Defaults()
-	e, err := engine.Open(context.Background(), *floorDB, engine.Options{ReadOnly: true})
+	e, err := engine.Open(context.Background(), *floorDB, engine.Options{ReadOnly: true, ModelDir: floorModel()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +130,7 @@ func decideShown(t *testing.T, e *engine.Engine, cfg config.Config, prompt strin
 	for _, h := range hits {
 		show = append(show, Hit{Path: h.Path, Section: h.Section, Title: h.Title, Text: h.Text})
 	}
+	show = Collapse(show)
 	_, shown := FormatContext(show, cfg.Hooks.PromptBudgetTokens)
 	return shown
 }

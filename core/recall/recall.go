@@ -243,6 +243,7 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 		clean := func(s string) string { out, _ := sc.Scrub(s); return out }
 		show = append(show, Hit{Path: clean(path), Section: clean(h.Section), Title: clean(h.Title), Text: clean(h.Text), ChunkID: key})
 	}
+	show = Collapse(show) // copies of one section in several notes are shown once (collapse.go)
 	block, shown := FormatContext(show, budget)
 	if block == "" {
 		return nil, nil

@@ -49,6 +49,12 @@ type Options struct {
 	// ranking, in BM25 order, ahead of the RRF order of the rest (see
 	// KeepLead); 0 is plain RRF. Other modes ignore it.
 	BM25Lead int
+	// Collapse folds near-duplicate chunks into the first of their group
+	// before the first K are taken (see Collapse and Search), hydrating
+	// more fused results and, if those run out, asking the legs for more
+	// candidates, so that K distinct hits come back when the index holds
+	// them. Without it, copies of one section can fill the K.
+	Collapse bool
 }
 
 // Hit is one search result.
@@ -64,6 +70,10 @@ type Hit struct {
 	VecRank        int     // 1-based rank in the vector list, 0 when absent
 	BM25Score      float64 // -bm25(), valid when BM25Rank > 0
 	VecScore       float64 // cosine similarity, valid when VecRank > 0
+	// AlsoIn holds the near-duplicates of this hit that Collapse folded
+	// into it (Options.Collapse), in rank order, with their own paths,
+	// ranks and scores; their AlsoIn is nil. Empty without Collapse.
+	AlsoIn []Hit
 }
 
 // Source is what Search needs from an index: the two retrievers and a way
@@ -91,6 +101,14 @@ type Embedder interface {
 // Embedder, or a source without vectors, hybrid degrades to BM25 ranks
 // alone (VecRank stays 0), and vector mode returns ErrNoVectors. A query
 // without a letter or a digit returns no hits.
+//
+// With Options.Collapse, the fused list is hydrated in rank order and
+// near-duplicates are folded (see Collapse) until K distinct hits are
+// found. When the candidates run out first and a leg returned as many as
+// it was asked for, the legs are asked again for twice as many, up to
+// maxDeepen times (4 x Candidates); the results new to the deeper lists
+// are fused among themselves and ranked after the ones already seen, so
+// deepening never reorders what the first window ranked.
 func Search(ctx context.Context, src Source, emb Embedder, query string, opt Options) ([]Hit, error) {
 	opt = opt.withDefaults()
 	if !hasWord(query) {
@@ -101,74 +119,87 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 		}
 		return nil, nil
 	}
-	var kw, vec []Scored
-	var err error
-	needKW := opt.Mode == ModeBM25 || opt.Mode == ModeHybrid
-	needVec := opt.Mode == ModeVector || opt.Mode == ModeHybrid
-	// The legs are independent: run them side by side (the store allows
-	// two readers), so hybrid costs about the slower leg, not the sum.
-	var kwErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if needKW {
-			kw, kwErr = src.KeywordHits(ctx, query, opt.Candidates)
+	if opt.Mode == ModeVector && emb == nil {
+		return nil, ErrNoVectors
+	}
+	var qvec []float32
+	if (opt.Mode == ModeVector || opt.Mode == ModeHybrid) && emb != nil && strings.TrimSpace(query) != "" {
+		v, err := emb.Encode(query)
+		if err != nil {
+			return nil, fmt.Errorf("embed query: %w", err)
 		}
-	}()
-	if needVec {
-		if emb == nil {
-			if opt.Mode == ModeVector {
-				<-done
-				return nil, ErrNoVectors
+		// A query of words the model does not know embeds to the zero
+		// vector, whose "nearest" chunks would be arbitrary.
+		if !isZero(v) {
+			qvec = v
+		}
+	}
+	n := opt.Candidates
+	kw, vec, err := legs(ctx, src, query, qvec, opt, n)
+	if err != nil {
+		return nil, err
+	}
+	fused := fuse(opt, kw, vec)
+	var hits []Hit
+	if !opt.Collapse {
+		if len(fused) > opt.K {
+			fused = fused[:opt.K]
+		}
+		want := make([]int64, len(fused))
+		for i, f := range fused {
+			want[i] = f.ID
+		}
+		if hits, err = src.Hydrate(ctx, want); err != nil {
+			return nil, err
+		}
+	} else {
+		var c collapser
+		next := 0
+		for deepened := 0; ; deepened++ {
+			if next, err = c.fill(ctx, src, fused, next, opt.K); err != nil {
+				return nil, err
 			}
-		} else if strings.TrimSpace(query) != "" {
-			vec, err = vectorLeg(ctx, src, emb, query, opt)
+			if len(c.out) >= opt.K || deepened == maxDeepen || len(kw) < n && len(vec) < n {
+				break
+			}
+			n *= 2
+			if kw, vec, err = legs(ctx, src, query, qvec, opt, n); err != nil {
+				return nil, err
+			}
+			seen := make(map[int64]bool, len(fused))
+			for _, f := range fused {
+				seen[f.ID] = true
+			}
+			for _, f := range fuse(opt, kw, vec) {
+				if !seen[f.ID] {
+					fused = append(fused, f)
+				}
+			}
 		}
-	}
-	<-done
-	if kwErr != nil {
-		return nil, kwErr
-	}
-	if err != nil {
-		return nil, err
-	}
-	lists := []Ranked{{IDs: ids(kw), Weight: opt.BM25Weight}, {IDs: ids(vec), Weight: opt.VectorWeight}}
-	var fused []Fused
-	switch opt.Mode {
-	case ModeBM25:
-		fused = Fuse(opt.RRFK, lists[0], Ranked{})
-	case ModeVector:
-		fused = Fuse(opt.RRFK, Ranked{}, lists[1])
-	default:
-		fused = KeepLead(Fuse(opt.RRFK, lists...), lists[0].IDs, opt.BM25Lead)
-	}
-	if len(fused) > opt.K {
-		fused = fused[:opt.K]
-	}
-	want := make([]int64, len(fused))
-	for i, f := range fused {
-		want[i] = f.ID
-	}
-	hits, err := src.Hydrate(ctx, want)
-	if err != nil {
-		return nil, err
+		hits = c.out[:min(len(c.out), opt.K)]
 	}
 	byID := make(map[int64]Fused, len(fused))
 	for _, f := range fused {
 		byID[f.ID] = f
 	}
 	kwScore, vecScore := scores(kw), scores(vec)
-	for i := range hits {
-		f := byID[hits[i].ChunkID]
-		hits[i].BM25Rank, hits[i].VecRank = f.Ranks[0], f.Ranks[1]
-		hits[i].BM25Score, hits[i].VecScore = kwScore[f.ID], vecScore[f.ID]
+	fill := func(h *Hit) {
+		f := byID[h.ChunkID]
+		h.BM25Rank, h.VecRank = f.Ranks[0], f.Ranks[1]
+		h.BM25Score, h.VecScore = kwScore[f.ID], vecScore[f.ID]
 		switch opt.Mode {
 		case ModeBM25:
-			hits[i].Score = hits[i].BM25Score
+			h.Score = h.BM25Score
 		case ModeVector:
-			hits[i].Score = hits[i].VecScore
+			h.Score = h.VecScore
 		default:
-			hits[i].Score = f.Score
+			h.Score = f.Score
+		}
+	}
+	for i := range hits {
+		fill(&hits[i])
+		for j := range hits[i].AlsoIn {
+			fill(&hits[i].AlsoIn[j])
 		}
 	}
 	if opt.MaxTokens > 0 {
@@ -177,9 +208,69 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 	return hits, nil
 }
 
+// maxDeepen is how many times Search with Options.Collapse doubles the
+// legs' candidates when copies leave fewer than K distinct hits: at most
+// 4 x Candidates per leg (120 by default). On five versions of the
+// PowerShell docs, where most sections exist five times, 30 candidates
+// per leg hold 6 to 9 distinct hits and 60 hold 10.
+const maxDeepen = 2
+
+// legs runs the legs the mode needs with n candidates each: BM25 on query
+// and KNN on qvec (nil: no vector leg), vector hits under Options.MinCosine
+// dropped in hybrid mode.
+func legs(ctx context.Context, src Source, query string, qvec []float32, opt Options, n int) (kw, vec []Scored, err error) {
+	needKW := opt.Mode == ModeBM25 || opt.Mode == ModeHybrid
+	needVec := (opt.Mode == ModeVector || opt.Mode == ModeHybrid) && qvec != nil
+	// The legs are independent: run them side by side (the store allows
+	// two readers), so hybrid costs about the slower leg, not the sum.
+	var kwErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if needKW {
+			kw, kwErr = src.KeywordHits(ctx, query, n)
+		}
+	}()
+	if needVec {
+		vec, err = src.VectorHits(ctx, qvec, n)
+		if err == nil && opt.MinCosine > 0 && opt.Mode == ModeHybrid {
+			kept := vec[:0]
+			for _, h := range vec {
+				if h.Score >= opt.MinCosine {
+					kept = append(kept, h)
+				}
+			}
+			vec = kept
+		}
+	}
+	<-done
+	if kwErr != nil {
+		return nil, nil, kwErr
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return kw, vec, nil
+}
+
+// fuse ranks the legs' lists as the mode asks: one list alone in BM25 and
+// vector mode, RRF with KeepLead in hybrid mode.
+func fuse(opt Options, kw, vec []Scored) []Fused {
+	lists := []Ranked{{IDs: ids(kw), Weight: opt.BM25Weight}, {IDs: ids(vec), Weight: opt.VectorWeight}}
+	switch opt.Mode {
+	case ModeBM25:
+		return Fuse(opt.RRFK, lists[0], Ranked{})
+	case ModeVector:
+		return Fuse(opt.RRFK, Ranked{}, lists[1])
+	default:
+		return KeepLead(Fuse(opt.RRFK, lists...), lists[0].IDs, opt.BM25Lead)
+	}
+}
+
 // Budget returns the longest prefix of hits whose estimated size fits in
 // maxTokens tokens, estimating textan.CharsPerToken characters (runes) per
-// token over each hit's path, section and text. Order is kept. When even the first hit does
+// token over each hit's path, section and text (not the hits in AlsoIn).
+// Order is kept. When even the first hit does
 // not fit, it is kept with its text cut (at a space, marked "…") to what the
 // budget leaves (see TrimText) - down to "…" alone when even its path and
 // section fill the budget - so a small budget never turns results into
@@ -263,34 +354,6 @@ func scores(s []Scored) map[int64]float64 {
 		m[x.ID] = x.Score
 	}
 	return m
-}
-
-// vectorLeg embeds the query and returns its nearest chunks, leaving out
-// hits under opt.MinCosine in hybrid mode.
-func vectorLeg(ctx context.Context, src Source, emb Embedder, query string, opt Options) ([]Scored, error) {
-	v, err := emb.Encode(query)
-	if err != nil {
-		return nil, fmt.Errorf("embed query: %w", err)
-	}
-	// A query of words the model does not know embeds to the zero vector,
-	// whose "nearest" chunks would be arbitrary.
-	if isZero(v) {
-		return nil, nil
-	}
-	vec, err := src.VectorHits(ctx, v, opt.Candidates)
-	if err != nil {
-		return nil, err
-	}
-	if opt.MinCosine > 0 && opt.Mode == ModeHybrid {
-		kept := vec[:0]
-		for _, h := range vec {
-			if h.Score >= opt.MinCosine {
-				kept = append(kept, h)
-			}
-		}
-		vec = kept
-	}
-	return vec, nil
 }
 
 func isZero(v []float32) bool {

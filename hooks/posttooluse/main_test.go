@@ -338,7 +338,7 @@ func TestHugeOutput(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	stdout := gjson.GetBytes(r.stdout, "hookSpecificOutput.updatedToolOutput.stdout").String()
-	if !strings.HasPrefix(stdout, "[vaultctx: Bash output condensed from ") || !strings.Contains(stdout, " lines not examined: output over ") {
+	if !strings.HasPrefix(stdout, "[vaultctx: Bash output condensed from ") || !strings.Contains(stdout, " lines only searched for errors: output over ") {
 		t.Fatalf("no condensed header: %.300q", stdout)
 	}
 	if n := len(stdout) + len(gjson.GetBytes(r.stdout, "hookSpecificOutput.updatedToolOutput.stderr").String()); n > 9000 {

@@ -45,6 +45,22 @@ var DefaultSources = []Source{
 	{From: "corpora/large/cpp-docs/docs/text", To: "cpp-text"},
 }
 
+// PowerShellVersions are the Microsoft.PowerShell.Management pages of the
+// five PowerShell doc versions in the large corpus (5.1, 7.4, 7.5, 7.6,
+// 7.7; about 340 files), each under ps/<version>/: most sections are copied
+// word for word across versions (the SYNTAX of Get-ChildItem is the same in
+// 7.4 to 7.7, and 5.1's lists other parameters), for near-duplicate tests.
+var PowerShellVersions = func() []Source {
+	var out []Source
+	for _, v := range []string{"5.1", "7.4", "7.5", "7.6", "7.7"} {
+		out = append(out, Source{
+			From: "corpora/large/PowerShell-Docs/reference/" + v + "/Microsoft.PowerShell.Management",
+			To:   "ps/" + v + "/Microsoft.PowerShell.Management",
+		})
+	}
+	return out
+}()
+
 // NewEnv builds a vault of real notes (DefaultSources) and indexes it, with
 // vectors from the GloVe test model when withModel is set.
 func NewEnv(tb testing.TB, withModel bool) *Env {

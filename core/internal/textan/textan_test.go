@@ -35,6 +35,42 @@ func TestTerms(t *testing.T) {
 	}
 }
 
+// TermSeq is a fast path of Terms: it must yield exactly Terms' terms,
+// including where lowercasing changes a rune's class or length (Kelvin
+// sign, dotted capital I) and on invalid UTF-8.
+func TestTermSeqIsTerms(t *testing.T) {
+	for _, s := range termSeeds {
+		checkTermSeq(t, s)
+	}
+}
+
+var termSeeds = []string{
+	"", " ", "wcstombs_s vs os.path, x x", "Get-ChildItem [[-Path] <string[]>]",
+	"Ünïcode NFC ünïcode", "\u212a KELVIN", "İstanbul İİ", "abc\xffdef\xc3", "漢字かな 123",
+	"ÀÉÎ-õü_ß", "\u0130x", "x\u0307y",
+}
+
+func checkTermSeq(t *testing.T, s string) {
+	t.Helper()
+	var got []string
+	for term := range TermSeq(s) {
+		got = append(got, term)
+	}
+	if want := Terms(s); !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
+		t.Errorf("TermSeq(%q) = %q, Terms = %q", s, got, want)
+	}
+	for range TermSeq(s) {
+		break // an early stop must not panic
+	}
+}
+
+func FuzzTermSeq(f *testing.F) {
+	for _, s := range termSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkTermSeq)
+}
+
 // Before textan, the search list lived in core/store/fts.go and the gating
 // list in core/hookio/terms.go. These are those lists verbatim: StopWord
 // must be the first exactly, and StopWord or Filler the second (plus

@@ -1,0 +1,70 @@
+package retrieve
+
+import (
+	"context"
+	"slices"
+
+	"github.com/vaultctx/vaultctx/core/internal/neardup"
+)
+
+// Collapse returns hits with every near-duplicate folded into the first
+// hit of its group: hits keep their order, and a hit whose Text is a
+// near-duplicate (neardup.Near: Broder resemblance of 4-term shingles of at
+// least 0.8, see core/internal/neardup) of an earlier kept hit is moved to
+// that hit's AlsoIn, after the ones already there (a folded hit's own
+// AlsoIn comes along, flattened). Kept hits are therefore pairwise not
+// near-duplicates, and collapsing the result again changes nothing. hits is
+// not modified; an empty input gives nil.
+func Collapse(hits []Hit) []Hit {
+	var c collapser
+	for _, h := range hits {
+		c.add(h)
+	}
+	return c.out
+}
+
+// collapser is Collapse one hit at a time, for Search's rounds.
+type collapser struct {
+	groups neardup.Groups
+	out    []Hit
+}
+
+func (c *collapser) add(h Hit) {
+	n := c.groups.Add(h.Text)
+	if n == len(c.out) {
+		h.AlsoIn = slices.Clone(h.AlsoIn)
+		c.out = append(c.out, h)
+		return
+	}
+	also := h.AlsoIn
+	h.AlsoIn = nil
+	c.out[n].AlsoIn = append(append(c.out[n].AlsoIn, h), also...)
+}
+
+// fill hydrates fused results from next on, in rank order, and adds them
+// to c until it holds k groups or fused runs out: first k results, then,
+// while groups are missing, twice as many results as are missing. A list
+// without near-duplicates costs one Hydrate, as without Collapse. It
+// returns the index of the first fused result not hydrated.
+func (c *collapser) fill(ctx context.Context, src Source, fused []Fused, next, k int) (int, error) {
+	want := k - len(c.out)
+	if next == 0 {
+		want = k
+	}
+	for len(c.out) < k && next < len(fused) {
+		end := min(next+want, len(fused))
+		ids := make([]int64, 0, end-next)
+		for _, f := range fused[next:end] {
+			ids = append(ids, f.ID)
+		}
+		hits, err := src.Hydrate(ctx, ids)
+		if err != nil {
+			return next, err
+		}
+		for _, h := range hits {
+			c.add(h)
+		}
+		next, want = end, 2*(k-len(c.out))
+	}
+	return next, nil
+}
