@@ -19,8 +19,9 @@ const minHitText = 40
 // paths: a quarter, so the chunk text keeps most of the budget.
 const alsoShare = 4
 
-// Hit is one retrieved chunk to show in a context block. Path is
-// vault-relative, Section the chunk's heading (may be empty), Title the
+// Hit is one retrieved chunk to show in a context block. Path is the
+// note's path as shown: the hooks give the absolute path of the file on
+// disk (see Prompt), tests may give any. Section the chunk's heading (may be empty), Title the
 // note's title, Text the chunk body; ChunkID identifies the chunk for
 // session de-duplication. Also holds the near-duplicates Collapse folded
 // into this hit (the same or nearly the same text in other chunks), in
@@ -40,7 +41,7 @@ type Hit struct {
 //	## Relevant Memory Context
 //
 //	### <section> (<note title>)
-//	<vault-relative path>
+//	<path: absolute, the file's on-disk name>
 //	also in <N> notes: <path>, <path>, …
 //	<chunk text, trimmed to fit>
 //
