@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -33,26 +32,6 @@ const VaultMark = "$VAULT"
 // golden file.
 func (e *Env) MaskVault(b []byte) []byte {
 	return bytes.ReplaceAll(b, []byte(e.Vault), []byte(VaultMark))
-}
-
-// vaultPathLen is the length (bytes) of every test vault's root path.
-// The context hooks print absolute paths and cut chunk text to fit their
-// budget, so a root as long as the temp folder makes would move the cut
-// with TMPDIR; a fixed length keeps golden outputs the same under any
-// TMPDIR (of up to about 190 bytes).
-const vaultPathLen = 220
-
-// vaultPath returns dir/vvv…v, padded to vaultPathLen bytes, or dir/vault
-// when dir is too long for that.
-func vaultPath(tb testing.TB, dir string) string {
-	tb.Helper()
-	pad := vaultPathLen - len(dir) - 1
-	if pad < 5 {
-		tb.Logf("hooktest: temp folder %q is too long for a fixed-length vault path; golden outputs may differ", dir)
-		return filepath.Join(dir, "vault")
-	}
-	// One folder name is at most 255 bytes on common file systems.
-	return filepath.Join(dir, strings.Repeat("v", min(pad, 255)))
 }
 
 // Source is a file or directory under ../shared (From, relative to testkit.Shared)
@@ -95,7 +74,7 @@ func NewEnv(tb testing.TB, withModel bool) *Env {
 func NewEnvWith(tb testing.TB, withModel bool, srcs ...Source) *Env {
 	tb.Helper()
 	dir := tb.TempDir()
-	e := &Env{Dir: dir, DB: filepath.Join(dir, "data", "vaultctx", "index.db"), Vault: vaultPath(tb, dir)}
+	e := &Env{Dir: dir, DB: filepath.Join(dir, "data", "vaultctx", "index.db"), Vault: filepath.Join(dir, "vault")}
 	for _, s := range srcs {
 		testkit.CopyTree(tb, testkit.Shared(tb, s.From), filepath.Join(e.Vault, s.To))
 	}
