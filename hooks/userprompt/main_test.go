@@ -59,7 +59,15 @@ func TestPromptGoldenAndDeterministic(t *testing.T) {
 	if n := len([]rune(ctx)); n > 500*4 {
 		t.Errorf("context is %d characters, over the 500-token budget", n)
 	}
-	golden.Check(t, filepath.Join("testdata", "userprompt.golden.json"), masked)
+	// The golden is taken with a budget no block reaches: a block names
+	// notes by absolute paths under the temp folder, so where a budget cut
+	// falls moves with TMPDIR's length.
+	wide := filepath.Join(t.TempDir(), "wide.toml")
+	if err := os.WriteFile(wide, []byte("[hooks]\nprompt_budget_tokens = 6000\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	all := hooktest.Run(t, bin, noSession, env.Vars, slow, "VAULTCTX_CONFIG="+wide)
+	golden.Check(t, filepath.Join("testdata", "userprompt.golden.json"), env.MaskVault(all.Stdout))
 
 	// The same prompt with the hook turned off in the config: nothing.
 	off := filepath.Join(t.TempDir(), "config.toml")
