@@ -782,11 +782,10 @@ func normIDsAndSizes(line string) string {
 	if !strings.ContainsAny(line, "0123456789") {
 		return line
 	}
-	if strings.Contains(line, "id") || strings.Contains(line, "Id") || strings.Contains(line, "ID") {
+	if keyBeforeHex(line, []string{"id", "Id", "ID", "iD"}, "=:", 8) {
 		line = replaceFunc(hexIDRe, line, hexID)
 	}
-	if strings.Contains(line, "req") || strings.Contains(line, "Req") || strings.Contains(line, "REQ") || strings.Contains(line, "trace") ||
-		strings.Contains(line, "span") || strings.Contains(line, "txn") || strings.Contains(line, "orrelation") {
+	if keyBeforeHex(line, []string{"req", "Req", "REQ", "trace", "Trace", "TRACE", "span", "Span", "SPAN", "txn", "Txn", "TXN", "orrelation", "ORRELATION"}, " =:#", 6) {
 		line = replaceFunc(reqIDRe, line, hexID)
 	}
 	if strings.Contains(line, "emory") || strings.Contains(line, "MEMORY") || strings.Contains(line, "RSS") || strings.Contains(line, "rss") || strings.Contains(line, "eap") {
@@ -796,6 +795,43 @@ func normIDsAndSizes(line string) string {
 		line = fileTimeRe.ReplaceAllString(line, phTime)
 	}
 	return line
+}
+
+// keyBeforeHex is the cheap test behind the id rules: one of keys, then
+// (past a quote and blanks) one of seps and (past a quote and blanks) at
+// least n hex digits.
+func keyBeforeHex(line string, keys []string, seps string, n int) bool {
+	for _, k := range keys {
+		for from := 0; ; {
+			i := strings.Index(line[from:], k)
+			if i < 0 {
+				break
+			}
+			j := from + i + len(k)
+			from = j
+			for j < len(line) && (line[j] == '"' || line[j] == '\'' || line[j] == ' ') {
+				j++
+			}
+			if j == len(line) || strings.IndexByte(seps, line[j]) < 0 {
+				if !strings.Contains(seps, " ") || j == from {
+					continue
+				}
+			} else {
+				j++
+			}
+			for j < len(line) && (line[j] == '"' || line[j] == '\'' || line[j] == ' ' || line[j] == '=' || line[j] == ':' || line[j] == '#') {
+				j++
+			}
+			h := j
+			for h < len(line) && (isDigit(line[h]) || line[h] >= 'a' && line[h] <= 'f' || line[h] >= 'A' && line[h] <= 'F') {
+				h++
+			}
+			if h-j >= n {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hexID replaces the id of a hexIDRe or reqIDRe match (groups: key,

@@ -157,7 +157,11 @@ func refNormalize(line string) string {
 			line = r.re.ReplaceAllString(line, r.repl)
 		}
 	}
-	return squeezePadding(normIDsAndSizes(reporterTimings(line)))
+	line = reporterTimings(line)
+	// The id rules without their cheap guard (keyBeforeHex).
+	line = replaceFunc(hexIDRe, line, hexID)
+	line = replaceFunc(reqIDRe, line, hexID)
+	return squeezePadding(normIDsAndSizes(line))
 }
 
 // checkTriggers checks scanTriggers against the reference triggers on s:
