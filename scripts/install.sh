@@ -293,7 +293,7 @@ elif [ "$no_model" = 1 ]; then
 elif configured="$(sed -n 's/^model *= *"\(.*\)" *$/\1/p' "$config" | head -n 1)" &&
   [ -n "$configured" ] && { [ -e "$configured/config.json" ] || [ -e "$configured/0_StaticEmbedding" ]; }; then
   say "using the model your config names: $configured"
-elif pulled="$("$vaultctx" model pull)" && [ -n "$pulled" ]; then
+elif pulled="$("$vaultctx" model pull --no-config)" && [ -n "$pulled" ]; then # use_model records it
   say "model ready in $pulled"
   use_model "$pulled"
 else
