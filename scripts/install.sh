@@ -151,6 +151,9 @@ elif [ ! -e "$config" ]; then
   die "no config yet at $config: pass --vault DIR, the markdown vault to index"
 fi
 marker="written by scripts/install.sh" # lets a re-run edit its own config: vault, model, hook switches
+# ours_config: the config was written by vaultctx (this installer, or
+# `vaultctx model pull` when there was none), so the installer may edit it.
+ours_config() { grep -qsE "written by (scripts/install\.sh|vaultctx model pull)" "$config"; }
 toml_string() { # a TOML basic string
   local s="${1//\\/\\\\}"
   s="${s//\"/\\\"}"
@@ -196,7 +199,7 @@ switch_from="" # the vault the config named, when this run switches it
 if [ -n "$vault" ] && [ -e "$config" ]; then
   old_vault="$(config_vault)"
   if [ -z "$old_vault" ] || ! same_dir "$old_vault" "$vault"; then
-    if grep -qs "$marker" "$config"; then
+    if ours_config; then
       switch_from="${old_vault:-no vault}"
       say "Switching the vault: $config names ${old_vault:-no vault}; this install makes it $vault and rebuilds the index from scratch for it (the index of the old vault is replaced)."
     else
@@ -345,7 +348,7 @@ use_model() {
     return 0
   elif grep -qs '^model *=' "$config"; then
     warn "your config names another model; to use $1 set model = \"$1\" in $config"
-  elif grep -qs "$marker" "$config"; then
+  elif ours_config; then
     add_top_key "model = $(toml_string "$1")"
     say "added model = \"$1\" to $config"
   else
@@ -396,7 +399,7 @@ hook_off() {
   local name="$1" re="^[[:space:]]*$1[[:space:]]*="
   if grep -qsE "$re[[:space:]]*false[[:space:]]*(#.*)?$" "$config"; then
     return 0
-  elif ! grep -qs "$marker" "$config"; then
+  elif ! ours_config; then
     warn "$config is your own file, so it was not changed; to keep the $name hook out of later installs too, add this line under [hooks] in it: $name = false"
     return 0
   elif grep -qsE "$re" "$config"; then

@@ -209,8 +209,6 @@ if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
   fail "vaultctx doctor failed after the retry"
 fi
 grep -q "model matches index: $pulled" "$tmp/doctor" || fail "doctor does not see the pulled model: $(cat "$tmp/doctor")"
-kill "$hub_pid" 2>/dev/null || true
-wait "$hub_pid" 2>/dev/null || true
 run --uninstall --purge || fail "second purge failed"
 cmp -s "$settings" "$tmp/settings.orig" || fail "second purge left settings.json changed"
 pass "the offline install's printed retry gives vectors"
@@ -280,3 +278,15 @@ pass "--vault OTHER with the user's config: exit 2, the line and the command"
 run --uninstall --purge || fail "purge after the user's config failed"
 cmp -s "$settings" "$tmp/settings.orig" || fail "purge left settings.json changed"
 pass "--no-pretooluse with the user's own config"
+
+# A config that `vaultctx model pull` created (there was none) is
+# vaultctx's own: the installer may edit it, so --vault sets the vault in
+# it, and the model it names is used.
+"$tmp/vaultctx" model pull --base-url "$hub" --revision test >/dev/null 2>"$tmp/pull" || fail "pull without a config: $(cat "$tmp/pull")"
+grep -q "written by vaultctx model pull" "$config" || fail "pull did not create the config: $(cat "$tmp/pull")"
+run --vault "$vault" || fail "install over the config model pull wrote failed"
+grep -qxF "vault = \"$vault\"" "$config" && grep -qxF "model = \"$pulled\"" "$config" || fail "config after the install: $(cat "$config")"
+vaultctx status --json | grep -q '"vec_available": true' || fail "no vectors from the model pull recorded: $(cat "$log")"
+run --uninstall --purge || fail "purge after the pull's config failed"
+cmp -s "$settings" "$tmp/settings.orig" || fail "purge left settings.json changed"
+pass "a config made by model pull is the installer's to edit"

@@ -30,6 +30,8 @@ type ModelRecord struct {
 }
 
 // CreatedHeader is the first line of a config file RecordModel creates.
+// scripts/install.sh recognises it ("written by vaultctx model pull") as a
+// config vaultctx wrote, which the installer may edit.
 const CreatedHeader = "# vaultctx config, written by vaultctx model pull. Every key is in core/config/testdata/full.toml."
 
 // RecordModel makes the config file at path (DefaultPath(getenv) when
