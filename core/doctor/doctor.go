@@ -212,12 +212,19 @@ func (d *doctor) checkPath(ctx context.Context) Finding {
 		hint, subject = HintAddToPath, dir
 	}
 	// Claude Code runs the hooks by the absolute path settings.json gives
-	// them, and this vaultctx runs already: neither needs PATH.
+	// them, and this vaultctx runs already: neither needs PATH. A hook
+	// binary wired nowhere (its hook left out) is not run at all; it only
+	// has to be installed beside this vaultctx.
 	wired := d.wiredPrograms(ctx)
+	byPath := false
+	for _, p := range wired {
+		byPath = byPath || filepath.IsAbs(p)
+	}
 	reachable, where := true, d.opt.BinDir
 	for _, b := range missing {
 		switch p := wired[b]; {
 		case b == "vaultctx" && d.opt.BinDir != "" && allIn(d.opt.BinDir, []string{b}):
+		case p == "" && byPath && d.opt.BinDir != "" && allIn(d.opt.BinDir, []string{b}):
 		case p != "" && filepath.IsAbs(p) && checkExecutable(settings.ShellQuote(p)) == "":
 			where = filepath.Dir(p)
 		default:
