@@ -165,3 +165,51 @@ func TestTouchCostsNoEmbedding(t *testing.T) {
 		t.Errorf("run after the touch: %+v, want 2 unchanged", again)
 	}
 }
+
+// TestModelIdentityByContent indexes with a copy of a model, then with a
+// copy of that copy in a folder of another name: nothing is re-embedded.
+// Then one tensor byte of the model flips, its mtime kept: every chunk is
+// re-embedded.
+func TestModelIdentityByContent(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	v, db := smallVault(t, map[string]string{
+		"a.md": "# A\n\nA note about gardening, tomatoes and the summer harvest.\n",
+		"b.md": "# B\n\nA note about sailing, wind and the harbour at dawn.\n",
+	})
+	first, moved := filepath.Join(t.TempDir(), "float32"), filepath.Join(t.TempDir(), "models", "renamed")
+	testkit.CopyTree(t, testkit.Shared(t, "models/m2v-fixtures/float32"), first)
+	testkit.CopyTree(t, first, moved)
+	o := opts(v, db)
+	o.NoModel, o.ModelDir = false, first
+	s := mustRun(t, o)
+	if s.ChunksWritten == 0 || !s.Vectors {
+		t.Fatalf("first run: %+v", s)
+	}
+	chunks := s.Chunks
+
+	o.ModelDir = moved
+	if s := mustRun(t, o); s.ModelChanged || s.Reembedded != 0 || s.ChunksWritten != 0 {
+		t.Errorf("same model in another folder: %+v, want nothing re-embedded", s)
+	}
+
+	p := filepath.Join(moved, "model.safetensors")
+	before, _ := filestat.Path(p)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)-1] ^= 0xff // a byte of the last tensor's data
+	for i := 0; ; i++ {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		setMtime(t, p, time.Unix(0, before.MtimeNS))
+		if after, _ := filestat.Path(p); after != before || i == 50 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond) // until ctime moves (clock granularity)
+	}
+	if s := mustRun(t, o); !s.ModelChanged || s.Reembedded != chunks {
+		t.Errorf("one tensor byte flipped: %+v, want all %d chunks re-embedded", s, chunks)
+	}
+}
