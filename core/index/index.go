@@ -427,8 +427,16 @@ func (r *run) indexFiles() error {
 	}
 	r.old = old
 	r.rechunk = len(old) > 0 && rules != chunk.RulesVersion
-	if r.rechunk {
+	switch {
+	case r.rechunk:
 		r.log.Info("the chunking rules changed: re-chunking every file", "old", rules, "new", chunk.RulesVersion)
+	case len(old) == 0 && rules != chunk.RulesVersion:
+		// Every chunk this index will hold follows the current rules, even
+		// if this first run is interrupted: say so now, so the next run
+		// does not re-chunk what this one wrote.
+		if err := r.st.SetMeta(wctx, store.MetaChunkRules, chunk.RulesVersion); err != nil {
+			return err
+		}
 	}
 	var todo []vault.File
 	seen := make(map[string]bool, len(old))
