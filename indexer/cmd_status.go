@@ -19,22 +19,28 @@ type statusCmd struct {
 
 // statusReport is the JSON form of `vaultctx status`.
 type statusReport struct {
-	DB            string         `json:"db"`
-	Config        string         `json:"config"`
-	Vault         string         `json:"vault"`
-	Files         int            `json:"files"`
-	Chunks        int            `json:"chunks"`
-	Vectors       int            `json:"vectors"`
-	DBBytes       int64          `json:"db_bytes"`
-	LastIndexTime string         `json:"last_index_time"`
-	SchemaVersion string         `json:"schema_version"`
-	Model         string         `json:"model"`
-	ModelDir      string         `json:"model_dir"`
-	ModelHash     string         `json:"model_hash"`
-	VecAvailable  bool           `json:"vec_available"`
-	Skipped       []store.Skip   `json:"skipped"`
-	Problems      []store.Skip   `json:"problems"`
-	Redactions    map[string]int `json:"redactions"`
+	DB            string       `json:"db"`
+	Config        string       `json:"config"`
+	Vault         string       `json:"vault"`
+	Files         int          `json:"files"`
+	Chunks        int          `json:"chunks"`
+	Vectors       int          `json:"vectors"`
+	DBBytes       int64        `json:"db_bytes"`
+	LastIndexTime string       `json:"last_index_time"`
+	SchemaVersion string       `json:"schema_version"`
+	Model         string       `json:"model"`
+	ModelDir      string       `json:"model_dir"`
+	ModelHash     string       `json:"model_hash"`
+	VecAvailable  bool         `json:"vec_available"`
+	Skipped       []store.Skip `json:"skipped"`
+	// Unreadable lists files and folders that could not be read at the
+	// last run; what was indexed of them is kept.
+	Unreadable []store.Kept `json:"unreadable"`
+	// Chunkless lists indexed notes that yield no chunk (empty, or only
+	// skipped sections): no search can find them.
+	Chunkless  []string       `json:"chunkless"`
+	Problems   []store.Skip   `json:"problems"`
+	Redactions map[string]int `json:"redactions"`
 }
 
 // Run prints what the index holds.
@@ -68,8 +74,20 @@ func (c *statusCmd) Run(g *globals) error {
 	if r.Redactions, err = st.Redactions(g.Ctx); err != nil {
 		return err
 	}
+	if r.Unreadable, err = st.Unreadable(g.Ctx); err != nil {
+		return err
+	}
+	if r.Chunkless, err = st.Chunkless(g.Ctx); err != nil {
+		return err
+	}
 	if r.Skipped == nil {
 		r.Skipped = []store.Skip{}
+	}
+	if r.Unreadable == nil {
+		r.Unreadable = []store.Kept{}
+	}
+	if r.Chunkless == nil {
+		r.Chunkless = []string{}
 	}
 	if r.Problems == nil {
 		r.Problems = []store.Skip{}
@@ -102,10 +120,32 @@ func (c *statusCmd) Run(g *globals) error {
 			fmt.Printf("  %-32s %d\n", k, r.Redactions[k])
 		}
 	}
-	if len(r.Skipped) > 0 {
-		fmt.Printf("skipped files (%d):\n", len(r.Skipped))
-		for _, s := range r.Skipped {
+	var skipped []store.Skip
+	for _, s := range r.Skipped {
+		if !s.Unreadable {
+			skipped = append(skipped, s)
+		}
+	}
+	if len(skipped) > 0 {
+		fmt.Printf("skipped files (%d):\n", len(skipped))
+		for _, s := range skipped {
 			fmt.Printf("  %s: %s\n", s.Path, s.Reason)
+		}
+	}
+	if len(r.Unreadable) > 0 {
+		fmt.Printf("unreadable, last indexed version kept (%d):\n", len(r.Unreadable))
+		for _, k := range r.Unreadable {
+			fmt.Printf("  %s: %s (%d indexed file%s kept)\n", k.Path, k.Reason, k.Files, plural(k.Files))
+		}
+	}
+	if len(r.Chunkless) > 0 {
+		fmt.Printf("notes that yield no chunk, not searchable (%d):\n", len(r.Chunkless))
+		for i, p := range r.Chunkless {
+			if i == maxListed {
+				fmt.Printf("  ... and %d more (see --json)\n", len(r.Chunkless)-maxListed)
+				break
+			}
+			fmt.Printf("  %s\n", p)
 		}
 	}
 	if len(r.Problems) > 0 {
@@ -116,6 +156,10 @@ func (c *statusCmd) Run(g *globals) error {
 	}
 	return nil
 }
+
+// maxListed is how many chunkless notes status prints before it refers to
+// --json.
+const maxListed = 20
 
 // fileBytes is the size of the database file plus its WAL, in bytes.
 func fileBytes(db string) int64 {

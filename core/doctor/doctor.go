@@ -344,7 +344,14 @@ func (d *doctor) checkIndex(ctx context.Context) Finding {
 	if err != nil {
 		return failed(HintRebuildIndex, "", "%v", err)
 	}
-	return passed("%s passes integrity_check and the FTS5 check (%d files, %d chunks)", d.cfg.DB, stats.Files, stats.Chunks)
+	f = passed("%s passes integrity_check and the FTS5 check (%d files, %d chunks)", d.cfg.DB, stats.Files, stats.Chunks)
+	// Files the last run could not read keep their old version; say so,
+	// as the index may lag behind them (`vaultctx status` lists them).
+	if kept, err := st.Unreadable(ctx); err == nil && len(kept) > 0 {
+		f.Message += fmt.Sprintf("; %d unreadable file(s) or folder(s), last indexed version kept (first: %s: %s; see vaultctx status)",
+			len(kept), kept[0].Path, kept[0].Reason)
+	}
+	return f
 }
 
 func (d *doctor) checkVec(ctx context.Context) Finding {
