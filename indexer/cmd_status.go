@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/vaultctx/vaultctx/core/engine"
+	"github.com/vaultctx/vaultctx/core/recall"
 	"github.com/vaultctx/vaultctx/core/store"
 )
 
@@ -19,20 +20,23 @@ type statusCmd struct {
 
 // statusReport is the JSON form of `vaultctx status`.
 type statusReport struct {
-	DB            string       `json:"db"`
-	Config        string       `json:"config"`
-	Vault         string       `json:"vault"`
-	Files         int          `json:"files"`
-	Chunks        int          `json:"chunks"`
-	Vectors       int          `json:"vectors"`
-	DBBytes       int64        `json:"db_bytes"`
-	LastIndexTime string       `json:"last_index_time"`
-	SchemaVersion string       `json:"schema_version"`
-	Model         string       `json:"model"`
-	ModelDir      string       `json:"model_dir"`
-	ModelHash     string       `json:"model_hash"`
-	VecAvailable  bool         `json:"vec_available"`
-	Skipped       []store.Skip `json:"skipped"`
+	DB            string `json:"db"`
+	Config        string `json:"config"`
+	Vault         string `json:"vault"`
+	Files         int    `json:"files"`
+	Chunks        int    `json:"chunks"`
+	Vectors       int    `json:"vectors"`
+	DBBytes       int64  `json:"db_bytes"`
+	LastIndexTime string `json:"last_index_time"`
+	SchemaVersion string `json:"schema_version"`
+	Model         string `json:"model"`
+	ModelDir      string `json:"model_dir"`
+	ModelHash     string `json:"model_hash"`
+	VecAvailable  bool   `json:"vec_available"`
+	// RelevanceFloor is the context hooks' floor as `vaultctx index`
+	// calibrated it (null for an index without one: built-in thresholds).
+	RelevanceFloor *recall.Calibration `json:"relevance_floor"`
+	Skipped        []store.Skip        `json:"skipped"`
 	// Unreadable lists files and folders that could not be read at the
 	// last run; what was indexed of them is kept.
 	Unreadable []store.Kept `json:"unreadable"`
@@ -70,6 +74,9 @@ func (c *statusCmd) Run(g *globals) error {
 		if *dst, err = st.Meta(g.Ctx, key); err != nil {
 			return err
 		}
+	}
+	if cal, ok := recall.LoadCalibration(g.Ctx, e); ok {
+		r.RelevanceFloor = &cal
 	}
 	if r.Redactions, err = st.Redactions(g.Ctx); err != nil {
 		return err
@@ -109,6 +116,11 @@ func (c *statusCmd) Run(g *globals) error {
 		fmt.Printf("model           %s (%s)\n", r.Model, r.ModelDir)
 	}
 	fmt.Printf("vec_available   %t (%d vectors)\n", r.VecAvailable, r.Vectors)
+	if r.RelevanceFloor != nil {
+		fmt.Printf("relevance floor %s\n", r.RelevanceFloor)
+	} else {
+		fmt.Printf("relevance floor not calibrated (built-in thresholds); `vaultctx index --full` calibrates it\n")
+	}
 	if len(r.Redactions) > 0 {
 		fmt.Println("credentials scrubbed:")
 		rules := make([]string, 0, len(r.Redactions))
