@@ -140,6 +140,9 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 			return nil, wrap(err)
 		}
 	}
+	if err := s.exactScores(ctx, w, terms, q.nRow, extra); err != nil {
+		return nil, wrap(err)
+	}
 	if q.newer && len(fast) > 0 {
 		exprs := make([]string, len(fast))
 		for i, it := range fast {
@@ -376,6 +379,60 @@ func (s *Store) ftsScores(ctx context.Context, w [3]float64, match string, after
 		var r float64
 		if err := rows.Scan(&id, &r); err != nil {
 			return err
+		}
+		extra[id] -= r
+	}
+	return rows.Err()
+}
+
+// exactScores subtracts the exact-form leg of a keyword search from
+// extra[chunk id]: FTS5's bm25() with weights w over chunks_exact (the
+// chunk texts tokenized by unicode61 without the porter stemmer) for the
+// terms, of the FTS5 expressions terms, whose exact form occurs in at most
+// ImpactMinDF(nRow) chunks. KeywordHits adds it to the stemmed BM25 score,
+// so a chunk that holds a query word as written, such as
+// EnableQuickCustomization, gets both parts and outranks a chunk holding
+// only a word the stemmer conflates with it (EnableQuickCustomize): both
+// stem to "enablequickcustom". The exact leg is the BM25 of a second field
+// with its own statistics, summed as BM25F sums fields (Robertson,
+// Zaragoza and Taylor, "Simple BM25 extension to multiple weighted fields",
+// CIKM 2004, with the unstemmed text as the field).
+//
+// A word in more chunks than that has an IDF close to its stem's and adds
+// little; leaving it out bounds the leg's cost as the impact index bounds
+// FTS5's (each term scored here matches at most ImpactMinDF rows, and
+// finding out that a term is more common reads at most that many). CJK
+// bigram and emoji terms (the cjk: column filter) are not stemmed and have
+// no exact leg.
+func (s *Store) exactScores(ctx context.Context, w [3]float64, terms []string, nRow int64, extra map[int64]float64) error {
+	limit := ImpactMinDF(int(nRow))
+	var rare []string
+	for _, t := range terms {
+		if strings.HasPrefix(t, "cjk:") {
+			continue
+		}
+		var c int
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM chunks_exact WHERE chunks_exact MATCH ? LIMIT ?)", t, limit+1).Scan(&c); err != nil {
+			return fmt.Errorf("exact terms: %w", err)
+		}
+		if c > 0 && c <= limit {
+			rare = append(rare, t)
+		}
+	}
+	if len(rare) == 0 {
+		return nil
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT rowid, bm25(chunks_exact, ?, ?, ?) FROM chunks_exact WHERE chunks_exact MATCH ?",
+		w[0], w[1], w[2], strings.Join(rare, " OR "))
+	if err != nil {
+		return fmt.Errorf("exact terms: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var r float64
+		if err := rows.Scan(&id, &r); err != nil {
+			return fmt.Errorf("exact terms: %w", err)
 		}
 		extra[id] -= r
 	}

@@ -38,7 +38,10 @@ func topHits(top *topk.K) []Hit {
 // when the file has one (see impact.go), which gives the same scores
 // without FTS5's per-row cost. A term found in more than CommonTermShare of
 // the chunks (at least MinCommonDocs) is left out of the query when rarer
-// terms remain, since its IDF is close to zero; see pruneCommon.
+// terms remain, since its IDF is close to zero; see pruneCommon. To the
+// stemmed score is added the exact-form leg, the same bm25() over the
+// unstemmed chunks_exact for the query's rarer terms (see exactScores), so
+// a word matched as written outranks the words it shares a stem with.
 func (s *Store) KeywordHits(ctx context.Context, query string, k int, w [3]float64) ([]Hit, error) {
 	terms := ftsquery.Terms(query)
 	if len(terms) == 0 || k <= 0 {
@@ -58,18 +61,38 @@ func (s *Store) KeywordHits(ctx context.Context, query string, k int, w [3]float
 }
 
 // keywordFTS ranks terms (FTS5 expressions of ftsquery.Terms) by FTS5's bm25()
-// alone: the path for files without an impact index, and the reference the
-// impact index is tested against.
+// alone, plus the exact-form leg (exactScores): the path for files without
+// an impact index, and the reference the impact index is tested against.
 func (s *Store) keywordFTS(ctx context.Context, terms []string, k int, w [3]float64) ([]Hit, error) {
-	terms, err := s.pruneCommon(ctx, terms)
+	wrap := func(err error) error { return fmt.Errorf("keyword search: %w", err) }
+	n, _, err := s.ftsAverages(ctx)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	scores := map[int64]float64{}
+	if err := s.exactScores(ctx, w, terms, n, scores); err != nil {
+		return nil, wrap(err)
+	}
+	terms, err = s.pruneCommon(ctx, terms)
 	if err != nil {
 		return nil, err
+	}
+	if len(scores) > 0 {
+		// Both legs' sums are needed before the top k is known.
+		if err := s.ftsScores(ctx, w, strings.Join(terms, " OR "), 0, scores); err != nil {
+			return nil, wrap(err)
+		}
+		top := topk.New(k)
+		for id, sc := range scores {
+			top.Offer(id, sc)
+		}
+		return topHits(top), nil
 	}
 	rows, err := s.db.QueryContext(ctx,
 		"SELECT rowid, bm25(chunks_fts, ?, ?, ?, ?) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?",
 		w[0], w[1], w[2], w[0], strings.Join(terms, " OR "), k)
 	if err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
+		return nil, wrap(err)
 	}
 	defer rows.Close()
 	var out []Hit
@@ -77,13 +100,13 @@ func (s *Store) keywordFTS(ctx context.Context, terms []string, k int, w [3]floa
 		var sc Hit
 		var r float64
 		if err := rows.Scan(&sc.ChunkID, &r); err != nil {
-			return nil, fmt.Errorf("keyword search: %w", err)
+			return nil, wrap(err)
 		}
 		sc.Score = -r
 		out = append(out, sc)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
+		return nil, wrap(err)
 	}
 	return out, nil
 }

@@ -1,8 +1,10 @@
 package ftsquery
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/vaultctx/vaultctx/core/internal/textan"
 	"golang.org/x/text/unicode/norm"
@@ -18,16 +20,27 @@ const MaxTerms = 48
 // Semantics: a query is the OR of its terms, ranked by BM25, because
 // queries are natural-language prompts, not boolean expressions.
 //
-//   - The text is split at white space into words. Every word is emitted as a
-//     quoted FTS5 string, which FTS5 tokenizes with the table's tokenizer
-//     into a phrase, so `_rrf_fuse`, `snake_case` and `os.path.join` match
-//     their tokens in order; a word of several tokens also contributes each
-//     token on its own.
+//   - A span between double quotes ("..." or “...”) is one phrase, stop
+//     words included, and contributes nothing else: `"will self"` matches
+//     only the two words in that order. A quote without its closing quote
+//     is read as a separator.
+//   - The rest is split at white space into words. Every word is emitted
+//     as a quoted FTS5 string, which FTS5 tokenizes with the table's
+//     tokenizer into a phrase, so `_rrf_fuse`, `snake_case` and
+//     `os.path.join` match their tokens in order; a word of several tokens
+//     also contributes each token of two or more characters on its own (a
+//     one-character fragment such as the "s" of `mbstowcs_s` would match
+//     almost every chunk and is only searched inside the phrase).
+//   - A word whose tokens are joined by hyphens also contributes their
+//     join (`plug-in` gives "plugin"); the index holds the join of every
+//     hyphenated word in its extras column (see Extras), so `plugin` finds
+//     `plug-in` and `plug-in` finds `plugin`.
 //   - Quotes are doubled inside strings, so no user text (quotes, -, *, :,
 //     parentheses, NEAR, AND/OR/NOT) is ever read as syntax.
 //   - English stop words are dropped unless nothing else remains.
-//   - Runs of CJK characters become their overlapping bigrams, searched as
-//     a phrase in the cjk column (see CJKBigrams).
+//   - Runs of CJK characters (textan.CJK) become their overlapping bigrams,
+//     searched as a phrase in the cjk column (see CJKBigrams); an emoji
+//     (textan.Emoji) becomes its token there (see EmojiToken).
 //   - At most MaxTerms terms are kept, in order of first appearance.
 //
 // It returns nil when the text has no searchable term.
@@ -42,25 +55,46 @@ func Terms(text string) []string {
 		seen[t] = true
 		*list = append(*list, t)
 	}
-	for _, word := range strings.Fields(text) {
-		toks, cjk := SplitTokens(word)
+	extras := func(s string, cjk []string) {
 		for _, run := range cjk {
 			add(&terms, "cjk:"+quote(bigramString(run)))
 		}
-		switch len(toks) {
-		case 0:
-		case 1:
-			t := toks[0]
-			if textan.StopWord(t) {
-				add(&stopTerms, quote(t))
-			} else {
-				add(&terms, quote(t))
+		for _, r := range s {
+			if textan.Emoji(r) {
+				add(&terms, "cjk:"+quote(EmojiToken(r)))
 			}
-		default:
-			add(&terms, quote(strings.Join(toks, " ")))
-			for _, t := range toks {
-				if !textan.StopWord(t) {
+		}
+	}
+	for _, seg := range quotedSpans(text) {
+		if seg.quoted {
+			toks, cjk := SplitTokens(seg.text)
+			extras(seg.text, cjk)
+			if len(toks) > 0 {
+				add(&terms, quote(strings.Join(toks, " ")))
+			}
+			continue
+		}
+		for _, word := range strings.Fields(seg.text) {
+			toks, cjk := SplitTokens(word)
+			extras(word, cjk)
+			switch len(toks) {
+			case 0:
+			case 1:
+				t := toks[0]
+				if textan.StopWord(t) {
+					add(&stopTerms, quote(t))
+				} else {
 					add(&terms, quote(t))
+				}
+			default:
+				add(&terms, quote(strings.Join(toks, " ")))
+				for _, t := range toks {
+					if utf8.RuneCountInString(t) > 1 && !textan.StopWord(t) {
+						add(&terms, quote(t))
+					}
+				}
+				for _, j := range HyphenJoins(word) {
+					add(&terms, quote(j))
 				}
 			}
 		}
@@ -72,6 +106,132 @@ func Terms(text string) []string {
 		terms = terms[:MaxTerms]
 	}
 	return terms
+}
+
+// span is a part of a query: quoted (between double quotes) or not.
+type span struct {
+	text   string
+	quoted bool
+}
+
+// quotedSpans cuts text into the spans between matching double quotes
+// (ASCII " ... " or “ ... ”) and the text around them.
+func quotedSpans(text string) []span {
+	var out []span
+	for text != "" {
+		i := strings.IndexAny(text, "\"“")
+		if i < 0 {
+			break
+		}
+		_, n := utf8.DecodeRuneInString(text[i:])
+		j := strings.IndexAny(text[i+n:], "\"”")
+		if j < 0 {
+			break
+		}
+		_, m := utf8.DecodeRuneInString(text[i+n+j:])
+		out = append(out, span{text: text[:i]}, span{text: text[i+n : i+n+j], quoted: true})
+		text = text[i+n+j+m:]
+	}
+	return append(out, span{text: text})
+}
+
+// HyphenJoins returns, for every chain of two or more letter-and-digit
+// runs joined by single hyphens (-, U+2010, U+2011) in word, the runs
+// written together and lowercased: "plug-in" gives "plugin", "A-Company's"
+// gives "acompany", "Get-ChildItem -Path" gives "getchilditem". A chain
+// must hold a letter ("2024-01-31" gives nothing), and CJK characters end
+// a run.
+func HyphenJoins(word string) []string {
+	var out []string
+	var cur, chain []rune
+	parts, letter := 0, false
+	end := func() {
+		if len(cur) > 0 {
+			chain = append(chain, cur...)
+			parts++
+			cur = cur[:0]
+		}
+		if parts >= 2 && letter {
+			out = append(out, strings.ToLower(string(chain)))
+		}
+		chain, parts, letter = chain[:0], 0, false
+	}
+	prevHyphen := false
+	for _, r := range word {
+		switch {
+		case tokenRune(r) && !textan.CJK(r):
+			cur = append(cur, r)
+			letter = letter || unicode.IsLetter(r)
+			prevHyphen = false
+		case (r == '-' || r == 0x2010 || r == 0x2011) && len(cur) > 0 && !prevHyphen:
+			chain = append(chain, cur...)
+			parts++
+			cur = cur[:0]
+			prevHyphen = true
+		default:
+			if prevHyphen { // "a-" then a separator: the chain ends before the hyphen
+				prevHyphen = false
+			}
+			end()
+		}
+	}
+	end()
+	return out
+}
+
+func tokenRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r)
+}
+
+// EmojiToken is the token that stands for the emoji r in the cjk column:
+// "emoji" and r's code point in decimal ("📅", U+1F4C5, gives
+// "emoji128197"). FTS5's unicode61 tokenizer treats symbols as separators,
+// so an emoji can only be found through such a stand-in; a decimal ending
+// leaves it untouched by the porter stemmer.
+func EmojiToken(r rune) string { return "emoji" + strconv.Itoa(int(r)) }
+
+// Extras returns the text of the cjk column of a chunk whose text (body
+// and section) is text: the tokens FTS5's unicode61 tokenizer cannot form
+// from the text itself, on lines of their own, or "" when there are none:
+//
+//   - the overlapping bigrams of every CJK run (CJKBigrams);
+//   - the letter-and-digit runs written inside CJK text, as words: in
+//     "我们使用Docker部署服务" unicode61 sees one token, here "docker" is
+//     one too (and "config.yaml" gives the phrase "config yaml");
+//   - the join of every hyphenated word (HyphenJoins: "plug-in" gives
+//     "plugin");
+//   - every emoji as its EmojiToken.
+func Extras(text string) string {
+	var b strings.Builder
+	line := func(s string) {
+		if s == "" {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(s)
+	}
+	line(CJKBigrams(text))
+	var joins, emoji []string
+	for _, word := range strings.Fields(text) {
+		if mayHaveCJK(word) {
+			if toks, cjk := SplitTokens(word); len(cjk) > 0 && len(toks) > 0 {
+				line(strings.Join(toks, " "))
+			}
+			for _, r := range word {
+				if textan.Emoji(r) {
+					emoji = append(emoji, EmojiToken(r))
+				}
+			}
+		}
+		if strings.ContainsAny(word, "-\u2010\u2011") {
+			joins = append(joins, HyphenJoins(word)...)
+		}
+	}
+	line(strings.Join(joins, " "))
+	line(strings.Join(emoji, " "))
+	return b.String()
 }
 
 func quote(s string) string {
@@ -94,13 +254,13 @@ func SplitTokens(word string) (toks, cjk []string) {
 	}
 	for _, r := range word {
 		switch {
-		case isCJK(r):
+		case textan.CJK(r):
 			if len(cur) > 0 {
 				toks = append(toks, strings.ToLower(string(cur)))
 				cur = cur[:0]
 			}
 			cur2 = append(cur2, r)
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r):
+		case tokenRune(r):
 			if len(cur2) > 0 {
 				cjk = append(cjk, string(cur2))
 				cur2 = cur2[:0]
@@ -114,15 +274,9 @@ func SplitTokens(word string) (toks, cjk []string) {
 	return toks, cjk
 }
 
-func isCJK(r rune) bool {
-	if r < 0x2E80 {
-		return false
-	}
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-}
-
-// mayHaveCJK is a fast byte prefilter: every CJK script rune starts with a
-// UTF-8 lead byte of 0xE2 to 0xF0 (three- and four-byte sequences).
+// mayHaveCJK is a fast byte prefilter: every CJK rune (textan.CJK) and
+// every emoji (textan.Emoji) starts with a UTF-8 lead byte of 0xE2 to 0xF0
+// (three- and four-byte sequences).
 func mayHaveCJK(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c >= 0xE2 && c <= 0xF0 {
@@ -155,7 +309,7 @@ func CJKBigrams(text string) string {
 		run = run[:0]
 	}
 	for _, r := range text {
-		if isCJK(r) {
+		if textan.CJK(r) {
 			run = append(run, r)
 		} else {
 			flush()
@@ -165,10 +319,23 @@ func CJKBigrams(text string) string {
 	return b.String()
 }
 
+// bigramString returns the overlapping bigrams of run separated by spaces
+// (a run of one character gives itself). The spacing sound marks ゛ ゜
+// (U+309B, U+309C), which unicode61 reads as separators, are written as
+// their halfwidth forms ﾞ ﾟ (U+FF9E, U+FF9F), which it reads as letters,
+// so a bigram holding one stays one token; index and query fold alike.
 func bigramString(run string) string {
 	rs := []rune(run)
+	for i, r := range rs {
+		switch r {
+		case 0x309B:
+			rs[i] = 0xFF9E
+		case 0x309C:
+			rs[i] = 0xFF9F
+		}
+	}
 	if len(rs) < 2 {
-		return run
+		return string(rs)
 	}
 	parts := make([]string, 0, len(rs)-1)
 	for i := 0; i+1 < len(rs); i++ {
