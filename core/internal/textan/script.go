@@ -44,3 +44,45 @@ func Emoji(r rune) bool {
 	}
 	return false
 }
+
+// Identifier reports whether word (one white-space-free word of a query,
+// as typed) is written as code rather than as English: it has a capital
+// after a lower-case letter (EnableQuickCustomization, iPhone), a run
+// mixing letters and digits (C2280, x64), two or more capitals and no
+// lower-case letter (MFC, DNS), or letters on both sides of an underscore,
+// a dot, "::" or "->" (mbstowcs_s, os.path.join, CWnd::Create). Such words
+// are names, which English suffix stripping such as Porter's conflates
+// wrongly (EnableQuickCustomization and EnableQuickCustomize share the stem
+// "enablequickcustom"), so keyword search also matches them as written.
+func Identifier(word string) bool {
+	var prev rune // the previous rune, 0 at the start
+	runLetter, runDigit := false, false
+	joiner := false // a joiner after a letter or digit, not yet followed by one
+	for _, r := range word {
+		letter, digit := unicode.IsLetter(r), unicode.IsDigit(r)
+		switch {
+		case letter || digit:
+			if joiner {
+				return true
+			}
+			if unicode.IsUpper(r) && unicode.IsLetter(prev) {
+				return true
+			}
+			runLetter, runDigit = runLetter || letter, runDigit || digit
+			if runLetter && runDigit {
+				return true
+			}
+		case (r == '_' || r == '.' || r == ':' || r == '>') && (unicode.IsLetter(prev) || unicode.IsDigit(prev) || prev == ':' || prev == '-'):
+			joiner = r != ':' || prev == ':' // "::" joins, a lone ":" ends a word
+			if r == '>' {
+				joiner = prev == '-'
+			}
+			runLetter, runDigit = false, false
+		default:
+			joiner = false
+			runLetter, runDigit = false, false
+		}
+		prev = r
+	}
+	return false
+}
