@@ -257,25 +257,80 @@ func Extras(text string) string {
 		b.WriteString(s)
 	}
 	line(CJKBigrams(text))
+	// One pass over the white-space-separated words (as strings.Fields
+	// cuts them) that only looks closer at a word with a byte that can
+	// start a CJK rune or an emoji, or with a hyphen: most words have
+	// neither, and this runs on every chunk of a full index.
 	var joins, emoji []string
-	for _, word := range strings.Fields(text) {
-		if mayHaveCJK(word) {
-			if toks, cjk := SplitTokens(word); len(cjk) > 0 && len(toks) > 0 {
+	start, wide, hyphen := -1, false, false
+	word := func(end int) {
+		if start < 0 {
+			return
+		}
+		w := text[start:end]
+		if wide {
+			if toks, cjk := SplitTokens(w); len(cjk) > 0 && len(toks) > 0 {
 				line(strings.Join(toks, " "))
 			}
-			for _, r := range word {
+			for _, r := range w {
 				if textan.Emoji(r) {
 					emoji = append(emoji, EmojiToken(r))
 				}
 			}
 		}
-		if strings.ContainsAny(word, "-\u2010\u2011") {
-			joins = append(joins, HyphenJoins(word)...)
+		if hyphen && innerHyphen(w) {
+			joins = append(joins, HyphenJoins(w)...)
 		}
+		start, wide, hyphen = -1, false, false
 	}
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case ' ', '\t', '\n', '\r', '\v', '\f':
+				word(i)
+			default:
+				if start < 0 {
+					start = i
+				}
+				hyphen = hyphen || c == '-'
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if unicode.IsSpace(r) {
+			word(i)
+		} else {
+			if start < 0 {
+				start = i
+			}
+			wide = wide || c >= 0xE2 && c <= 0xF0
+			hyphen = hyphen || r == 0x2010 || r == 0x2011
+		}
+		i += size
+	}
+	word(len(text))
 	line(strings.Join(joins, " "))
 	line(strings.Join(emoji, " "))
 	return b.String()
+}
+
+// innerHyphen reports whether word has a hyphen (-, U+2010, U+2011) with
+// a letter or digit on both sides, the only place HyphenJoins joins.
+func innerHyphen(word string) bool {
+	for i := 0; i < len(word); {
+		r, size := utf8.DecodeRuneInString(word[i:])
+		if r == '-' || r == 0x2010 || r == 0x2011 {
+			before, _ := utf8.DecodeLastRuneInString(word[:i])
+			after, _ := utf8.DecodeRuneInString(word[i+size:])
+			if tokenRune(before) && tokenRune(after) {
+				return true
+			}
+		}
+		i += size
+	}
+	return false
 }
 
 func quote(s string) string {

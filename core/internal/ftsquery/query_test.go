@@ -2,9 +2,15 @@ package ftsquery
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
+
+	"github.com/vaultctx/vaultctx/core/internal/textan"
 )
 
 func TestTerms(t *testing.T) {
@@ -198,4 +204,71 @@ func BenchmarkTerms(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		Terms(q)
 	}
+}
+
+// extrasReference is Extras written plainly, word by word with
+// strings.Fields: the reference of Extras' one-pass scan.
+func extrasReference(text string) string {
+	var lines []string
+	if b := CJKBigrams(text); b != "" {
+		lines = append(lines, b)
+	}
+	var joins, emoji []string
+	for _, word := range strings.Fields(text) {
+		if toks, cjk := SplitTokens(word); len(cjk) > 0 && len(toks) > 0 {
+			lines = append(lines, strings.Join(toks, " "))
+		}
+		for _, r := range word {
+			if textan.Emoji(r) {
+				emoji = append(emoji, EmojiToken(r))
+			}
+		}
+		joins = append(joins, HyphenJoins(word)...)
+	}
+	for _, l := range []string{strings.Join(joins, " "), strings.Join(emoji, " ")} {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+var extrasSeeds = []string{
+	"", "plain", "plug-in e-mail", "我们使用Docker部署服务", "📅 2024-01-31 ✅ done", "a\u3000b-c\u00a0d‐e", "x-\ty", "-a- b--c",
+	"ヒーロー and コーヒー-Latte", "\xff-\xfe", "Get-ChildItem -Path C:\\ -Recurse",
+}
+
+func TestExtrasIsReference(t *testing.T) {
+	seeds := extrasSeeds
+	for _, dir := range []string{"corpora/edge", "corpora/obsidian/tasks-demo-vault"} {
+		root := testkit.SharedDir(dir)
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+				b, _ := os.ReadFile(p)
+				seeds = append(seeds, string(b))
+			}
+			return nil
+		})
+	}
+	b, _ := os.ReadFile(testkit.SharedDir("corpora/linked/flancia-garden/music I like.md"))
+	seeds = append(seeds, string(b))
+	if len(seeds) < 30 {
+		t.Fatalf("only %d texts", len(seeds))
+	}
+	for _, s := range seeds {
+		if got, want := Extras(s), extrasReference(s); got != want {
+			t.Errorf("Extras(%.60q) = %q, reference %q", s, got, want)
+		}
+	}
+}
+
+func FuzzExtras(f *testing.F) {
+	for _, s := range extrasSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Extras(s), extrasReference(s); got != want {
+			t.Fatalf("Extras(%q) = %q, reference %q", s, got, want)
+		}
+	})
 }
