@@ -22,7 +22,10 @@ import (
 // SchemaVersion is the version of schema.sql. Open refuses a file with a
 // newer version and upgrades nothing silently: an older version returns
 // ErrSchema so the caller can rebuild with a full index.
-const SchemaVersion = 1
+//
+// Version 2 added chunks_exact (the unstemmed texts) and filled the cjk
+// column with ftsquery.Extras instead of CJK bigrams alone.
+const SchemaVersion = 2
 
 //go:embed schema.sql
 var schemaSQL string
@@ -277,8 +280,15 @@ func (s *Store) Check(ctx context.Context) error {
 		// the connection flags instead.
 		return s.ftsCheckRO(ctx)
 	}
-	if _, err := s.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 1)"); err != nil {
-		return fmt.Errorf("fts5 integrity-check: %w", err)
+	return ftsCheck(ctx, s.db)
+}
+
+// ftsCheck runs FTS5's integrity-check command on both FTS5 tables.
+func ftsCheck(ctx context.Context, db *sql.DB) error {
+	for _, table := range []string{"chunks_fts", "chunks_exact"} {
+		if _, err := db.ExecContext(ctx, "INSERT INTO "+table+"("+table+", rank) VALUES('integrity-check', 1)"); err != nil {
+			return fmt.Errorf("fts5 integrity-check %s: %w", table, err)
+		}
 	}
 	return nil
 }
@@ -289,8 +299,5 @@ func (s *Store) ftsCheckRO(ctx context.Context) error {
 		return err
 	}
 	defer db.Close()
-	if _, err := db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 1)"); err != nil {
-		return fmt.Errorf("fts5 integrity-check: %w", err)
-	}
-	return nil
+	return ftsCheck(ctx, db)
 }

@@ -143,7 +143,7 @@ func (t *Tx) ReplaceFile(ctx context.Context, f File, chunks []Chunk, vecs [][]f
 	for i := range chunks {
 		c := &chunks[i]
 		var cjk any
-		if b := ftsquery.CJKBigrams(c.Text + "\n" + c.Section); b != "" {
+		if b := ftsquery.Extras(c.Text + "\n" + c.Section); b != "" {
 			cjk = b
 		}
 		if c.Hash == nil {
