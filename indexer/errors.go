@@ -35,6 +35,7 @@ var hints = []struct {
 	hint string
 }{
 	{store.ErrSchema, "run `vaultctx index --full`"},
+	{store.ErrDamaged, "run `vaultctx index --full`, which builds a new index and replaces the damaged file"},
 	{store.ErrNoFTS5, "build with `go build -tags sqlite_fts5`"},
 	{store.ErrNotIndexed, "run `vaultctx index`"},
 	{retrieve.ErrNoVectors, "index with a model (--model DIR) for vector search"},

@@ -240,7 +240,9 @@ var ErrOtherVault = errors.New("the index holds another vault")
 // an existing file that is not a vaultctx index (a note passed as --db by
 // mistake would otherwise be replaced by a full run), and, for an
 // incremental run, an index of another vault. A file that starts like SQLite
-// but cannot be read is a damaged index, which a full run may replace.
+// but cannot be read is a damaged index, which a full run replaces
+// (store.Replace installs the new file over any old one SQLite cannot
+// open).
 func checkTarget(ctx context.Context, opt Options) error {
 	fi, err := os.Stat(opt.DB)
 	if errors.Is(err, os.ErrNotExist) {

@@ -39,6 +39,13 @@ var ErrNoFTS5 = errors.New("SQLite lacks FTS5")
 // exist or holds no index yet.
 var ErrNotIndexed = errors.New("no index yet")
 
+// ErrDamaged is returned (wrapped, beside SQLite's own error) by Open when
+// the file is an SQLite database whose header or pages SQLite cannot read:
+// "unsupported file format" (a damaged schema format number), "file is not
+// a database", "database disk image is malformed". A full index (`vaultctx
+// index --full`) builds a new file and replaces the damaged one.
+var ErrDamaged = errors.New("index file is damaged")
+
 // DefaultBusyTimeout is how long a connection waits for a lock before it
 // fails with SQLITE_BUSY.
 const DefaultBusyTimeout = 5 * time.Second
@@ -102,7 +109,8 @@ func register() {
 //
 // Errors: ErrNotIndexed for a missing file in ReadOnly mode, ErrNoFTS5 for a
 // binary built without FTS5, ErrSchema for a file of another schema version,
-// and wrapped SQLite errors for a corrupt or unreadable file.
+// ErrDamaged (with SQLite's error) for a damaged file, and wrapped SQLite
+// errors for an unreadable one.
 func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	autoVec.Do(func() {
 		sqlite_vec.Auto()
@@ -154,7 +162,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		// keeps the setting.
 		if _, err := db.ExecContext(ctx, "PRAGMA mmap_size=0"); err != nil {
 			db.Close()
-			return nil, fmt.Errorf("open %s: %w", path, err)
+			return nil, openError(path, err)
 		}
 	}
 	s := &Store{db: db, path: path, opt: opt}
@@ -166,9 +174,18 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			// immutable file instead.
 			return openImmutable(ctx, path, opt)
 		}
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, openError(path, err)
 	}
 	return s, nil
+}
+
+// openError wraps an error of Open, with ErrDamaged when it says the file
+// is damaged.
+func openError(path string, err error) error {
+	if damaged(err) {
+		return fmt.Errorf("open %s: %w: %w", path, ErrDamaged, err)
+	}
+	return fmt.Errorf("open %s: %w", path, err)
 }
 
 func isReadOnlyDir(err error) bool {
@@ -188,7 +205,7 @@ func openImmutable(ctx context.Context, path string, opt Options) (*Store, error
 	s := &Store{db: db, path: path, opt: opt}
 	if err := s.init(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, openError(path, err)
 	}
 	return s, nil
 }
