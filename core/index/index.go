@@ -40,7 +40,9 @@ const reembedPage = 2048
 type Options struct {
 	Vault string // vault root directory (required)
 	DB    string // index file (required)
-	Full  bool   // rebuild from scratch into a new file and swap it in
+	// Full rebuilds from scratch into a new file and swaps it in. A run
+	// on a missing or empty file is always full.
+	Full bool
 	// ModelDir is the embedding model; "" means the model the index
 	// records, if any, and no vectors otherwise.
 	ModelDir string
@@ -111,6 +113,15 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		return sum, err
 	}
 	defer release()
+	// The first index of a file is built as a full run, into a temporary
+	// file renamed into place when complete: readers see no index until
+	// then, never a half-made one (a schema without its meta, an FTS5
+	// table without rows). An interrupted first run still installs what
+	// it indexed, as an incremental run would have committed it.
+	first := false
+	if fi, err := os.Stat(opt.DB); !opt.Full && (errors.Is(err, os.ErrNotExist) || (err == nil && fi.Size() == 0)) {
+		opt.Full, first = true, true
+	}
 
 	// DB writes must finish even after ctx is cancelled: the run commits
 	// what it did before it returns.
@@ -185,7 +196,7 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	}
 	sum.Chunks = stats.Chunks
 	sum.Vectors = st.VecAvailable()
-	if opt.Full && ctx.Err() == nil {
+	if opt.Full && (ctx.Err() == nil || first) {
 		if err := st.Seal(wctx); err != nil {
 			return sum, err
 		}
