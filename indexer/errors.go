@@ -36,6 +36,7 @@ var hints = []struct {
 }{
 	{store.ErrSchema, "run `vaultctx index --full`"},
 	{store.ErrDamaged, "run `vaultctx index --full`, which builds a new index and replaces the damaged file"},
+	{store.ErrDiskFull, "free space on the disk that holds the index"},
 	{store.ErrNoFTS5, "build with `go build -tags sqlite_fts5`"},
 	{store.ErrNotIndexed, "run `vaultctx index`"},
 	{retrieve.ErrNoVectors, "index with a model (--model DIR) for vector search"},

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
@@ -45,6 +46,12 @@ var ErrNotIndexed = errors.New("no index yet")
 // a database", "database disk image is malformed". A full index (`vaultctx
 // index --full`) builds a new file and replaces the damaged one.
 var ErrDamaged = errors.New("index file is damaged")
+
+// ErrDiskFull is returned (wrapped, beside SQLite's own error) by Open when
+// the disk holding the index has no space left (ENOSPC, EDQUOT or
+// SQLITE_FULL), and is the Fallback of a read-only store that reads an
+// intact index as an immutable file because its disk is full.
+var ErrDiskFull = errors.New("the disk holding the index is full")
 
 // DefaultBusyTimeout is how long a connection waits for a lock before it
 // fails with SQLITE_BUSY.
@@ -83,6 +90,9 @@ type Store struct {
 	// meta is the meta table as a read-only store found it at Open (nil
 	// for a writer, which reads it afresh each time).
 	meta map[string]string
+	// fallback is why a read-only store reads the file as immutable (see
+	// Fallback), nil when it does not.
+	fallback error
 }
 
 var autoVec sync.Once
@@ -109,8 +119,11 @@ func register() {
 //
 // Errors: ErrNotIndexed for a missing file in ReadOnly mode, ErrNoFTS5 for a
 // binary built without FTS5, ErrSchema for a file of another schema version,
-// ErrDamaged (with SQLite's error) for a damaged file, and wrapped SQLite
-// errors for an unreadable one.
+// ErrDamaged (with SQLite's error) for a damaged file, ErrDiskFull for a
+// full disk, and wrapped SQLite errors for an unreadable one. A read-only
+// store that cannot create the -shm file of WAL mode, in a read-only
+// folder or on a full disk with no WAL pending, reads the file as an
+// immutable snapshot instead (see Fallback).
 func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	autoVec.Do(func() {
 		sqlite_vec.Auto()
@@ -172,7 +185,13 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			// A WAL database in a directory we cannot write (a shared or
 			// packaged index) cannot create its -shm file; read it as an
 			// immutable file instead.
-			return openImmutable(ctx, path, opt)
+			return openImmutable(ctx, path, opt, errReadOnlyDir)
+		}
+		if opt.ReadOnly && diskFull(err) && !walPending(path) {
+			// Nor can it on a full disk, where a quiet index run leaves
+			// the file without -shm. With no WAL to replay the file alone
+			// is the whole index, so the immutable read is exact.
+			return openImmutable(ctx, path, opt, ErrDiskFull)
 		}
 		return nil, openError(path, err)
 	}
@@ -180,13 +199,45 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 }
 
 // openError wraps an error of Open, with ErrDamaged when it says the file
-// is damaged.
+// is damaged and ErrDiskFull when its disk is full.
 func openError(path string, err error) error {
-	if damaged(err) {
+	switch {
+	case damaged(err):
 		return fmt.Errorf("open %s: %w: %w", path, ErrDamaged, err)
+	case diskFull(err):
+		return fmt.Errorf("open %s: %w: %w", path, ErrDiskFull, err)
 	}
 	return fmt.Errorf("open %s: %w", path, err)
 }
+
+// diskFull reports whether err is SQLite's SQLITE_FULL or an I/O error
+// whose system error is ENOSPC or EDQUOT.
+func diskFull(err error) bool {
+	var se sqlite3.Error
+	if !errors.As(err, &se) {
+		return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+	}
+	return se.Code == sqlite3.ErrFull || se.SystemErrno == syscall.ENOSPC || se.SystemErrno == syscall.EDQUOT
+}
+
+// walPending reports whether path has a WAL file that may hold
+// transactions not yet in the file itself (any non-empty -wal).
+func walPending(path string) bool {
+	fi, err := os.Stat(path + "-wal")
+	return err == nil && fi.Size() > 0
+}
+
+// errReadOnlyDir is the Fallback of a store read from a folder it cannot
+// write.
+var errReadOnlyDir = errors.New("the index's folder is read-only")
+
+// Fallback returns why a read-only store reads its file as an immutable
+// snapshot, without the -shm file SQLite's WAL mode shares between
+// readers: ErrDiskFull on a full disk, another error for a folder it
+// cannot write; nil when it reads the file normally. The snapshot is exact
+// (the fallback is taken only with no WAL to replay, or in a read-only
+// folder that no writer can change).
+func (s *Store) Fallback() error { return s.fallback }
 
 func isReadOnlyDir(err error) bool {
 	var se sqlite3.Error
@@ -196,13 +247,13 @@ func isReadOnlyDir(err error) bool {
 	return strings.Contains(err.Error(), "readonly database") || strings.Contains(err.Error(), "unable to open")
 }
 
-func openImmutable(ctx context.Context, path string, opt Options) (*Store, error) {
+func openImmutable(ctx context.Context, path string, opt Options, why error) (*Store, error) {
 	db, err := sql.Open(driverName, "file:"+escapePath(path)+"?mode=ro&immutable=1")
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(2)
-	s := &Store{db: db, path: path, opt: opt}
+	s := &Store{db: db, path: path, opt: opt, fallback: why}
 	if err := s.init(ctx); err != nil {
 		db.Close()
 		return nil, openError(path, err)
