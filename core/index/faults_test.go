@@ -133,3 +133,47 @@ func TestReadersDuringFirstIndex(t *testing.T) {
 	}
 	t.Logf("%d reads, %d on a complete index", reads, complete)
 }
+
+// TestSymlinkedDB is the fault campaign's case (issue 17): the lock was
+// "<name given>.lock", so an indexer through a symlinked --db was not
+// excluded, and a full run through the link replaced the link with a
+// regular file.
+func TestSymlinkedDB(t *testing.T) {
+	v, real := testVault(t)
+	mustRun(t, opts(v, real))
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	release, err := lock(resolve(real))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var le *LockedError
+	if _, err := Run(context.Background(), opts(v, link)); !errors.As(err, &le) || le.PID != os.Getpid() {
+		t.Errorf("run through the link while the real name is locked: %v, want LockedError naming pid %d", err, os.Getpid())
+	}
+	release()
+	o := opts(v, link)
+	o.Full = true
+	want := mustRun(t, o).Chunks
+	fi, err := os.Lstat(link)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("after a full run through it, %s is no longer a symlink (%v)", link, err)
+	}
+	st := check(t, real)
+	if stats, err := st.Stats(context.Background()); err != nil || stats.Chunks != want {
+		t.Errorf("the link's target holds %d chunks (%v), want %d", stats.Chunks, err, want)
+	}
+	// A dangling link names the file the first index creates.
+	dangling := filepath.Join(t.TempDir(), "dangling.db")
+	made := filepath.Join(t.TempDir(), "made.db")
+	if err := os.Symlink(made, dangling); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, opts(v, dangling))
+	if fi, err := os.Lstat(dangling); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the first index through a dangling link replaced the link (%v)", err)
+	}
+	check(t, made)
+}

@@ -93,6 +93,11 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	if opt.DB == "" {
 		return sum, ErrNoDB
 	}
+	// One index, one name: the lock, the temporary file of a full run and
+	// the rename all go through the resolved path, so two names of one
+	// file (a symlinked --db) exclude each other, and a full run through
+	// a symlink replaces its target and keeps the link.
+	opt.DB = resolve(opt.DB)
 	if fi, err := os.Stat(opt.Vault); err != nil {
 		return sum, fmt.Errorf("vault: %w", err)
 	} else if !fi.IsDir() {
@@ -305,6 +310,39 @@ func sameDir(a, b string) bool {
 	fa, errA := os.Stat(a)
 	fb, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// resolve returns the absolute path of p with every symlink resolved, the
+// last element too when it is a link to a file yet to be made; as much of
+// it as exists is resolved, and p's absolute form is returned when
+// nothing can be.
+func resolve(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	for range 40 { // the kernel's limit of links in one lookup
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			return r
+		}
+		fi, err := os.Lstat(abs)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			break
+		}
+		// A dangling link: follow it by hand to the file it will be.
+		target, err := os.Readlink(abs)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(abs), target)
+		}
+		abs = target
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(dir, filepath.Base(abs))
+	}
+	return abs
 }
 
 // removeStale deletes temp files of full runs that died.

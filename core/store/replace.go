@@ -85,6 +85,8 @@ func removeDB(path string) error {
 }
 
 // Replace atomically swaps the sealed index file src into place at dst.
+// The rename replaces dst itself: a caller that means the target of a
+// symlink passes the resolved path (core/index does).
 //
 // A WAL file left beside dst would belong to the old database and must
 // never be replayed onto the new one, so before the rename the old file is
