@@ -153,6 +153,11 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	closed := false
 	defer func() {
 		if !closed {
+			// Leave no WAL behind, even on an error after writes: readers
+			// cannot checkpoint it, and it slows each of them.
+			if err := st.Checkpoint(wctx); err != nil {
+				log.Warn("WAL left behind", "err", err)
+			}
 			st.Close()
 		}
 	}()
