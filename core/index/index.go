@@ -82,7 +82,8 @@ type Summary struct {
 // valid Summary) when ctx is cancelled, ErrNoVault, ErrNoDB, and errors
 // wrapping ErrDBIsDir, ErrNotAnIndex or ErrOtherVault for an index file
 // it must not write, embed.ErrNotModel for a model directory that is not
-// one, and other wrapped errors for an unusable vault, model or index file. Problems with single files never fail a run:
+// one, store.ErrInconsistent (after the run's work is committed) for an
+// index whose tables disagree, and other wrapped errors for an unusable vault, model or index file. Problems with single files never fail a run:
 // they are recorded per file and shown by `vaultctx status`.
 func Run(ctx context.Context, opt Options) (Summary, error) {
 	start := time.Now()
@@ -198,6 +199,14 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		sum.ImpactTerms = ist.Terms
 		if ist.Terms > 0 {
 			log.Info("impact index built", "terms", ist.Terms, "postings", ist.Postings, "bytes", ist.Bytes, "rejected", ist.Rejected)
+		}
+	}
+	if !opt.Full && ctx.Err() == nil {
+		// Counts and blob lengths only (see store.Consistency): damage
+		// that gives wrong results without an error is reported, and a
+		// full run rebuilds every table.
+		if err := st.Consistency(wctx, false); err != nil {
+			return sum, err
 		}
 	}
 	stats, err := st.Stats(wctx)

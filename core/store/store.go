@@ -53,6 +53,12 @@ var ErrDamaged = errors.New("index file is damaged")
 // intact index as an immutable file because its disk is full.
 var ErrDiskFull = errors.New("the disk holding the index is full")
 
+// ErrHotJournal is returned (wrapped) by a read-only Open when a rollback
+// journal of an interrupted write lies beside the file: the file holds
+// half of that write until a writer rolls it back (any index run does).
+// Reading it as an immutable file would show the half-made write.
+var ErrHotJournal = errors.New("an interrupted write awaits rollback")
+
 // DefaultBusyTimeout is how long a connection waits for a lock before it
 // fails with SQLITE_BUSY.
 const DefaultBusyTimeout = 5 * time.Second
@@ -181,6 +187,9 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	s := &Store{db: db, path: path, opt: opt}
 	if err := s.init(ctx); err != nil {
 		db.Close()
+		if opt.ReadOnly && hotJournal(err) {
+			return nil, fmt.Errorf("open %s: %w: %w", path, ErrHotJournal, err)
+		}
 		if opt.ReadOnly && isReadOnlyDir(err) {
 			// A WAL database in a directory we cannot write (a shared or
 			// packaged index) cannot create its -shm file; read it as an
@@ -238,6 +247,13 @@ var errReadOnlyDir = errors.New("the index's folder is read-only")
 // (the fallback is taken only with no WAL to replay, or in a read-only
 // folder that no writer can change).
 func (s *Store) Fallback() error { return s.fallback }
+
+// hotJournal reports whether err is SQLITE_READONLY_ROLLBACK: a hot
+// journal that a read-only connection cannot roll back.
+func hotJournal(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrReadonlyRollback
+}
 
 func isReadOnlyDir(err error) bool {
 	var se sqlite3.Error
@@ -385,8 +401,15 @@ func (s *Store) Close() error {
 	return s.db.Close()
 }
 
-// Check runs PRAGMA integrity_check and the FTS5 integrity check; it returns
-// nil when both pass, or an error describing the first problem.
+// Check runs PRAGMA integrity_check, which since SQLite 3.44 also checks
+// the structure of the FTS5 index (its xIntegrity method), and, on a
+// writer, FTS5's integrity-check command with rank 1, which also compares
+// the FTS5 index with the chunks it was made from. It returns nil when
+// they pass, or an error describing the first problem. A read-only store
+// runs only read statements and so never changes the file (FTS5's
+// command is a write statement; a read-write connection would also roll
+// back a hot journal and checkpoint a WAL when it closes): see Consistency
+// for the row-level checks it adds.
 func (s *Store) Check(ctx context.Context) error {
 	var res string
 	if err := s.db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res); err != nil {
@@ -396,24 +419,9 @@ func (s *Store) Check(ctx context.Context) error {
 		return fmt.Errorf("integrity_check: %s", res)
 	}
 	if s.opt.ReadOnly {
-		// The FTS5 integrity-check command is a write statement; a read-only
-		// connection runs the equivalent check through a private copy of
-		// the connection flags instead.
-		return s.ftsCheckRO(ctx)
+		return nil
 	}
 	if _, err := s.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 1)"); err != nil {
-		return fmt.Errorf("fts5 integrity-check: %w", err)
-	}
-	return nil
-}
-
-func (s *Store) ftsCheckRO(ctx context.Context) error {
-	db, err := sql.Open("sqlite3", "file:"+escapePath(s.path)+"?_busy_timeout=5000")
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if _, err := db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 1)"); err != nil {
 		return fmt.Errorf("fts5 integrity-check: %w", err)
 	}
 	return nil
