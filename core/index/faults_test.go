@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -253,5 +255,52 @@ func TestWALLeftAfterIncremental(t *testing.T) {
 	t.Logf("%d files re-indexed, %d reads alongside, WAL left: %d bytes", sum.FilesIndexed, reads.Load(), wal)
 	if wal > 1<<20 {
 		t.Errorf("the run left a WAL of %d bytes, want at most 1 MiB", wal)
+	}
+}
+
+// TestLockRaceKeepsPID is the fault campaign's case (issue 17): of two
+// indexers that start in the same instant, the loser read the lock file
+// before the winner wrote its pid, and said "locked by another indexer".
+// Here the winner holds the lock and writes its pid a moment later.
+func TestLockRaceKeepsPID(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "index.db")
+	f, err := os.OpenFile(db+".lock", os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}()
+	_, err = lock(db)
+	var le *LockedError
+	if !errors.As(err, &le) || le.PID != os.Getpid() {
+		t.Errorf("lock while the winner has yet to write its pid: %v, want LockedError naming pid %d", err, os.Getpid())
+	}
+}
+
+// TestStaleFullTempRemoved is the fault campaign's case (issue 17): a
+// killed `index --full` left an index-sized .full-PID.tmp until the next
+// full run. Any run that holds the lock removes it.
+func TestStaleFullTempRemoved(t *testing.T) {
+	v, db := testVault(t)
+	mustRun(t, opts(v, db))
+	var stale []string
+	for _, suffix := range []string{"", "-wal", "-shm", ".packed"} {
+		p := db + ".full-999999.tmp" + suffix
+		if err := os.WriteFile(p, []byte("left by a killed run"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stale = append(stale, p)
+	}
+	mustRun(t, opts(v, db)) // incremental
+	for _, p := range stale {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s survived an incremental run", filepath.Base(p))
+		}
 	}
 }

@@ -119,6 +119,9 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		return sum, err
 	}
 	defer release()
+	// A full run that died (kill -9, a crash) left its index-sized
+	// temporary file; holding the lock, no live run owns one.
+	removeStale(opt.DB)
 	// The first index of a file is built as a full run, into a temporary
 	// file renamed into place when complete: readers see no index until
 	// then, never a half-made one (a schema without its meta, an FTS5
@@ -144,7 +147,6 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	target := opt.DB
 	if opt.Full {
 		target = fmt.Sprintf("%s.full-%d.tmp", opt.DB, os.Getpid())
-		removeStale(opt.DB)
 		defer os.Remove(target)
 	}
 	st, err := store.Open(wctx, target, store.Options{Bulk: opt.Full})
@@ -359,7 +361,9 @@ func resolve(p string) string {
 	return abs
 }
 
-// removeStale deletes temp files of full runs that died.
+// removeStale deletes the temporary files of full runs that died
+// (<db>.full-PID.tmp and its -wal, -shm, .packed). Only a run holding the
+// lock may call it.
 func removeStale(db string) {
 	matches, _ := filepath.Glob(db + ".full-*.tmp*")
 	for _, m := range matches {
