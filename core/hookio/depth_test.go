@@ -124,6 +124,9 @@ func FuzzRunNesting(f *testing.F) {
 			shape = shape[:16]
 		}
 		d := min(int(depth), maxNest(event, shape)+1)
+		if testing.Short() && d > 1<<20 {
+			t.Skip("nests of megabytes take long under the race detector; the full run (go test without -short) has them")
+		}
 		payload := nested(event, d, shape, inner)
 		deep := Depth(payload, MaxDepth) > MaxDepth
 		called := false
