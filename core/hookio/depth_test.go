@@ -87,6 +87,9 @@ func TestReadInputDeep(t *testing.T) {
 
 // maxNest is the deepest nest of shape that fits the stdin cap of event.
 func maxNest(event, shape string) int {
+	if shape == "" {
+		shape = "[" // as nested reads it
+	}
 	per := 0
 	for i := 0; i < len(shape); i++ {
 		if shape[i] == '{' {
