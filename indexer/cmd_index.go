@@ -7,6 +7,7 @@ import (
 	"github.com/vaultctx/vaultctx/core/settings"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/index"
+	"github.com/vaultctx/vaultctx/core/recall"
 )
 
 // indexCmd is `vaultctx index`.
@@ -55,6 +57,7 @@ func (c *indexCmd) Run(g *globals) error {
 	if err != nil && !errors.Is(err, index.ErrInterrupted) {
 		return err
 	}
+	calibrated, calErr := calibrate(g, cfg, opt, sum, err)
 	if c.JSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
@@ -84,6 +87,17 @@ func (c *indexCmd) Run(g *globals) error {
 		if sum.FilesSkipped+sum.FilesProblems > 0 {
 			fmt.Printf("run `%s` to see skipped files and parse problems\n", status)
 		}
+		if calibrated != nil {
+			var parts []string
+			for _, cl := range calibrated.Clauses {
+				parts = append(parts, fmt.Sprintf("%.0f%% of a prompt with %.2f", 100*cl.Coverage, cl.Evidence))
+			}
+			fmt.Printf("relevance floor of the context hooks calibrated: a hit holds %s rare-term units (%d of %d background prompts pass)\n",
+				strings.Join(parts, ", or "), calibrated.Passed, calibrated.Prompts)
+		}
+	}
+	if calErr != nil {
+		fmt.Fprintf(os.Stderr, "vaultctx: the relevance floor was not calibrated (the hooks use its defaults): %v\n", calErr)
 	}
 	if errors.Is(err, index.ErrInterrupted) {
 		if c.Full {
@@ -94,6 +108,27 @@ func (c *indexCmd) Run(g *globals) error {
 		return errInterrupted
 	}
 	return nil
+}
+
+// calibrate re-measures the context hooks' relevance floor on the index
+// (recall.CalibrateIndex) after a run that changed it, or when the index
+// has no calibration yet. It does nothing after an interrupted run.
+func calibrate(g *globals, cfg config.Config, opt index.Options, sum index.Summary, runErr error) (*recall.Calibration, error) {
+	if runErr != nil {
+		return nil, nil
+	}
+	cfg.DB, cfg.Model = opt.DB, opt.ModelDir
+	if opt.NoModel {
+		cfg.Model = ""
+	}
+	if sum.FilesIndexed+sum.FilesDeleted == 0 && !opt.Full && recall.HasCalibration(g.Ctx, cfg.DB) {
+		return nil, nil
+	}
+	c, err := recall.CalibrateIndex(g.Ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
 }
 
 func total(m map[string]int) int {

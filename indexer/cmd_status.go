@@ -34,8 +34,14 @@ type statusReport struct {
 	VecAvailable  bool   `json:"vec_available"`
 	// DiskFull is true when the index's disk has no space left, so it is
 	// read as an immutable snapshot (exact: no WAL was pending).
-	DiskFull   bool           `json:"disk_full"`
-	Skipped    []store.Skip   `json:"skipped"`
+	DiskFull bool         `json:"disk_full"`
+	Skipped  []store.Skip `json:"skipped"`
+	// Unreadable lists files and folders that could not be read at the
+	// last run; what was indexed of them is kept.
+	Unreadable []store.Kept `json:"unreadable"`
+	// Chunkless lists indexed notes that yield no chunk (empty, or only
+	// skipped sections): no search can find them.
+	Chunkless  []string       `json:"chunkless"`
 	Problems   []store.Skip   `json:"problems"`
 	Redactions map[string]int `json:"redactions"`
 }
@@ -72,8 +78,20 @@ func (c *statusCmd) Run(g *globals) error {
 	if r.Redactions, err = st.Redactions(g.Ctx); err != nil {
 		return err
 	}
+	if r.Unreadable, err = st.Unreadable(g.Ctx); err != nil {
+		return err
+	}
+	if r.Chunkless, err = st.Chunkless(g.Ctx); err != nil {
+		return err
+	}
 	if r.Skipped == nil {
 		r.Skipped = []store.Skip{}
+	}
+	if r.Unreadable == nil {
+		r.Unreadable = []store.Kept{}
+	}
+	if r.Chunkless == nil {
+		r.Chunkless = []string{}
 	}
 	if r.Problems == nil {
 		r.Problems = []store.Skip{}
@@ -109,10 +127,32 @@ func (c *statusCmd) Run(g *globals) error {
 			fmt.Printf("  %-32s %d\n", k, r.Redactions[k])
 		}
 	}
-	if len(r.Skipped) > 0 {
-		fmt.Printf("skipped files (%d):\n", len(r.Skipped))
-		for _, s := range r.Skipped {
+	var skipped []store.Skip
+	for _, s := range r.Skipped {
+		if !s.Unreadable {
+			skipped = append(skipped, s)
+		}
+	}
+	if len(skipped) > 0 {
+		fmt.Printf("skipped files (%d):\n", len(skipped))
+		for _, s := range skipped {
 			fmt.Printf("  %s: %s\n", s.Path, s.Reason)
+		}
+	}
+	if len(r.Unreadable) > 0 {
+		fmt.Printf("unreadable, last indexed version kept (%d):\n", len(r.Unreadable))
+		for _, k := range r.Unreadable {
+			fmt.Printf("  %s: %s (%d indexed file%s kept)\n", k.Path, k.Reason, k.Files, plural(k.Files))
+		}
+	}
+	if len(r.Chunkless) > 0 {
+		fmt.Printf("notes that yield no chunk, not searchable (%d):\n", len(r.Chunkless))
+		for i, p := range r.Chunkless {
+			if i == maxListed {
+				fmt.Printf("  ... and %d more (see --json)\n", len(r.Chunkless)-maxListed)
+				break
+			}
+			fmt.Printf("  %s\n", p)
 		}
 	}
 	if len(r.Problems) > 0 {
@@ -123,6 +163,10 @@ func (c *statusCmd) Run(g *globals) error {
 	}
 	return nil
 }
+
+// maxListed is how many chunkless notes status prints before it refers to
+// --json.
+const maxListed = 20
 
 // fileBytes is the size of the database file plus its WAL, in bytes.
 func fileBytes(db string) int64 {

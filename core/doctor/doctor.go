@@ -215,12 +215,19 @@ func (d *doctor) checkPath(ctx context.Context) Finding {
 		hint, subject = HintAddToPath, dir
 	}
 	// Claude Code runs the hooks by the absolute path settings.json gives
-	// them, and this vaultctx runs already: neither needs PATH.
+	// them, and this vaultctx runs already: neither needs PATH. A hook
+	// binary wired nowhere (its hook left out) is not run at all; it only
+	// has to be installed beside this vaultctx.
 	wired := d.wiredPrograms(ctx)
+	byPath := false
+	for _, p := range wired {
+		byPath = byPath || filepath.IsAbs(p)
+	}
 	reachable, where := true, d.opt.BinDir
 	for _, b := range missing {
 		switch p := wired[b]; {
 		case b == "vaultctx" && d.opt.BinDir != "" && allIn(d.opt.BinDir, []string{b}):
+		case p == "" && byPath && d.opt.BinDir != "" && allIn(d.opt.BinDir, []string{b}):
 		case p != "" && filepath.IsAbs(p) && checkExecutable(settings.ShellQuote(p)) == "":
 			where = filepath.Dir(p)
 		default:
@@ -353,7 +360,14 @@ func (d *doctor) checkIndex(ctx context.Context) Finding {
 		return Finding{Status: Warn, Hint: HintFreeSpace, Message: fmt.Sprintf(
 			"%s is intact (%d files, %d chunks), but its disk is full: it is read as it is and cannot be updated", d.cfg.DB, stats.Files, stats.Chunks)}
 	}
-	return passed("%s passes integrity_check (pages, FTS5 index) and its chunks, FTS5 rows and vectors agree (%d files, %d chunks)", d.cfg.DB, stats.Files, stats.Chunks)
+	f = passed("%s passes integrity_check (pages, FTS5 index) and its chunks, FTS5 rows and vectors agree (%d files, %d chunks)", d.cfg.DB, stats.Files, stats.Chunks)
+	// Files the last run could not read keep their old version; say so,
+	// as the index may lag behind them (`vaultctx status` lists them).
+	if kept, err := st.Unreadable(ctx); err == nil && len(kept) > 0 {
+		f.Message += fmt.Sprintf("; %d unreadable file(s) or folder(s), last indexed version kept (first: %s: %s; see vaultctx status)",
+			len(kept), kept[0].Path, kept[0].Reason)
+	}
+	return f
 }
 
 func (d *doctor) checkVec(ctx context.Context) Finding {

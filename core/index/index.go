@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -60,20 +61,28 @@ type Options struct {
 
 // Summary describes one run. Its JSON form is `vaultctx index --json`.
 type Summary struct {
-	FilesIndexed   int            `json:"files_indexed"`   // new or changed files (re)indexed
-	FilesUnchanged int            `json:"files_unchanged"` // same mtime_ns and size as last time
-	FilesDeleted   int            `json:"files_deleted"`   // removed from the index (deleted, renamed away, excluded)
-	FilesSkipped   int            `json:"files_skipped"`   // skipped by the walk (size cap, FIFO, unreadable ...)
-	FilesProblems  int            `json:"files_with_problems"`
-	Chunks         int            `json:"chunks"`         // chunks in the index after the run
-	ChunksWritten  int            `json:"chunks_written"` // chunks written by this run
-	Reembedded     int            `json:"reembedded"`     // existing chunks given new vectors
-	ImpactTerms    int            `json:"impact_terms"`   // terms in the rebuilt BM25 impact index, 0 when not rebuilt
-	ModelChanged   bool           `json:"model_changed"`
-	Vectors        bool           `json:"vectors"` // the index has a vector index
-	Redactions     map[string]int `json:"redactions"`
-	Seconds        float64        `json:"seconds"`
-	Interrupted    bool           `json:"interrupted"`
+	FilesIndexed   int `json:"files_indexed"`   // new or changed files (re)indexed
+	FilesUnchanged int `json:"files_unchanged"` // same size, mtime, ctime and inode as last time: not read
+	// FilesTouched counts files whose stat changed but whose content hash
+	// did not (a touch, a copy back, a rename of identical bytes): only
+	// their stat was recorded, nothing was chunked or embedded.
+	FilesTouched int `json:"files_touched"`
+	FilesDeleted int `json:"files_deleted"` // removed from the index (deleted, renamed away, excluded)
+	FilesSkipped int `json:"files_skipped"` // skipped by the walk (size cap, FIFO, unreadable ...)
+	// FilesKept counts indexed files that could not be read this time
+	// (permission denied, an I/O error), themselves or through their
+	// folder: their last indexed version stays (see store.Unreadable).
+	FilesKept     int            `json:"files_kept_unreadable"`
+	FilesProblems int            `json:"files_with_problems"`
+	Chunks        int            `json:"chunks"`         // chunks in the index after the run
+	ChunksWritten int            `json:"chunks_written"` // chunks written by this run
+	Reembedded    int            `json:"reembedded"`     // existing chunks given new vectors
+	ImpactTerms   int            `json:"impact_terms"`   // terms in the rebuilt BM25 impact index, 0 when not rebuilt
+	ModelChanged  bool           `json:"model_changed"`
+	Vectors       bool           `json:"vectors"` // the index has a vector index
+	Redactions    map[string]int `json:"redactions"`
+	Seconds       float64        `json:"seconds"`
+	Interrupted   bool           `json:"interrupted"`
 }
 
 // Run indexes opt.Vault into opt.DB and returns what it did.
@@ -380,6 +389,11 @@ type run struct {
 	model     *embed.Model
 	modelHash string
 	redMu     sync.Mutex
+	// old is the files table at the start of the run; rechunk says the
+	// chunking rules changed since the index was written, so a file whose
+	// stat changed is re-chunked even when its content hash did not.
+	old     map[string]store.File
+	rechunk bool
 }
 
 func (r *run) setupModel(dir string) error {
@@ -434,6 +448,26 @@ func (r *run) setupModel(dir string) error {
 	return nil
 }
 
+// sameStat reports whether a walked file has the stamp its row records:
+// size, mtime, ctime and inode, the fields git's index compares
+// (see core/internal/filestat). A row written before ctime and inode were
+// recorded holds 0 for both and so differs once, which costs one read and
+// hash of the file (see prepare), not a re-chunk.
+func sameStat(o store.File, f vault.File) bool {
+	return o.Size == f.Size && o.MtimeNS == f.MtimeNS && o.CtimeNS == f.CtimeNS && o.Inode == f.Inode
+}
+
+// keptBy reports whether path is one of the unreadable files of skips or
+// lies below one of its unreadable folders.
+func keptBy(skips []vault.Skip, path string) bool {
+	for _, s := range skips {
+		if path == s.Path || (strings.HasPrefix(path, s.Path) && len(path) > len(s.Path) && path[len(s.Path)] == '/') {
+			return true
+		}
+	}
+	return false
+}
+
 // prepared is one file made ready for the store by a worker.
 type prepared struct {
 	seq    int
@@ -442,6 +476,12 @@ type prepared struct {
 	vecs   [][]float32
 	texts  []string // what to embed, one per chunk (see EmbedText)
 	skip   string   // non-empty: the file could not be read
+	// unreadable: the file is there but could not be read (see
+	// vault.Skip.Unreadable); its last indexed version stays.
+	unreadable bool
+	// touched: only the stat changed (same content hash); file holds
+	// the new stat and nothing else is written.
+	touched bool
 }
 
 func (r *run) indexFiles() error {
@@ -450,11 +490,28 @@ func (r *run) indexFiles() error {
 	if err != nil {
 		return err
 	}
+	rules, err := r.st.Meta(wctx, store.MetaChunkRules)
+	if err != nil {
+		return err
+	}
+	r.old = old
+	r.rechunk = len(old) > 0 && rules != chunk.RulesVersion
+	switch {
+	case r.rechunk:
+		r.log.Info("the chunking rules changed: re-chunking every file", "old", rules, "new", chunk.RulesVersion)
+	case len(old) == 0 && rules != chunk.RulesVersion:
+		// Every chunk this index will hold follows the current rules, even
+		// if this first run is interrupted: say so now, so the next run
+		// does not re-chunk what this one wrote.
+		if err := r.st.SetMeta(wctx, store.MetaChunkRules, chunk.RulesVersion); err != nil {
+			return err
+		}
+	}
 	var todo []vault.File
 	seen := make(map[string]bool, len(old))
 	skips, err := vault.Walk(ctx, r.opt.Vault, r.opt.Rules, func(f vault.File) error {
 		seen[f.Path] = true
-		if o, ok := old[f.Path]; ok && o.MtimeNS == f.MtimeNS && o.Size == f.Size {
+		if o, ok := old[f.Path]; ok && !r.rechunk && sameStat(o, f) {
 			r.sum.FilesUnchanged++
 			return nil
 		}
@@ -468,15 +525,25 @@ func (r *run) indexFiles() error {
 		return fmt.Errorf("walk %s: %w", r.opt.Vault, err)
 	}
 	var storeSkips []store.Skip
+	var unreadable []vault.Skip
 	for _, s := range skips {
-		storeSkips = append(storeSkips, store.Skip{Path: s.Path, Reason: s.Reason})
+		storeSkips = append(storeSkips, store.Skip{Path: s.Path, Reason: s.Reason, Unreadable: s.Unreadable})
 		r.log.Warn("skipped", "path", s.Path, "reason", s.Reason)
+		if s.Unreadable {
+			unreadable = append(unreadable, s)
+		}
 	}
 	var gone []string
 	for p := range old {
-		if !seen[p] {
-			gone = append(gone, p)
+		if seen[p] {
+			continue
 		}
+		if keptBy(unreadable, p) {
+			// There but unreadable: the last indexed version stays.
+			r.sum.FilesKept++
+			continue
+		}
+		gone = append(gone, p)
 	}
 	sort.Strings(gone)
 
@@ -595,9 +662,13 @@ func (r *run) prepareAll(files []vault.File) <-chan prepared {
 func (r *run) prepare(f vault.File) prepared {
 	raw, err := vault.Read(f, r.opt.Rules.MaxFileBytes)
 	if err != nil {
-		return prepared{file: store.File{Path: f.Path}, skip: err.Error()}
+		return prepared{file: store.File{Path: f.Path}, skip: err.Error(), unreadable: readFailed(err)}
 	}
 	sum := sha256.Sum256(raw)
+	hash := hex.EncodeToString(sum[:16])
+	if o, ok := r.old[f.Path]; ok && !r.rechunk && o.Hash == hash {
+		return prepared{touched: true, file: store.File{Path: f.Path, MtimeNS: f.MtimeNS, Size: f.Size, CtimeNS: f.CtimeNS, Inode: f.Inode}}
+	}
 	n := note.Parse(f.Path, raw)
 	sc := scrub.Default()
 	counts := map[string]int{}
@@ -614,8 +685,8 @@ func (r *run) prepare(f vault.File) prepared {
 	// chunk boundary (a long private key) is still seen whole.
 	cs := chunk.Split(n.Title, clean(n.Body), chunk.DefaultOptions())
 	out := prepared{file: store.File{
-		Path: f.Path, MtimeNS: f.MtimeNS, Size: f.Size,
-		Hash: hex.EncodeToString(sum[:16]), Title: title,
+		Path: f.Path, MtimeNS: f.MtimeNS, Size: f.Size, CtimeNS: f.CtimeNS, Inode: f.Inode,
+		Hash: hash, Title: title,
 		Error: strings.Join(n.Problems, "; "),
 	}}
 	texts := make([]string, 0, len(cs))
@@ -640,6 +711,17 @@ func (r *run) prepare(f vault.File) prepared {
 		out.file.Redactions = string(b)
 	}
 	return out
+}
+
+// readFailed reports whether a vault.Read error says the file is there but
+// could not be read (permission denied, an I/O error), rather than that it
+// is gone, too large or no regular file any more.
+func readFailed(err error) bool {
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, vault.ErrTooLarge), errors.Is(err, vault.ErrNotRegular):
+		return false
+	}
+	return true
 }
 
 // EmbedText is the text embedded for a chunk: its heading context and
@@ -680,13 +762,23 @@ func (r *run) write(batch []prepared) error {
 	for _, p := range batch {
 		if p.skip != "" {
 			r.log.Warn("skipped", "path", p.file.Path, "reason", p.skip)
-			if err := tx.DeleteFile(ctx, p.file.Path); err != nil {
+			_, had := r.old[p.file.Path]
+			if p.unreadable && had {
+				r.sum.FilesKept++
+			} else if err := tx.DeleteFile(ctx, p.file.Path); err != nil {
 				return err
 			}
-			if err := tx.AddSkip(ctx, store.Skip{Path: p.file.Path, Reason: p.skip}); err != nil {
+			if err := tx.AddSkip(ctx, store.Skip{Path: p.file.Path, Reason: p.skip, Unreadable: p.unreadable}); err != nil {
 				return err
 			}
 			r.sum.FilesSkipped++
+			continue
+		}
+		if p.touched {
+			if err := tx.UpdateStat(ctx, p.file); err != nil {
+				return err
+			}
+			r.sum.FilesTouched++
 			continue
 		}
 		if p.file.Error != "" {
@@ -758,10 +850,16 @@ func (r *run) reembed() error {
 func (r *run) finish() error {
 	ctx := r.wctx
 	abs, _ := filepath.Abs(r.opt.Vault)
-	for k, v := range map[string]string{
+	meta := map[string]string{
 		store.MetaVault:         abs,
 		store.MetaLastIndexTime: time.Now().UTC().Format(time.RFC3339),
-	} {
+	}
+	if r.ctx.Err() == nil {
+		// Only a run that went through every file may say its chunks
+		// follow the current rules.
+		meta[store.MetaChunkRules] = chunk.RulesVersion
+	}
+	for k, v := range meta {
 		if err := r.st.SetMeta(ctx, k, v); err != nil {
 			return err
 		}

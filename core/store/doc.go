@@ -4,10 +4,11 @@
 // The file holds:
 //
 //   - meta: key/value pairs (schema version, model hash and directory,
-//     last index time, scrub counts);
-//   - files: one row per indexed note (path, mtime_ns, size, content hash,
-//     problems recorded while parsing);
-//   - skips: files the last walk skipped, and why;
+//     last index time, chunking rules version, scrub counts);
+//   - files: one row per indexed note (path, mtime_ns, size, ctime_ns,
+//     inode, content hash, problems recorded while parsing);
+//   - skips: files the last walk skipped, and why, marked when they are
+//     there but unreadable (their files rows are kept);
 //   - chunks: one row per chunk (path, ordinal, section, text, heading
 //     context, mtime_ns, content hash);
 //   - chunks_fts: an FTS5 table over chunk_text, section, heading_context and

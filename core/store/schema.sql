@@ -14,12 +14,20 @@ CREATE TABLE IF NOT EXISTS files (
   title    TEXT NOT NULL DEFAULT '',
   chunks   INTEGER NOT NULL DEFAULT 0,
   error    TEXT NOT NULL DEFAULT '',
-  redactions TEXT NOT NULL DEFAULT ''  -- JSON {rule: count} of credentials scrubbed
+  redactions TEXT NOT NULL DEFAULT '',  -- JSON {rule: count} of credentials scrubbed
+  -- Added after schema 1 shipped (see migrate.go): the status-change time
+  -- and inode the change check compares besides mtime_ns and size; 0 in
+  -- rows written before.
+  ctime_ns INTEGER NOT NULL DEFAULT 0,
+  inode    INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE TABLE IF NOT EXISTS skips (
   path   TEXT PRIMARY KEY,
-  reason TEXT NOT NULL
+  reason TEXT NOT NULL,
+  -- Added after schema 1 shipped (see migrate.go): 1 when the file or
+  -- folder is there but could not be read; the files rows it held are kept.
+  unreadable INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS chunks (

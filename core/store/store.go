@@ -314,6 +314,9 @@ func (s *Store) init(ctx context.Context) error {
 		default:
 			return fmt.Errorf("file has schema %s, want %d: %w", v, SchemaVersion, ErrSchema)
 		}
+		if err := s.migrate(ctx); err != nil {
+			return err
+		}
 	} else {
 		// A reader takes the whole meta table (about 1.5 KB) in one query:
 		// a hook or search then makes one round trip instead of eight.
