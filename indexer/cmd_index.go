@@ -7,7 +7,6 @@ import (
 	"github.com/vaultctx/vaultctx/core/settings"
 	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -88,12 +87,7 @@ func (c *indexCmd) Run(g *globals) error {
 			fmt.Printf("run `%s` to see skipped files and parse problems\n", status)
 		}
 		if calibrated != nil {
-			var parts []string
-			for _, cl := range calibrated.Clauses {
-				parts = append(parts, fmt.Sprintf("%.0f%% of a prompt with %.2f", 100*cl.Coverage, cl.Evidence))
-			}
-			fmt.Printf("relevance floor of the context hooks calibrated: a hit holds %s rare-term units (%d of %d background prompts pass)\n",
-				strings.Join(parts, ", or "), calibrated.Passed, calibrated.Prompts)
+			fmt.Printf("relevance floor of the context hooks calibrated: %s\n", calibrated)
 		}
 	}
 	if calErr != nil {

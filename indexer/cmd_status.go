@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/vaultctx/vaultctx/core/engine"
+	"github.com/vaultctx/vaultctx/core/recall"
 	"github.com/vaultctx/vaultctx/core/store"
 )
 
@@ -34,8 +35,11 @@ type statusReport struct {
 	VecAvailable  bool   `json:"vec_available"`
 	// DiskFull is true when the index's disk has no space left, so it is
 	// read as an immutable snapshot (exact: no WAL was pending).
-	DiskFull bool         `json:"disk_full"`
-	Skipped  []store.Skip `json:"skipped"`
+	DiskFull bool `json:"disk_full"`
+	// RelevanceFloor is the context hooks' floor as `vaultctx index`
+	// calibrated it (null for an index without one: built-in thresholds).
+	RelevanceFloor *recall.Calibration `json:"relevance_floor"`
+	Skipped        []store.Skip        `json:"skipped"`
 	// Unreadable lists files and folders that could not be read at the
 	// last run; what was indexed of them is kept.
 	Unreadable []store.Kept `json:"unreadable"`
@@ -74,6 +78,9 @@ func (c *statusCmd) Run(g *globals) error {
 		if *dst, err = st.Meta(g.Ctx, key); err != nil {
 			return err
 		}
+	}
+	if cal, ok := recall.LoadCalibration(g.Ctx, e); ok {
+		r.RelevanceFloor = &cal
 	}
 	if r.Redactions, err = st.Redactions(g.Ctx); err != nil {
 		return err
@@ -116,6 +123,11 @@ func (c *statusCmd) Run(g *globals) error {
 		fmt.Printf("model           %s (%s)\n", r.Model, r.ModelDir)
 	}
 	fmt.Printf("vec_available   %t (%d vectors)\n", r.VecAvailable, r.Vectors)
+	if r.RelevanceFloor != nil {
+		fmt.Printf("relevance floor %s\n", r.RelevanceFloor)
+	} else {
+		fmt.Printf("relevance floor not calibrated (built-in thresholds); `vaultctx index --full` calibrates it\n")
+	}
 	if len(r.Redactions) > 0 {
 		fmt.Println("credentials scrubbed:")
 		rules := make([]string, 0, len(r.Redactions))

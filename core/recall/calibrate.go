@@ -184,6 +184,22 @@ func LoadCalibration(ctx context.Context, e *engine.Engine) (c Calibration, ok b
 	return c, true
 }
 
+// String describes c in one line, as `vaultctx index` and `vaultctx
+// status` print it: "a hit holds 30% of the prompt's term weight with 2.78
+// rare-term units, or 90% with 1.38 (5 of 315 background prompts pass)".
+func (c Calibration) String() string {
+	var b strings.Builder
+	for i, cl := range c.Clauses {
+		if i == 0 {
+			fmt.Fprintf(&b, "a hit holds %.0f%% of the prompt's term weight with %.2f rare-term units", 100*cl.Coverage, cl.Evidence)
+		} else {
+			fmt.Fprintf(&b, ", or %.0f%% with %.2f", 100*cl.Coverage, cl.Evidence)
+		}
+	}
+	fmt.Fprintf(&b, " (%d of %d background prompts pass)", c.Passed, c.Prompts)
+	return b.String()
+}
+
 // HasCalibration reports whether the index at db holds a calibration; an
 // index that cannot be opened has none.
 func HasCalibration(ctx context.Context, db string) bool {

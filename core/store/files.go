@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // MetaChunkRules is the version of the chunking rules (chunk.RulesVersion)
@@ -34,6 +35,9 @@ func (s *Store) Unreadable(ctx context.Context) ([]Kept, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT s.path, s.reason,
 		(SELECT count(*) FROM files f WHERE f.path = s.path OR (f.path > s.path || '/' AND f.path < s.path || '0'))
 		FROM skips s WHERE s.unreadable != 0 ORDER BY s.path`)
+	if err != nil && strings.Contains(err.Error(), "no such column") {
+		return nil, nil // an index from before the column (migrate.go) kept none
+	}
 	if err != nil {
 		return nil, fmt.Errorf("unreadable: %w", err)
 	}

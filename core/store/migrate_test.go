@@ -65,3 +65,39 @@ func TestMigrateAddsColumns(t *testing.T) {
 		t.Errorf("an old skip is not marked unreadable: %+v, %v", kept, err)
 	}
 }
+
+// TestReadOnlyReadsOlderFile: a read-only reader (status, doctor) of a file
+// an older binary left, which no writer has migrated yet, lists its files
+// and its unreadable paths (none) without an error.
+func TestReadOnlyReadsOlderFile(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "index.db")
+	s, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"ALTER TABLE files DROP COLUMN ctime_ns",
+		"ALTER TABLE files DROP COLUMN inode",
+		"ALTER TABLE skips DROP COLUMN unreadable",
+		"INSERT INTO files(path, mtime_ns, size, hash) VALUES('old.md', 7, 3, 'abc')",
+		"INSERT INTO skips(path, reason) VALUES('locked', 'permission denied')",
+	} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	ro, err := Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	files, err := ro.Files(ctx)
+	if err != nil || files["old.md"].Size != 3 {
+		t.Errorf("Files of an unmigrated file: %v, %v", files, err)
+	}
+	if kept, err := ro.Unreadable(ctx); err != nil || len(kept) != 0 {
+		t.Errorf("Unreadable of an unmigrated file: %v, %v", kept, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
 )
@@ -47,9 +48,14 @@ type Skip struct {
 	Unreadable bool `json:"unreadable,omitempty"`
 }
 
-// Files returns every row of the files table keyed by path.
+// Files returns every row of the files table keyed by path. A file written
+// before the ctime_ns and inode columns (which a writer adds, migrate.go)
+// reads with both 0, so a read-only reader of an older index works too.
 func (s *Store) Files(ctx context.Context) (map[string]File, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT path, mtime_ns, size, ctime_ns, inode, hash, title, chunks, error, redactions FROM files")
+	if err != nil && strings.Contains(err.Error(), "no such column") {
+		rows, err = s.db.QueryContext(ctx, "SELECT path, mtime_ns, size, 0, 0, hash, title, chunks, error, redactions FROM files")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("list files: %w", err)
 	}
