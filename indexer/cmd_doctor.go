@@ -68,7 +68,9 @@ func doctorFix(f doctor.Finding) string {
 	case doctor.HintIndex:
 		return "run: vaultctx index"
 	case doctor.HintRebuildIndex:
-		return "rebuild it: vaultctx index --full"
+		return "rebuild it: vaultctx index --full (it replaces a damaged file)"
+	case doctor.HintFreeSpace:
+		return "free space on the disk that holds the index"
 	case doctor.HintCgo:
 		return "rebuild with cgo enabled: scripts/install.sh"
 	case doctor.HintHome:

@@ -33,6 +33,9 @@ type statusReport struct {
 	ModelDir      string `json:"model_dir"`
 	ModelHash     string `json:"model_hash"`
 	VecAvailable  bool   `json:"vec_available"`
+	// DiskFull is true when the index's disk has no space left, so it is
+	// read as an immutable snapshot (exact: no WAL was pending).
+	DiskFull bool `json:"disk_full"`
 	// RelevanceFloor is the context hooks' floor as `vaultctx index`
 	// calibrated it (null for an index without one: built-in thresholds).
 	RelevanceFloor *recall.Calibration `json:"relevance_floor"`
@@ -68,7 +71,8 @@ func (c *statusCmd) Run(g *globals) error {
 		return err
 	}
 	r := statusReport{DB: db, Config: orDefault(g.ConfigPath, configPath()), Files: stats.Files, Chunks: stats.Chunks, Vectors: stats.Vectors,
-		DBBytes: fileBytes(db), Skipped: stats.Skips, Problems: stats.Problems, VecAvailable: e.VecAvailable()}
+		DBBytes: fileBytes(db), Skipped: stats.Skips, Problems: stats.Problems, VecAvailable: e.VecAvailable(),
+		DiskFull: errors.Is(st.Fallback(), store.ErrDiskFull)}
 	for key, dst := range map[string]*string{store.MetaVault: &r.Vault, store.MetaLastIndexTime: &r.LastIndexTime, store.MetaSchemaVersion: &r.SchemaVersion,
 		store.MetaModelName: &r.Model, store.MetaModelDir: &r.ModelDir, store.MetaModelHash: &r.ModelHash} {
 		if *dst, err = st.Meta(g.Ctx, key); err != nil {
@@ -105,6 +109,9 @@ func (c *statusCmd) Run(g *globals) error {
 		return enc.Encode(r)
 	}
 	fmt.Printf("index           %s (%s)\n", r.DB, humanBytes(r.DBBytes))
+	if r.DiskFull {
+		fmt.Printf("disk            full: the index is read as it is, and cannot be updated until space is freed\n")
+	}
 	fmt.Printf("vault           %s\n", r.Vault)
 	fmt.Printf("files           %d\n", r.Files)
 	fmt.Printf("chunks          %d\n", r.Chunks)

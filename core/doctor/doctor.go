@@ -90,6 +90,9 @@ const (
 	// HintConfigHooks: an OK finding; the [hooks] keys of the config
 	// file Subject are where the hooks are turned on and off.
 	HintConfigHooks
+	// HintFreeSpace: the disk holding the index is full; free space on
+	// it.
+	HintFreeSpace
 )
 
 // Finding is the outcome of one check: its name, its status, what was
@@ -325,6 +328,12 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 	switch {
 	case errors.Is(err, store.ErrNotIndexed):
 		return nil, failed(HintIndex, "", "no index at %s", d.cfg.DB), false
+	case errors.Is(err, store.ErrHotJournal):
+		// Any index run rolls the interrupted write back; doctor reads
+		// only, so it leaves the journal alone.
+		return nil, failed(HintIndex, "", "%v", err), false
+	case errors.Is(err, store.ErrDiskFull):
+		return nil, failed(HintFreeSpace, "", "%v", err), false
 	case err != nil:
 		return nil, failed(HintRebuildIndex, "", "%v", err), false
 	}
@@ -340,11 +349,18 @@ func (d *doctor) checkIndex(ctx context.Context) Finding {
 	if err := st.Check(ctx); err != nil {
 		return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
 	}
+	if err := st.Consistency(ctx, true); err != nil {
+		return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
+	}
 	stats, err := st.Stats(ctx)
 	if err != nil {
 		return failed(HintRebuildIndex, "", "%v", err)
 	}
-	f = passed("%s passes integrity_check and the FTS5 check (%d files, %d chunks)", d.cfg.DB, stats.Files, stats.Chunks)
+	if errors.Is(st.Fallback(), store.ErrDiskFull) {
+		return Finding{Status: Warn, Hint: HintFreeSpace, Message: fmt.Sprintf(
+			"%s is intact (%d files, %d chunks), but its disk is full: it is read as it is and cannot be updated", d.cfg.DB, stats.Files, stats.Chunks)}
+	}
+	f = passed("%s passes integrity_check (pages, FTS5 index) and its chunks, FTS5 rows and vectors agree (%d files, %d chunks)", d.cfg.DB, stats.Files, stats.Chunks)
 	// Files the last run could not read keep their old version; say so,
 	// as the index may lag behind them (`vaultctx status` lists them).
 	if kept, err := st.Unreadable(ctx); err == nil && len(kept) > 0 {

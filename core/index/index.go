@@ -41,7 +41,9 @@ const reembedPage = 2048
 type Options struct {
 	Vault string // vault root directory (required)
 	DB    string // index file (required)
-	Full  bool   // rebuild from scratch into a new file and swap it in
+	// Full rebuilds from scratch into a new file and swaps it in. A run
+	// on a missing or empty file is always full.
+	Full bool
 	// ModelDir is the embedding model; "" means the model the index
 	// records, if any, and no vectors otherwise.
 	ModelDir string
@@ -89,7 +91,8 @@ type Summary struct {
 // valid Summary) when ctx is cancelled, ErrNoVault, ErrNoDB, and errors
 // wrapping ErrDBIsDir, ErrNotAnIndex or ErrOtherVault for an index file
 // it must not write, embed.ErrNotModel for a model directory that is not
-// one, and other wrapped errors for an unusable vault, model or index file. Problems with single files never fail a run:
+// one, store.ErrInconsistent (after the run's work is committed) for an
+// index whose tables disagree, and other wrapped errors for an unusable vault, model or index file. Problems with single files never fail a run:
 // they are recorded per file and shown by `vaultctx status`.
 func Run(ctx context.Context, opt Options) (Summary, error) {
 	start := time.Now()
@@ -100,6 +103,11 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	if opt.DB == "" {
 		return sum, ErrNoDB
 	}
+	// One index, one name: the lock, the temporary file of a full run and
+	// the rename all go through the resolved path, so two names of one
+	// file (a symlinked --db) exclude each other, and a full run through
+	// a symlink replaces its target and keeps the link.
+	opt.DB = resolve(opt.DB)
 	if fi, err := os.Stat(opt.Vault); err != nil {
 		return sum, fmt.Errorf("vault: %w", err)
 	} else if !fi.IsDir() {
@@ -120,6 +128,18 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		return sum, err
 	}
 	defer release()
+	// A full run that died (kill -9, a crash) left its index-sized
+	// temporary file; holding the lock, no live run owns one.
+	removeStale(opt.DB)
+	// The first index of a file is built as a full run, into a temporary
+	// file renamed into place when complete: readers see no index until
+	// then, never a half-made one (a schema without its meta, an FTS5
+	// table without rows). An interrupted first run still installs what
+	// it indexed, as an incremental run would have committed it.
+	first := false
+	if fi, err := os.Stat(opt.DB); !opt.Full && (errors.Is(err, os.ErrNotExist) || (err == nil && fi.Size() == 0)) {
+		opt.Full, first = true, true
+	}
 
 	// DB writes must finish even after ctx is cancelled: the run commits
 	// what it did before it returns.
@@ -136,7 +156,6 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	target := opt.DB
 	if opt.Full {
 		target = fmt.Sprintf("%s.full-%d.tmp", opt.DB, os.Getpid())
-		removeStale(opt.DB)
 		defer os.Remove(target)
 	}
 	st, err := store.Open(wctx, target, store.Options{Bulk: opt.Full})
@@ -146,6 +165,11 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	closed := false
 	defer func() {
 		if !closed {
+			// Leave no WAL behind, even on an error after writes: readers
+			// cannot checkpoint it, and it slows each of them.
+			if err := st.Checkpoint(wctx); err != nil {
+				log.Warn("WAL left behind", "err", err)
+			}
 			st.Close()
 		}
 	}()
@@ -188,13 +212,21 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 			log.Info("impact index built", "terms", ist.Terms, "postings", ist.Postings, "bytes", ist.Bytes, "rejected", ist.Rejected)
 		}
 	}
+	if !opt.Full && ctx.Err() == nil {
+		// Counts and blob lengths only (see store.Consistency): damage
+		// that gives wrong results without an error is reported, and a
+		// full run rebuilds every table.
+		if err := st.Consistency(wctx, false); err != nil {
+			return sum, err
+		}
+	}
 	stats, err := st.Stats(wctx)
 	if err != nil {
 		return sum, err
 	}
 	sum.Chunks = stats.Chunks
 	sum.Vectors = st.VecAvailable()
-	if opt.Full && ctx.Err() == nil {
+	if opt.Full && (ctx.Err() == nil || first) {
 		if err := st.Seal(wctx); err != nil {
 			return sum, err
 		}
@@ -249,7 +281,9 @@ var ErrOtherVault = errors.New("the index holds another vault")
 // an existing file that is not a vaultctx index (a note passed as --db by
 // mistake would otherwise be replaced by a full run), and, for an
 // incremental run, an index of another vault. A file that starts like SQLite
-// but cannot be read is a damaged index, which a full run may replace.
+// but cannot be read is a damaged index, which a full run replaces
+// (store.Replace installs the new file over any old one SQLite cannot
+// open).
 func checkTarget(ctx context.Context, opt Options) error {
 	fi, err := os.Stat(opt.DB)
 	if errors.Is(err, os.ErrNotExist) {
@@ -303,7 +337,42 @@ func sameDir(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
-// removeStale deletes temp files of full runs that died.
+// resolve returns the absolute path of p with every symlink resolved, the
+// last element too when it is a link to a file yet to be made; as much of
+// it as exists is resolved, and p's absolute form is returned when
+// nothing can be.
+func resolve(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	for range 40 { // the kernel's limit of links in one lookup
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			return r
+		}
+		fi, err := os.Lstat(abs)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			break
+		}
+		// A dangling link: follow it by hand to the file it will be.
+		target, err := os.Readlink(abs)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(abs), target)
+		}
+		abs = target
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(dir, filepath.Base(abs))
+	}
+	return abs
+}
+
+// removeStale deletes the temporary files of full runs that died
+// (<db>.full-PID.tmp and its -wal, -shm, .packed). Only a run holding the
+// lock may call it.
 func removeStale(db string) {
 	matches, _ := filepath.Glob(db + ".full-*.tmp*")
 	for _, m := range matches {

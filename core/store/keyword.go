@@ -481,11 +481,13 @@ func (s *Store) impactDead(ctx context.Context) (postings.IDSet, error) {
 
 // ftsAverages reads FTS5's averages record (rowid 1 of chunks_fts_data):
 // the row count and the total tokens of each column, which bm25() uses for
-// N and the average row length.
+// N and the average row length. A table that never held a row has an
+// empty record (FTS5 writes it so at creation and reads it as all zero):
+// 0 rows, no totals.
 func (s *Store) ftsAverages(ctx context.Context) (int64, []uint64, error) {
 	var b []byte
 	err := s.db.QueryRowContext(ctx, "SELECT block FROM chunks_fts_data WHERE id = 1").Scan(&b)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && len(b) == 0) {
 		return 0, nil, nil
 	}
 	if err != nil {

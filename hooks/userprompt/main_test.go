@@ -153,6 +153,23 @@ func TestPromptFailsOpen(t *testing.T) {
 	}
 }
 
+// TestPromptDeeplyNested: a payload nested 4 million levels deep (the most
+// the 8 MiB cap holds) exits 0 with nothing printed, instead of running
+// gjson's recursive validator near a stack overflow (issue 17).
+func TestPromptDeeplyNested(t *testing.T) {
+	bin := hooktest.Build(t)
+	env := hooktest.NewEnv(t, false)
+	const d = 4<<20 - 64
+	deep := []byte(`{"hook_event_name":"UserPromptSubmit","prompt":"wide strings","x":` + strings.Repeat("[", d) + strings.Repeat("]", d) + `}`)
+	r := hooktest.Run(t, bin, deep, env.Vars, "VAULTCTX_HOOK_DEADLINE=60s")
+	if r.Code != 0 || len(r.Stdout) != 0 {
+		t.Fatalf("exit %d, stdout %.200q; want exit 0 and empty stdout", r.Code, r.Stdout)
+	}
+	if !bytes.Contains(r.Stderr, []byte("deeper")) {
+		t.Errorf("stderr = %q, want it to say the payload nests too deep", r.Stderr)
+	}
+}
+
 func TestPromptDuringFullIndex(t *testing.T) {
 	env := hooktest.NewEnv(t, false)
 	bin := hooktest.Build(t)
