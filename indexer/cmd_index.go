@@ -15,6 +15,7 @@ import (
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/index"
 	"github.com/vaultctx/vaultctx/core/recall"
+	"github.com/vaultctx/vaultctx/core/store"
 )
 
 // indexCmd is `vaultctx index`.
@@ -64,6 +65,9 @@ func (c *indexCmd) Run(g *globals) error {
 			return e
 		}
 	} else {
+		if sum.SchemaUpgraded != "" {
+			fmt.Printf("the index was of schema %s, made by an earlier version: rebuilt whole as schema %d\n", sum.SchemaUpgraded, store.SchemaVersion)
+		}
 		fmt.Printf("indexed %d files (%d chunks written), %d unchanged, %d deleted, %d skipped, %d with problems\n",
 			sum.FilesIndexed, sum.ChunksWritten, sum.FilesUnchanged, sum.FilesDeleted, sum.FilesSkipped, sum.FilesProblems)
 		vec := "BM25 only"

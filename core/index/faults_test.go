@@ -304,3 +304,39 @@ func TestStaleFullTempRemoved(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlierSchemaRebuilt: an incremental run on an index an earlier
+// version made (another schema) rebuilds it whole instead of failing, so
+// an upgrade needs no `index --full` by hand; an index of a later schema
+// is left alone with ErrSchema.
+func TestEarlierSchemaRebuilt(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		have    string
+		rebuilt bool
+	}{{"1", true}, {"99", false}} {
+		t.Run(c.have, func(t *testing.T) {
+			v, db := testVault(t)
+			want := mustRun(t, opts(v, db)).Chunks
+			st, err := store.Open(ctx, db, store.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.SetMeta(ctx, store.MetaSchemaVersion, c.have); err != nil {
+				t.Fatal(err)
+			}
+			st.Close()
+			sum, err := Run(ctx, opts(v, db))
+			if !c.rebuilt {
+				if !errors.Is(err, store.ErrSchema) {
+					t.Fatalf("run on a later schema: %v, want ErrSchema", err)
+				}
+				return
+			}
+			if err != nil || sum.SchemaUpgraded != c.have || sum.Chunks != want {
+				t.Fatalf("run on schema %s: %+v, %v; want it rebuilt with %d chunks", c.have, sum, err, want)
+			}
+			check(t, db)
+		})
+	}
+}

@@ -61,8 +61,11 @@ type Options struct {
 
 // Summary describes one run. Its JSON form is `vaultctx index --json`.
 type Summary struct {
-	FilesIndexed   int `json:"files_indexed"`   // new or changed files (re)indexed
-	FilesUnchanged int `json:"files_unchanged"` // same size, mtime, ctime and inode as last time: not read
+	// SchemaUpgraded is the schema version of an index an earlier version
+	// made, which this run rebuilt whole; "" when there was none.
+	SchemaUpgraded string `json:"schema_upgraded,omitempty"`
+	FilesIndexed   int    `json:"files_indexed"`   // new or changed files (re)indexed
+	FilesUnchanged int    `json:"files_unchanged"` // same size, mtime, ctime and inode as last time: not read
 	// FilesTouched counts files whose stat changed but whose content hash
 	// did not (a touch, a copy back, a rename of identical bytes): only
 	// their stat was recorded, nothing was chunked or embedded.
@@ -139,6 +142,16 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	first := false
 	if fi, err := os.Stat(opt.DB); !opt.Full && (errors.Is(err, os.ErrNotExist) || (err == nil && fi.Size() == 0)) {
 		opt.Full, first = true, true
+	}
+	// An index an earlier version made (another schema) cannot be updated
+	// in place: it is rebuilt whole, from the vault, as --full would.
+	if !opt.Full {
+		if old, err := store.Open(ctx, opt.DB, store.Options{ReadOnly: true}); err == nil {
+			old.Close()
+		} else if se := (*store.SchemaError)(nil); errors.As(err, &se) && se.Older() {
+			opt.Full, sum.SchemaUpgraded = true, se.Have
+			log.Info("rebuilding an index of an earlier schema", "schema", se.Have, "want", store.SchemaVersion)
+		}
 	}
 
 	// DB writes must finish even after ctx is cancelled: the run commits

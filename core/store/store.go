@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,6 +35,25 @@ var schemaSQL string
 // ErrSchema is returned by Open when the file's schema version is not
 // SchemaVersion; a full index (`vaultctx index --full`) rebuilds it.
 var ErrSchema = errors.New("index schema version mismatch")
+
+// SchemaError is the error Open returns for a file of another schema
+// version; it wraps ErrSchema.
+type SchemaError struct {
+	Have string // the file's schema_version meta value ("" when absent)
+}
+
+func (e *SchemaError) Error() string {
+	return fmt.Sprintf("file has schema %q, want %d: %v", e.Have, SchemaVersion, ErrSchema)
+}
+
+func (e *SchemaError) Unwrap() error { return ErrSchema }
+
+// Older reports whether the file was made by an earlier schema version
+// (one a full rebuild upgrades), not by a later one.
+func (e *SchemaError) Older() bool {
+	v, err := strconv.Atoi(e.Have)
+	return err == nil && v >= 1 && v < SchemaVersion
+}
 
 // ErrNoFTS5 is returned by Open when SQLite was built without FTS5, which
 // happens when the binary was not built with `-tags sqlite_fts5`.
@@ -315,7 +335,7 @@ func (s *Store) init(ctx context.Context) error {
 			}
 		case fmt.Sprint(SchemaVersion):
 		default:
-			return fmt.Errorf("file has schema %s, want %d: %w", v, SchemaVersion, ErrSchema)
+			return &SchemaError{Have: v}
 		}
 		if err := s.migrate(ctx); err != nil {
 			return err
@@ -334,7 +354,7 @@ func (s *Store) init(ctx context.Context) error {
 			return err
 		}
 		if v != fmt.Sprint(SchemaVersion) {
-			return fmt.Errorf("file has schema %q, want %d: %w", v, SchemaVersion, ErrSchema)
+			return &SchemaError{Have: v}
 		}
 	}
 	return s.initVec(ctx)
