@@ -340,3 +340,42 @@ func TestEarlierSchemaRebuilt(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusesSpecialFiles: an index path that is a FIFO, a symlink to
+// one, or a character device is refused before any work, full run or not,
+// and left as it was: a rename over /dev/null as root replaced the
+// system's node with an index file. (The test makes its own device node,
+// as root only, and never points a run at the real /dev/null.)
+func TestRefusesSpecialFiles(t *testing.T) {
+	v, _ := testVault(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.db")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	link := filepath.Join(dir, "link.db")
+	if err := os.Symlink(fifo, link); err != nil {
+		t.Fatal(err)
+	}
+	targets := []string{fifo, link}
+	dev := filepath.Join(dir, "null.db")
+	if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err == nil { // 1,3: a null device
+		targets = append(targets, dev)
+	} else {
+		t.Logf("no device node (not root: %v); FIFOs only", err)
+	}
+	for _, db := range targets {
+		for _, full := range []bool{false, true} {
+			o := opts(v, db)
+			o.Full = full
+			if _, err := Run(context.Background(), o); !errors.Is(err, ErrNotAnIndex) {
+				t.Errorf("index --db %s (full %v): %v, want ErrNotAnIndex", db, full, err)
+			}
+		}
+	}
+	for _, p := range targets {
+		if fi, err := os.Lstat(p); err != nil || fi.Mode().IsRegular() {
+			t.Errorf("%s was replaced by a file: %v %v", p, fi.Mode(), err)
+		}
+	}
+}
