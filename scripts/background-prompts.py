@@ -21,6 +21,8 @@ T = {
  'db': ["add an index on {col} in the {tbl} table", "write a migration that adds {col} to {tbl}", "the {tbl} query is slow, can you look at the plan", "seed the {tbl} table with test data"],
  'q': ["what's the difference between {a} and {b} in {lang}", "when should i use {a} instead of {b}", "is {a} thread safe in {lang}", "how do i {act2} in {lang}"],
  'err': ["{err}", "getting {err} when i run {task}", "{err}\\nany idea?"],
+ # Short imperatives, as people type them between longer requests.
+ 'short': ["{verb} {obj}", "{verb} {obj} and {verb2} {obj2}", "{verb} {obj} again", "please {verb} {obj}", "now {verb} {obj}"],
 }
 V = {
  'g': ["commit these changes", "squash the last three commits", "cherry-pick the fix from main", "revert the merge commit", "push the tag", "create a release branch", "fetch and rebase", "amend the last commit message", "delete the stale remote branches", "stash my work and switch branches"],
@@ -45,16 +47,20 @@ V = {
  'a': ["a list", "a slice", "an interface", "a trait", "useEffect", "a goroutine", "a promise", "a dataclass", "a map", "a generator"],
  'b': ["a tuple", "an array", "a struct", "an abstract class", "useMemo", "a thread", "an observable", "a namedtuple", "an object", "a list comprehension"],
  'act2': ["read a file line by line", "parse json", "make an http request", "sort a map by value", "format a date", "debounce a function", "retry a failed request"],
+ 'verb': ["run", "fix", "update", "add", "remove", "rename", "create", "open", "close", "publish", "tag", "deploy", "revert", "merge", "push", "pull", "build", "check", "clean up", "format", "lint", "bump", "document", "refactor", "debug", "restart", "stop", "delete", "move", "split", "review", "test", "release", "undo", "retry", "commit"],
+ 'verb2': ["push", "deploy", "commit", "run the tests", "open a pr", "tag it", "rebuild", "restart it", "check the logs", "update the docs"],
+ 'obj': ["the tests", "the build", "the release", "the docs", "the readme", "the branch", "the file", "the script", "the page", "the server", "the config", "the changelog", "the migration", "the function", "the component", "the api", "the logs", "the cache", "the container", "the pipeline", "the version", "a new branch", "the pull request", "the linter", "the imports", "the types", "the query", "the endpoint", "the job", "the dependencies"],
+ 'obj2': ["it", "the fix", "the branch", "everything", "the changes"],
  'err': ["TypeError: Cannot read properties of undefined (reading 'map')", "ModuleNotFoundError: No module named 'requests'", "panic: runtime error: index out of range [3] with length 3", "error[E0382]: borrow of moved value: `config`", "java.lang.NullPointerException at com.acme.OrderService.total(OrderService.java:42)", "Uncaught (in promise) Error: Network Error", "sqlalchemy.exc.OperationalError: could not connect to server", "npm ERR! code ERESOLVE unable to resolve dependency tree", "fatal: refusing to merge unrelated histories", "Segmentation fault (core dumped)", "django.db.utils.IntegrityError: UNIQUE constraint failed: users.email", "Error: Cannot find module './config'"],
 }
-SINGLES_PER_TEMPLATE, COMPOUNDS = 6, 100
+SINGLES_PER_TEMPLATE, SHORT_PER_TEMPLATE, COMPOUNDS = 6, 24, 100
 
 random.seed(7)
 single = set()
 for kind, tpls in T.items():
     for t in tpls:
         keys = re.findall(r'\{(\w+)\}', t)
-        for _ in range(SINGLES_PER_TEMPLATE):
+        for _ in range(SHORT_PER_TEMPLATE if kind == 'short' else SINGLES_PER_TEMPLATE):
             single.add(t.format(**{k: random.choice(V[k]) for k in keys}))
 test = {json.loads(l)["prompt"] for l in open(judged) if l.strip()}
 single = sorted(single - test)

@@ -54,6 +54,12 @@ const BackgroundPassRate = 0.01
 // 30% clause, half of one for the 90% clause.
 var MinCalibratedEvidence = []float64{1.0, 0.5}
 
+// MinCalibratedIdentEvidence is the least weight the identifier clause
+// asks of the prompt's identifiers found as written: a name in at most
+// n^0.5 of the index's n chunks (27 of 741, 400 of 163,000), a name that
+// picks out a few notes.
+const MinCalibratedIdentEvidence = 0.5
+
 // MetaCalibration is the index meta key that holds the floor's
 // calibration (a JSON Calibration).
 const MetaCalibration = "floor_calibration"
@@ -61,7 +67,7 @@ const MetaCalibration = "floor_calibration"
 // Calibration is the relevance floor measured on one index, stored in its
 // meta under MetaCalibration and printed by `vaultctx index`.
 type Calibration struct {
-	Clauses []Clause `json:"clauses"` // one per CoverageLevels
+	Clauses []Clause `json:"clauses"` // one per CoverageLevels, then the identifier clause
 	Prompts int      `json:"prompts"` // background prompts searched
 	Passed  int      `json:"passed"`  // of them, those the calibrated floor lets through
 	Model   string   `json:"model"`   // the embedding model folder's base name, "" for BM25 only
@@ -98,8 +104,17 @@ func Calibrate(ctx context.Context, e *engine.Engine, cfg config.Config) (Calibr
 				ev = append(ev, s.Evidence)
 			}
 		}
-		c.Clauses = append(c.Clauses, Clause{Coverage: level, Evidence: max(MinCalibratedEvidence[i], above(ev, allowed))})
+		t := max(MinCalibratedEvidence[i], above(ev, allowed))
+		c.Clauses = append(c.Clauses, Clause{Coverage: level, Evidence: t})
 	}
+	// The identifier clause: a name the prompt writes, found as written.
+	var ev []float64
+	for _, s := range sigs {
+		if s.IdentEvidence > 0 {
+			ev = append(ev, s.IdentEvidence)
+		}
+	}
+	c.Clauses = append(c.Clauses, Clause{Ident: true, Evidence: max(MinCalibratedIdentEvidence, above(ev, allowed))})
 	if e.VecAvailable() {
 		c.Model = baseName(e.ModelDir())
 	}
@@ -190,9 +205,12 @@ func LoadCalibration(ctx context.Context, e *engine.Engine) (c Calibration, ok b
 func (c Calibration) String() string {
 	var b strings.Builder
 	for i, cl := range c.Clauses {
-		if i == 0 {
+		switch {
+		case cl.Ident:
+			fmt.Fprintf(&b, ", or a name the prompt writes (an identifier) worth %.2f", cl.Evidence)
+		case i == 0:
 			fmt.Fprintf(&b, "a hit holds %.0f%% of the prompt's term weight with %.2f rare-term units", 100*cl.Coverage, cl.Evidence)
-		} else {
+		default:
 			fmt.Fprintf(&b, ", or %.0f%% with %.2f", 100*cl.Coverage, cl.Evidence)
 		}
 	}

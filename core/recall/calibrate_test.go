@@ -24,15 +24,18 @@ func TestCalibration(t *testing.T) {
 		t.Fatal("no calibration stored")
 	}
 	t.Logf("%+v", c)
-	if c.Prompts < 300 || len(c.Clauses) != len(CoverageLevels) {
-		t.Fatalf("calibration %+v: want 300+ prompts and one clause per level", c)
+	if c.Prompts < 300 || len(c.Clauses) != len(CoverageLevels)+1 {
+		t.Fatalf("calibration %+v: want 300+ prompts, one clause per level and the identifier clause", c)
 	}
-	for i, cl := range c.Clauses {
-		if cl.Coverage != CoverageLevels[i] || cl.Evidence < MinCalibratedEvidence[i] {
+	if id := c.Clauses[len(CoverageLevels)]; !id.Ident || id.Evidence < MinCalibratedIdentEvidence {
+		t.Errorf("identifier clause %+v: want Ident and evidence of at least %v", id, MinCalibratedIdentEvidence)
+	}
+	for i, cl := range c.Clauses[:len(CoverageLevels)] {
+		if cl.Ident || cl.Coverage != CoverageLevels[i] || cl.Evidence < MinCalibratedEvidence[i] {
 			t.Errorf("clause %d = %+v: want coverage %v and evidence of at least %v", i, cl, CoverageLevels[i], MinCalibratedEvidence[i])
 		}
 	}
-	if limit := int(float64(len(CoverageLevels)) * BackgroundPassRate * float64(c.Prompts)); c.Passed > limit {
+	if limit := int(float64(len(c.Clauses)) * BackgroundPassRate * float64(c.Prompts)); c.Passed > limit {
 		t.Errorf("%d of %d background prompts pass the calibrated floor, want at most %d", c.Passed, c.Prompts, limit)
 	}
 	if f := FloorFor(ctx, e, cfg); !slices.Equal(f.Clauses, c.Clauses) {

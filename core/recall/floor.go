@@ -3,6 +3,8 @@ package recall
 import (
 	"math"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/vaultctx/vaultctx/core/internal/textan"
 	"github.com/vaultctx/vaultctx/core/retrieve"
@@ -27,6 +29,10 @@ type Signals struct {
 	Matched int
 	// Terms is the number of topical terms of the query (TopicalTerms).
 	Terms int
+	// IdentEvidence is the largest total weight (TermWeight) of the
+	// query's identifiers (QueryIdentifiers: Get-ChildItem, wcstombs_s)
+	// that one BM25 hit contains as written; 0 when the query has none.
+	IdentEvidence float64
 	// Cosine is the highest cosine similarity in [-1, 1] between the query
 	// vector and any returned hit found by the vector leg; 0 when no hit
 	// came from the vector leg (no model, or no vectors in the index).
@@ -61,8 +67,16 @@ func TermWeight(n, df int64) float64 {
 // only the first: with RRF the first hit may be a weak match found by both
 // legs while the strongest single-leg match sits second. df shorter than
 // terms counts the missing terms as found nowhere.
-func Measure(hits []retrieve.Hit, terms []string, n int64, df []int64) Signals {
+func Measure(hits []retrieve.Hit, terms []string, n int64, df []int64, idents []string, identDF []int64) Signals {
 	s := Signals{Terms: len(terms)}
+	iw := make([]float64, len(idents))
+	for i := range idents {
+		var d int64
+		if i < len(identDF) {
+			d = identDF[i]
+		}
+		iw[i] = TermWeight(n, d)
+	}
 	w := make([]float64, len(terms))
 	total := 0.0
 	for i := range terms {
@@ -89,6 +103,7 @@ func Measure(hits []retrieve.Hit, terms []string, n int64, df []int64) Signals {
 		if e, m := matchedWeight(h, terms, w); e > s.Evidence || e == s.Evidence && m > s.Matched {
 			s.Evidence, s.Matched = e, m
 		}
+		s.IdentEvidence = max(s.IdentEvidence, identWeight(h, idents, iw))
 	}
 	if total > 0 {
 		s.Coverage = min(1, s.Evidence/total)
@@ -98,8 +113,11 @@ func Measure(hits []retrieve.Hit, terms []string, n int64, df []int64) Signals {
 
 // Clause is one way through the relevance floor: a BM25 hit that holds at
 // least Coverage of the query's term weight (Signals.Coverage, a share)
-// and at least Evidence of it (Signals.Evidence, rare-term units).
+// and at least Evidence of it (Signals.Evidence, rare-term units). With
+// Ident, the hit must instead hold Evidence of the weight of the query's
+// identifiers as written (Signals.IdentEvidence), whatever its coverage.
 type Clause struct {
+	Ident    bool    `json:"ident,omitempty"`
 	Coverage float64 `json:"coverage"`
 	Evidence float64 `json:"evidence"`
 }
@@ -116,7 +134,13 @@ type Clause struct {
 // all of a short question may share common ones. Calibrate sets one clause
 // per CoverageLevels for each index.
 type Floor struct {
-	Clauses   []Clause
+	Clauses []Clause
+	// Prompt marks the floor of a prompt (UserPromptSubmit, SubagentStart),
+	// which skips the identifier clause: a prompt's names are mostly the
+	// user's own code (localStorage, EADDRINUSE), which docs may mention in
+	// passing; a code search's names (PreToolUse: Grep, Glob) are what it
+	// looks for. Measured in FLOOR.md.
+	Prompt    bool
 	MinCosine float64 // least Signals.Cosine, a cosine similarity; 0 = not used
 }
 
@@ -128,12 +152,62 @@ func (f Floor) Pass(s Signals) bool {
 	}
 	if s.Matched > 0 {
 		for _, c := range cl {
+			if c.Ident {
+				if !f.Prompt && s.IdentEvidence > 0 && s.IdentEvidence >= c.Evidence {
+					return true
+				}
+				continue
+			}
 			if s.Coverage >= c.Coverage && s.Evidence >= c.Evidence {
 				return true
 			}
 		}
 	}
 	return f.MinCosine > 0 && s.Cosine > 0 && s.Cosine >= f.MinCosine
+}
+
+// MinIdentRunes is the shortest identifier QueryIdentifiers keeps: "v2",
+// "s3" and "x64" are written like code but name nothing in particular.
+const MinIdentRunes = 4
+
+// QueryIdentifiers returns the identifiers query writes (textan.Identifier:
+// Get-ChildItem, wcstombs_s, LNK1104, CWnd::Create), lower-cased and
+// whole, of MinIdentRunes or more, leaving out file names ("main.go",
+// "CONTRIBUTING.md": a word ending in a dot and one to four letters), which
+// name the user's files rather than what the vault documents. An
+// identifier is one name, however many tokens search splits it into:
+// weighed whole it is as rare as the name, not as common as its parts.
+func QueryIdentifiers(query string) []string {
+	var idents []string
+	seen := map[string]bool{}
+	for _, w := range strings.Fields(query) {
+		word := strings.Trim(w, "\"'`()[]{}<>,;:!?*")
+		word = strings.TrimRight(word, ".")
+		word = strings.Trim(word, "\"'`()[]{}<>,;:!?*")
+		if utf8.RuneCountInString(word) < MinIdentRunes || !textan.Identifier(word) || fileName(word) {
+			continue
+		}
+		if id := strings.ToLower(word); !seen[id] {
+			seen[id] = true
+			idents = append(idents, id)
+		}
+	}
+	return idents
+}
+
+// fileName reports whether w ends like a file name: a dot and one to four
+// letters after something.
+func fileName(w string) bool {
+	i := strings.LastIndexByte(w, '.')
+	if i <= 0 || len(w)-i-1 < 1 || len(w)-i-1 > 4 {
+		return false
+	}
+	for _, r := range w[i+1:] {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // TopicalTerms returns terms without the instruction words of requests to
@@ -181,4 +255,42 @@ func matchedWeight(h retrieve.Hit, terms []string, w []float64) (float64, int) {
 		}
 	}
 	return e, n
+}
+
+// identWeight returns the total weight w of the identifiers found in h's
+// title, section and text as written (case aside).
+func identWeight(h retrieve.Hit, idents []string, w []float64) float64 {
+	if len(idents) == 0 {
+		return 0
+	}
+	hay := strings.ToLower(h.Title + "\n" + h.Section + "\n" + h.Text)
+	e := 0.0
+	for i, id := range idents {
+		if containsWord(hay, id) {
+			e += w[i]
+		}
+	}
+	return e
+}
+
+// containsWord reports whether word occurs in s with no letter, digit or
+// underscore on either side ("eaddrinuse" is not in "wsaeaddrinuse").
+func containsWord(s, word string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], word)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[i+len(word):])
+		if !wordRune(before) && !wordRune(after) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func wordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }

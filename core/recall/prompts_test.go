@@ -123,7 +123,9 @@ func decideShown(t *testing.T, e *engine.Engine, cfg config.Config, prompt strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hits) == 0 || !FloorFor(context.Background(), e, cfg).Pass(sig) {
+	f := FloorFor(context.Background(), e, cfg)
+	f.Prompt = true
+	if len(hits) == 0 || !f.Pass(sig) {
 		return nil
 	}
 	var show []Hit

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -39,7 +40,7 @@ var CoverageLevels = []float64{0.3, 0.9}
 // before calibrations, or whose calibration failed): the thresholds the
 // tuning half of testdata/prompts chose on the large test corpus (162,728
 // chunks). See FLOOR.md.
-var DefaultClauses = []Clause{{Coverage: 0.3, Evidence: 2.5}, {Coverage: 0.9, Evidence: 1.6}}
+var DefaultClauses = []Clause{{Coverage: 0.3, Evidence: 2.5}, {Coverage: 0.9, Evidence: 1.6}, {Ident: true, Evidence: 0.5}}
 
 // DefaultMinCoverage is the coverage of the one clause hooks.min_evidence
 // sets when hooks.min_coverage is 0.
@@ -197,12 +198,12 @@ func Search(ctx context.Context, e *engine.Engine, cfg config.Config, query stri
 	if len(hits) == 0 {
 		return nil, Signals{}, nil
 	}
-	topical := TopicalTerms(terms)
-	n, df, err := e.DocFreqs(ctx, topical)
+	topical, idents := TopicalTerms(terms), QueryIdentifiers(query)
+	n, df, err := e.DocFreqs(ctx, append(slices.Clone(topical), idents...))
 	if err != nil {
 		return nil, Signals{}, fmt.Errorf("recall search: %w", err)
 	}
-	return hits, Measure(hits, topical, n, df), nil
+	return hits, Measure(hits, topical, n, df[:len(topical)], idents, df[len(topical):]), nil
 }
 
 // MaxQueryBytes is how much of a prompt or tool intent the hooks search
@@ -247,7 +248,9 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 	if err != nil {
 		return nil, err
 	}
-	if len(hits) == 0 || !FloorFor(ctx, e, cfg).Pass(sig) {
+	floor := FloorFor(ctx, e, cfg)
+	floor.Prompt = event != EventPreTool
+	if len(hits) == 0 || !floor.Pass(sig) {
 		log.Debug("no relevant hit", "hits", len(hits), "evidence", sig.Evidence, "coverage", sig.Coverage, "cosine", sig.Cosine)
 		return nil, nil
 	}
