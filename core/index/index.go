@@ -385,7 +385,7 @@ func (r *run) indexFiles() error {
 	seen := make(map[string]bool, len(old))
 	skips, err := vault.Walk(ctx, r.opt.Vault, r.opt.Rules, func(f vault.File) error {
 		seen[f.Path] = true
-		if o, ok := old[f.Path]; ok && o.MtimeNS == f.MtimeNS && o.Size == f.Size {
+		if o, ok := old[f.Path]; ok && sameStat(o, f) {
 			r.sum.FilesUnchanged++
 			return nil
 		}
