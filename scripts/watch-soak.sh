@@ -15,7 +15,7 @@ set -euo pipefail
 bin=$1 config=$2 minutes=${3:-10}
 vault=$(sed -n 's/^vault *= *"\(.*\)"/\1/p' "$config")
 [ -d "$vault" ] || { echo "no vault in $config" >&2; exit 2; }
-note=$(find "$vault" -name '*.md' | sort | head -1)
+note=$(find "$vault" -name '*.md' -not -path '*/.*' -print -quit)
 cp -p "$note" "$note.soak-orig"
 log=$(mktemp)
 "$bin" --config "$config" watch 2>"$log" &
