@@ -29,7 +29,9 @@ for line in open(config):
     if line.strip().startswith("vault"):
         vault = line.split("=", 1)[1].strip().strip('"')
 tmp = tempfile.mkdtemp()
-env = dict(os.environ, VAULTCTX_CONFIG=config, XDG_STATE_HOME=tmp + "/state", XDG_CACHE_HOME=tmp + "/cache")
+hooklog = tmp + "/hook.log"
+env = dict(os.environ, VAULTCTX_CONFIG=config, XDG_STATE_HOME=tmp + "/state", XDG_CACHE_HOME=tmp + "/cache",
+           VAULTCTX_LOG=hooklog)
 hook = os.path.join(bindir, "vaultctx-userprompt")
 vaultctx = os.path.join(bindir, "vaultctx")
 extra = os.path.join(vault, "zz-refresh-latency")
@@ -43,6 +45,22 @@ def run(stdin):
     if p.returncode != 0 or p.stderr:
         sys.exit(f"hook failed: {p.returncode} {p.stderr!r}")
     return ms, p.stdout.decode()
+
+
+def action():
+    """The last refresh action the hook logged (fresh, indexed, "handed off")."""
+    last = ""
+    for line in open(hooklog):
+        if 'msg="index refresh"' in line:
+            last = line.split("action=", 1)[1].split(" reason=", 1)[0].strip('"')
+    return last
+
+
+def session_start(want):
+    ms, _ = run(start)
+    if action() != want:
+        sys.exit(f"SessionStart did {action()!r}, want {want!r}")
+    return ms
 
 
 def refreshing():
@@ -71,13 +89,13 @@ def report(name, xs):
 
 try:
     settle()
-    fresh = [run(start)[0] for _ in range(rounds)]
+    fresh = [session_start("fresh") for _ in range(rounds)]
     report("fresh", fresh)
 
     handoff = []
     for r in range(max(1, rounds // 3)):
         write_notes(500, f"h{r}", "h")  # 500 new notes, then 500 rewritten
-        handoff.append(run(start)[0])
+        handoff.append(session_start("handed off"))
         time.sleep(0.5)
         settle()
     report("handoff", handoff)
@@ -89,7 +107,7 @@ try:
     for r in range(max(1, rounds // 3)):
         tag = f"i{r}"
         write_notes(1, tag)
-        inline.append(run(start)[0])
+        inline.append(session_start("indexed"))
         prompt = {"session_id": "", "hook_event_name": "UserPromptSubmit",
                   "prompt": f"when should quince number 0 of batch {tag} be pruned?"}
         _, out = run(json.dumps(prompt).encode())

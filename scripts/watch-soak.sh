@@ -6,8 +6,9 @@
 # Starts `VAULTCTX_BIN --config CONFIG watch`, waits for its first run, then
 # for MINUTES (default 10) samples every 10 s its CPU time (utime+stime from
 # /proc/PID/stat) and RSS (VmRSS from /proc/PID/status), and edits one note
-# of the configured vault at minutes 3 and 6 (appending a line, then taking
-# it out again), so the soak covers runs as well as idling. It prints one line
+# of the configured vault once a minute (appending a line, then taking it
+# out again), so the soak covers runs as well as idling and shows whether
+# RSS grows run after run. It prints one line
 # per sample, then the idle CPU share (CPU seconds over wall seconds, the
 # samples that saw no run) and the RSS at the first and last sample. Linux
 # only (/proc). The vault's note is restored at the end.
@@ -31,8 +32,9 @@ c0=$(cpu) t0=$(date +%s.%N) r0=$(rss) n0=$(runs)
 idle_cpu=0 idle_wall=0
 printf "%6s %9s %9s %5s\n" sec cpu_s rss_kb runs
 for i in $(seq 1 "$samples"); do
-  [ "$i" -eq $((samples * 3 / 10)) ] && echo "soak edit" >>"$note"
-  [ "$i" -eq $((samples * 6 / 10)) ] && cp -p "$note.soak-orig" "$note" && touch "$note"
+  if [ $((i % 6)) -eq 0 ]; then
+    if [ $((i % 12)) -eq 0 ]; then cp -p "$note.soak-orig" "$note" && touch "$note"; else echo "soak edit $i" >>"$note"; fi
+  fi
   cb=$(cpu) tb=$(date +%s.%N) nb=$(runs)
   sleep 10
   c=$(cpu) t=$(date +%s.%N) r=$(rss) n=$(runs)
