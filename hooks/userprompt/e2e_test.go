@@ -80,8 +80,9 @@ func TestClaudeCodeReceivesContext(t *testing.T) {
 			ours = append(ours, h)
 		}
 	}
-	if len(ours) != 1 || ours[0].Event != "UserPromptSubmit" || ours[0].Status != 0 {
-		t.Errorf("hook runs %+v, want one UserPromptSubmit exiting 0", ours)
+	// SessionStart runs the prompt hook too (the index refresh).
+	if len(ours) != 2 || ours[0].Event != "SessionStart:startup" || ours[1].Event != "UserPromptSubmit" || ours[0].Status != 0 || ours[1].Status != 0 {
+		t.Errorf("hook runs %+v, want SessionStart:startup and UserPromptSubmit, both exiting 0", ours)
 	}
 	in := claudetest.RecordedInputs(t, rec, "UserPromptSubmit")
 	if len(in) != 1 || in[0].Prompt != convertPrompt || in[0].SessionID != r.Output.Get("session_id").String() {
