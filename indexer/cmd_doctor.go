@@ -68,7 +68,9 @@ func doctorFix(f doctor.Finding) string {
 	case doctor.HintIndex:
 		return "run: vaultctx index"
 	case doctor.HintRebuildIndex:
-		return "rebuild it: vaultctx index --full"
+		return "rebuild it: vaultctx index --full (it replaces a damaged file)"
+	case doctor.HintFreeSpace:
+		return "free space on the disk that holds the index"
 	case doctor.HintCgo:
 		return "rebuild with cgo enabled: scripts/install.sh"
 	case doctor.HintHome:
@@ -84,7 +86,7 @@ func doctorFix(f doctor.Finding) string {
 	case doctor.HintRebuildHooks:
 		return "rebuild the hooks: scripts/install.sh"
 	case doctor.HintPullModel:
-		return "run: vaultctx model pull, and set model = \"DIR\" in the config"
+		return "run: vaultctx model pull, and if the config names another folder, set model to the one it prints"
 	case doctor.HintRedownloadModel:
 		return "re-download it: vaultctx model pull"
 	case doctor.HintEmbed:
@@ -92,7 +94,7 @@ func doctorFix(f doctor.Finding) string {
 	case doctor.HintReembed:
 		return "re-embed with this model: vaultctx index --full"
 	case doctor.HintHybridSetup:
-		return "for hybrid search: vaultctx model pull, set model in the config, vaultctx index"
+		return "for hybrid search: vaultctx model pull && vaultctx index"
 	case doctor.HintWireOrTurnOff:
 		return "run: vaultctx hooks install to wire " + f.Subject + ", or set " + switches(f.Subject, "false") + " under [hooks] in the config to keep it off"
 	case doctor.HintUnwire:

@@ -66,7 +66,8 @@ var largeDB = flag.String("large.db", "", "existing index of ../shared/corpora/l
 // SSH-Remoting-in-PowerShell.md. It also checks the premise (BM25 alone
 // ranks that section below 10), so a BM25 change cannot make it pass
 // vacuously. It indexes the corpus (about 17k notes) unless -large.db names
-// an index of it.
+// an index of it, and runs the whole-corpus checks of issue 16 on the same
+// index (wholeCorpusKeyword).
 func TestConceptQueryRescue(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes the whole large corpus")
@@ -105,6 +106,31 @@ func TestConceptQueryRescue(t *testing.T) {
 		t.Errorf("hybrid search does not bring up %s § %s in its first 10 for %q", path, section, query)
 	} else {
 		t.Logf("hybrid rank %d", r)
+	}
+	t.Run("issue 16", func(t *testing.T) { wholeCorpusKeyword(t, db) })
+}
+
+// wholeCorpusKeyword checks, on an index of the whole large corpus, that
+// an identifier matched as written ranks its note first although the
+// porter stemmer conflates it with another: EnableQuickCustomization (5
+// times in cmfctoolbar-class.md, nowhere else) and EnableQuickCustomize
+// (cmfctoolbarmenubutton-class.md) share the stem "enablequickcustom", and
+// before issue 16 the second note came first for the first word.
+func wholeCorpusKeyword(t *testing.T, db string) {
+	for _, tc := range []struct{ query, path string }{
+		{"EnableQuickCustomization", "cpp-docs/docs/mfc/reference/cmfctoolbar-class.md"},
+		{"EnableQuickCustomize", "cpp-docs/docs/mfc/reference/cmfctoolbarmenubutton-class.md"},
+	} {
+		for _, mode := range []string{"bm25", "hybrid"} {
+			code, out := runCaptured(t, "search", "--db", db, "--mode", mode, "-k", "5", "--json", tc.query)
+			var hits []jsonHit
+			if err := json.Unmarshal([]byte(out), &hits); err != nil || code != 0 {
+				t.Fatalf("search --mode %s %s: exit %d, %v\n%s", mode, tc.query, code, err, out)
+			}
+			if len(hits) == 0 || hits[0].Path != tc.path {
+				t.Errorf("search --mode %s %s: first hit %v, want %s", mode, tc.query, hits, tc.path)
+			}
+		}
 	}
 }
 

@@ -14,7 +14,9 @@ import (
 
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/index"
+	"github.com/vaultctx/vaultctx/core/recall"
 	"github.com/vaultctx/vaultctx/core/refresh"
+	"github.com/vaultctx/vaultctx/core/store"
 )
 
 // indexCmd is `vaultctx index`.
@@ -61,6 +63,7 @@ func (c *indexCmd) Run(g *globals) error {
 	if err != nil && !errors.Is(err, index.ErrInterrupted) {
 		return err
 	}
+	calibrated, calErr := calibrate(g, cfg, opt, sum, err)
 	if c.JSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
@@ -68,6 +71,9 @@ func (c *indexCmd) Run(g *globals) error {
 			return e
 		}
 	} else {
+		if sum.SchemaUpgraded != "" {
+			fmt.Printf("the index was of schema %s, made by an earlier version: rebuilt whole as schema %d\n", sum.SchemaUpgraded, store.SchemaVersion)
+		}
 		fmt.Printf("indexed %d files (%d chunks written), %d unchanged, %d deleted, %d skipped, %d with problems\n",
 			sum.FilesIndexed, sum.ChunksWritten, sum.FilesUnchanged, sum.FilesDeleted, sum.FilesSkipped, sum.FilesProblems)
 		vec := "BM25 only"
@@ -90,6 +96,12 @@ func (c *indexCmd) Run(g *globals) error {
 		if sum.FilesSkipped+sum.FilesProblems > 0 {
 			fmt.Printf("run `%s` to see skipped files and parse problems\n", status)
 		}
+		if calibrated != nil {
+			fmt.Printf("relevance floor of the context hooks calibrated: %s\n", calibrated)
+		}
+	}
+	if calErr != nil {
+		fmt.Fprintf(os.Stderr, "vaultctx: the relevance floor was not calibrated (the hooks use its defaults): %v\n", calErr)
 	}
 	if errors.Is(err, index.ErrInterrupted) {
 		if c.Full {
@@ -100,6 +112,27 @@ func (c *indexCmd) Run(g *globals) error {
 		return errInterrupted
 	}
 	return nil
+}
+
+// calibrate re-measures the context hooks' relevance floor on the index
+// (recall.CalibrateIndex) after a run that changed it, or when the index
+// has no calibration yet. It does nothing after an interrupted run.
+func calibrate(g *globals, cfg config.Config, opt index.Options, sum index.Summary, runErr error) (*recall.Calibration, error) {
+	if runErr != nil {
+		return nil, nil
+	}
+	cfg.DB, cfg.Model = opt.DB, opt.ModelDir
+	if opt.NoModel {
+		cfg.Model = ""
+	}
+	if sum.FilesIndexed+sum.FilesDeleted == 0 && !opt.Full && recall.HasCalibration(g.Ctx, cfg.DB) {
+		return nil, nil
+	}
+	c, err := recall.CalibrateIndex(g.Ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
 }
 
 func total(m map[string]int) int {

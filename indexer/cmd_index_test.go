@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vaultctx/vaultctx/internal/testkit"
+
+	"github.com/vaultctx/vaultctx/core/store"
 )
 
 // isolateCLI points every config, data and cache directory into a temp dir.
@@ -106,7 +109,7 @@ func TestIndexSearchStatusEndToEnd(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatal(err)
 	}
-	if st["vec_available"] != true || st["files"].(float64) == 0 || st["schema_version"] != "1" {
+	if st["vec_available"] != true || st["files"].(float64) == 0 || st["schema_version"] != fmt.Sprint(store.SchemaVersion) {
 		t.Errorf("status: %s", out)
 	}
 	if probs, _ := st["problems"].([]any); len(probs) == 0 {

@@ -10,8 +10,10 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/embed"
 	"github.com/vaultctx/vaultctx/core/embed/hub"
+	"github.com/vaultctx/vaultctx/core/settings"
 )
 
 // modelCmd is `vaultctx model pull|info`.
@@ -22,12 +24,16 @@ type modelCmd struct {
 
 // modelPullCmd is `vaultctx model pull`: it downloads config.json,
 // tokenizer.json and model.safetensors, resuming broken downloads and
-// checking digests, and prints the install directory.
+// checking digests, records the model in the config file (unless the file
+// names a model already, or --no-config) so that `vaultctx index` embeds
+// with it, and prints the install directory on stdout; what it did to the
+// config goes to stderr.
 type modelPullCmd struct {
 	Name     string `help:"Hugging Face model to download." default:"minishlab/potion-base-8M"`
 	Revision string `help:"Commit SHA or branch (default: the pinned revision for the default model, else main)." placeholder:"SHA"`
 	Dir      string `help:"Install directory (default $XDG_DATA_HOME/vaultctx/models/<name>)." type:"path" placeholder:"DIR"`
 	BaseURL  string `name:"base-url" help:"Model hub base URL." default:"https://huggingface.co" hidden:""`
+	NoConfig bool   `name:"no-config" help:"Do not record the model in the config file (by default a config that names no model gets model = DIR, and one is created if there is none)."`
 	JSON     bool   `help:"Print the result as JSON."`
 }
 
@@ -44,11 +50,50 @@ func (c *modelPullCmd) Run(g *globals) error {
 		}
 		return fmt.Errorf("model pull: %w", err)
 	}
-	if c.JSON {
-		return json.NewEncoder(os.Stdout).Encode(map[string]string{"name": c.Name, "dir": dir})
+	out := map[string]string{"name": c.Name, "dir": dir}
+	var recErr error
+	if !c.NoConfig {
+		var rec config.ModelRecord
+		rec, recErr = config.RecordModel(g.ConfigPath, dir, os.Getenv)
+		if recErr == nil {
+			reportRecord(os.Stderr, rec, dir, os.Getenv(config.EnvModel))
+			if rec.Model == dir {
+				out["config"] = rec.File
+			}
+		}
 	}
-	fmt.Fprintln(os.Stdout, dir)
+	if c.JSON {
+		if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(os.Stdout, dir)
+	}
+	if recErr != nil {
+		// Without the record `vaultctx index` would stay BM25-only, so a
+		// retry such as `model pull && index` must not go on.
+		return fmt.Errorf("model pull: the model is in %s, but it was not recorded in the config: %w (pass --model %s to index, or --no-config to skip this step)",
+			dir, recErr, settings.ShellQuote(dir))
+	}
 	return nil
+}
+
+// reportRecord says on w what RecordModel did with the config file, and
+// when something else decides the model: another model the file names, or
+// $VAULTCTX_MODEL (env), which overrides the file.
+func reportRecord(w io.Writer, rec config.ModelRecord, dir, env string) {
+	switch {
+	case rec.Model != dir:
+		fmt.Fprintf(w, "vaultctx: %s names another model (%s) and was left as it is; to use this one, set model = %q there, or pass --model %s\n",
+			rec.File, rec.Model, dir, settings.ShellQuote(dir))
+	case rec.Created:
+		fmt.Fprintf(w, "vaultctx: wrote %s with model = %q; `vaultctx index` embeds with it\n", rec.File, dir)
+	case rec.Written:
+		fmt.Fprintf(w, "vaultctx: recorded model = %q in %s; `vaultctx index` embeds with it\n", dir, rec.File)
+	}
+	if env != "" && env != dir {
+		fmt.Fprintf(w, "vaultctx: %s=%s overrides the config's model; unset it to use %s\n", config.EnvModel, env, dir)
+	}
 }
 
 // modelInfoCmd is `vaultctx model info [DIR]`: name, dimensions, vocabulary

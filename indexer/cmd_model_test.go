@@ -13,6 +13,7 @@ import (
 
 	"github.com/vaultctx/vaultctx/internal/testkit"
 
+	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/embed"
 )
 
@@ -87,22 +88,33 @@ func TestModelInfoMissing(t *testing.T) {
 	}
 }
 
-func TestModelPull(t *testing.T) {
-	src := filepath.Join(sharedModels, "m2v-fixtures/float32")
+// fakeHub serves the model folder src the way huggingface.co resolve URLs
+// do, for the repository name at revision rev.
+func fakeHub(t *testing.T, src, name, rev string) *httptest.Server {
+	t.Helper()
+	prefix := "/" + name + "/resolve/" + rev + "/"
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := strings.TrimPrefix(r.URL.Path, "/acme/tiny/resolve/r1/")
-		data, err := os.ReadFile(filepath.Join(src, filepath.Base(name)))
-		if err != nil || name == r.URL.Path {
+		file, ok := strings.CutPrefix(r.URL.Path, prefix)
+		data, err := os.ReadFile(filepath.Join(src, filepath.Base(file)))
+		if !ok || err != nil {
 			http.NotFound(w, r)
 			return
 		}
 		http.ServeContent(w, r, "", fixedTime, bytes.NewReader(data))
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestModelPull(t *testing.T) {
+	isolateCLI(t)
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	t.Setenv("VAULTCTX_CONFIG", cfg)
+	srv := fakeHub(t, filepath.Join(sharedModels, "m2v-fixtures/float32"), "acme/tiny", "r1")
 	dir := filepath.Join(t.TempDir(), "tiny")
-	code, out := runCaptured(t, "model", "pull", "--name", "acme/tiny", "--revision", "r1", "--dir", dir, "--base-url", srv.URL)
+	code, out, errOut := runStderr(t, "model", "pull", "--name", "acme/tiny", "--revision", "r1", "--dir", dir, "--base-url", srv.URL)
 	if code != 0 {
-		t.Fatalf("exit %d", code)
+		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if strings.TrimSpace(out) != dir {
 		t.Errorf("stdout %q, want the install dir %q", out, dir)
@@ -115,7 +127,87 @@ func TestModelPull(t *testing.T) {
 	if m.Name() != "acme/tiny" {
 		t.Errorf("Name() = %q", m.Name())
 	}
+	// No config existed: one is written that names the model.
+	if c, err := config.Load("", os.Getenv); err != nil || c.Model != dir {
+		t.Errorf("config after pull: model %q, %v; want %s", c.Model, err, dir)
+	}
+	if !strings.Contains(errOut, "wrote "+cfg) {
+		t.Errorf("stderr does not say the config was written: %q", errOut)
+	}
 	if code, _ := runCaptured(t, "model", "pull", "--name", "acme/missing", "--dir", filepath.Join(t.TempDir(), "x"), "--base-url", srv.URL); code != 1 {
 		t.Errorf("pull of a missing model: exit %d, want 1", code)
+	}
+}
+
+// TestModelPullKeepsAnotherModel: a config that names another model is
+// not changed, stderr says how to use the pulled one; --no-config writes
+// nothing; a config that does not parse fails the pull (exit 1) after
+// the download, so `model pull && index` stops there.
+func TestModelPullKeepsAnotherModel(t *testing.T) {
+	isolateCLI(t)
+	srv := fakeHub(t, filepath.Join(sharedModels, "m2v-fixtures/float32"), "acme/tiny", "r1")
+	dir := filepath.Join(t.TempDir(), "tiny")
+	pull := []string{"model", "pull", "--name", "acme/tiny", "--revision", "r1", "--dir", dir, "--base-url", srv.URL}
+	for _, tc := range []struct {
+		name, src string
+		flags     []string
+		code      int
+		stderr    string
+	}{
+		{"another model", "model = \"/models/glove\"\n", nil, 0, "names another model (/models/glove) and was left as it is; to use this one, set model = "},
+		{"--no-config", "vault = \"/notes\"\n", []string{"--no-config"}, 0, ""},
+		{"a broken config", "vualt = \"/notes\"\n", nil, 1, "it was not recorded in the config"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := filepath.Join(t.TempDir(), "config.toml")
+			os.WriteFile(cfg, []byte(tc.src), 0o644)
+			t.Setenv("VAULTCTX_CONFIG", cfg)
+			code, out, errOut := runStderr(t, append(pull, tc.flags...)...)
+			if code != tc.code || strings.TrimSpace(out) != dir || !strings.Contains(errOut, tc.stderr) {
+				t.Errorf("exit %d (want %d), stdout %q, stderr %q (want %q)", code, tc.code, out, errOut, tc.stderr)
+			}
+			if got, _ := os.ReadFile(cfg); string(got) != tc.src {
+				t.Errorf("config changed to %q", got)
+			}
+		})
+	}
+}
+
+// TestModelPullThenIndex runs the retry that scripts/install.sh prints
+// after an offline install, `vaultctx model pull && vaultctx index`,
+// against a local hub: the config the installer wrote names a vault and
+// no model, the index is BM25-only, and after the two commands the index
+// holds vectors from the pulled model. (The pull names a revision: the
+// default model's pinned digests cannot be served from ../shared.)
+func TestModelPullThenIndex(t *testing.T) {
+	home := isolateCLI(t)
+	vault := filepath.Join(home, "vault")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	cfg := filepath.Join(home, "config", "vaultctx", "config.toml")
+	os.MkdirAll(filepath.Dir(cfg), 0o755)
+	os.WriteFile(cfg, []byte("# vaultctx config, written by scripts/install.sh.\nvault = \""+vault+"\"\n\n[hooks]\nposttooluse = false\n"), 0o644)
+	if code, out := runCaptured(t, "index"); code != 0 || !strings.Contains(out, "BM25 only") {
+		t.Fatalf("offline index: exit %d: %s", code, out)
+	}
+	srv := fakeHub(t, filepath.Join(sharedModels, "glove-120k"), embed.DefaultModel, "test")
+	if code, out, errOut := runStderr(t, "model", "pull", "--base-url", srv.URL, "--revision", "test"); code != 0 {
+		t.Fatalf("model pull: exit %d: %s %s", code, out, errOut)
+	}
+	code, out := runCaptured(t, "index")
+	if code != 0 || !strings.Contains(out, "BM25 + vectors") {
+		t.Fatalf("index after the pull: exit %d: %s", code, out)
+	}
+	code, out = runCaptured(t, "status", "--json")
+	var st statusReport
+	if code != 0 || json.Unmarshal([]byte(out), &st) != nil {
+		t.Fatalf("status: exit %d: %s", code, out)
+	}
+	want, _ := embed.DefaultDir(os.Getenv, embed.DefaultModel)
+	if !st.VecAvailable || st.Vectors == 0 || st.Vectors != st.Chunks || st.ModelDir != want {
+		t.Errorf("after the retry: %d vectors for %d chunks, vec %v, model %q; want every chunk embedded with %s", st.Vectors, st.Chunks, st.VecAvailable, st.ModelDir, want)
+	}
+	data, _ := os.ReadFile(cfg)
+	if !strings.Contains(string(data), "vault = \""+vault+"\"\nmodel = \""+want+"\"\n\n[hooks]\nposttooluse = false\n") {
+		t.Errorf("config after the pull:\n%s", data)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/engine"
+	"github.com/vaultctx/vaultctx/core/recall"
 	"github.com/vaultctx/vaultctx/core/refresh"
 	"github.com/vaultctx/vaultctx/core/store"
 )
@@ -22,22 +23,34 @@ type statusCmd struct {
 
 // statusReport is the JSON form of `vaultctx status`.
 type statusReport struct {
-	DB            string         `json:"db"`
-	Config        string         `json:"config"`
-	Vault         string         `json:"vault"`
-	Files         int            `json:"files"`
-	Chunks        int            `json:"chunks"`
-	Vectors       int            `json:"vectors"`
-	DBBytes       int64          `json:"db_bytes"`
-	LastIndexTime string         `json:"last_index_time"`
-	SchemaVersion string         `json:"schema_version"`
-	Model         string         `json:"model"`
-	ModelDir      string         `json:"model_dir"`
-	ModelHash     string         `json:"model_hash"`
-	VecAvailable  bool           `json:"vec_available"`
-	Skipped       []store.Skip   `json:"skipped"`
-	Problems      []store.Skip   `json:"problems"`
-	Redactions    map[string]int `json:"redactions"`
+	DB            string `json:"db"`
+	Config        string `json:"config"`
+	Vault         string `json:"vault"`
+	Files         int    `json:"files"`
+	Chunks        int    `json:"chunks"`
+	Vectors       int    `json:"vectors"`
+	DBBytes       int64  `json:"db_bytes"`
+	LastIndexTime string `json:"last_index_time"`
+	SchemaVersion string `json:"schema_version"`
+	Model         string `json:"model"`
+	ModelDir      string `json:"model_dir"`
+	ModelHash     string `json:"model_hash"`
+	VecAvailable  bool   `json:"vec_available"`
+	// DiskFull is true when the index's disk has no space left, so it is
+	// read as an immutable snapshot (exact: no WAL was pending).
+	DiskFull bool `json:"disk_full"`
+	// RelevanceFloor is the context hooks' floor as `vaultctx index`
+	// calibrated it (null for an index without one: built-in thresholds).
+	RelevanceFloor *recall.Calibration `json:"relevance_floor"`
+	Skipped        []store.Skip        `json:"skipped"`
+	// Unreadable lists files and folders that could not be read at the
+	// last run; what was indexed of them is kept.
+	Unreadable []store.Kept `json:"unreadable"`
+	// Chunkless lists indexed notes that yield no chunk (empty, or only
+	// skipped sections): no search can find them.
+	Chunkless  []string       `json:"chunkless"`
+	Problems   []store.Skip   `json:"problems"`
+	Redactions map[string]int `json:"redactions"`
 	// Freshness: the stat walk of the vault against the index
 	// (refresh.Check), and the indexers running.
 	Changed    changedReport `json:"changed_since_index"`
@@ -78,18 +91,34 @@ func (c *statusCmd) Run(g *globals) error {
 		return err
 	}
 	r := statusReport{DB: db, Config: orDefault(g.ConfigPath, configPath()), Files: stats.Files, Chunks: stats.Chunks, Vectors: stats.Vectors,
-		DBBytes: fileBytes(db), Skipped: stats.Skips, Problems: stats.Problems, VecAvailable: e.VecAvailable()}
+		DBBytes: fileBytes(db), Skipped: stats.Skips, Problems: stats.Problems, VecAvailable: e.VecAvailable(),
+		DiskFull: errors.Is(st.Fallback(), store.ErrDiskFull)}
 	for key, dst := range map[string]*string{store.MetaVault: &r.Vault, store.MetaLastIndexTime: &r.LastIndexTime, store.MetaSchemaVersion: &r.SchemaVersion,
 		store.MetaModelName: &r.Model, store.MetaModelDir: &r.ModelDir, store.MetaModelHash: &r.ModelHash} {
 		if *dst, err = st.Meta(g.Ctx, key); err != nil {
 			return err
 		}
 	}
+	if cal, ok := recall.LoadCalibration(g.Ctx, e); ok {
+		r.RelevanceFloor = &cal
+	}
 	if r.Redactions, err = st.Redactions(g.Ctx); err != nil {
+		return err
+	}
+	if r.Unreadable, err = st.Unreadable(g.Ctx); err != nil {
+		return err
+	}
+	if r.Chunkless, err = st.Chunkless(g.Ctx); err != nil {
 		return err
 	}
 	if r.Skipped == nil {
 		r.Skipped = []store.Skip{}
+	}
+	if r.Unreadable == nil {
+		r.Unreadable = []store.Kept{}
+	}
+	if r.Chunkless == nil {
+		r.Chunkless = []string{}
 	}
 	if r.Problems == nil {
 		r.Problems = []store.Skip{}
@@ -112,6 +141,9 @@ func (c *statusCmd) Run(g *globals) error {
 		return enc.Encode(r)
 	}
 	fmt.Printf("index           %s (%s)\n", r.DB, humanBytes(r.DBBytes))
+	if r.DiskFull {
+		fmt.Printf("disk            full: the index is read as it is, and cannot be updated until space is freed\n")
+	}
 	fmt.Printf("vault           %s\n", r.Vault)
 	fmt.Printf("files           %d\n", r.Files)
 	fmt.Printf("chunks          %d\n", r.Chunks)
@@ -142,6 +174,11 @@ func (c *statusCmd) Run(g *globals) error {
 		fmt.Printf("model           %s (%s)\n", r.Model, r.ModelDir)
 	}
 	fmt.Printf("vec_available   %t (%d vectors)\n", r.VecAvailable, r.Vectors)
+	if r.RelevanceFloor != nil {
+		fmt.Printf("relevance floor %s\n", r.RelevanceFloor)
+	} else {
+		fmt.Printf("relevance floor not calibrated (built-in thresholds); `vaultctx index --full` calibrates it\n")
+	}
 	if len(r.Redactions) > 0 {
 		fmt.Println("credentials scrubbed:")
 		rules := make([]string, 0, len(r.Redactions))
@@ -153,10 +190,32 @@ func (c *statusCmd) Run(g *globals) error {
 			fmt.Printf("  %-32s %d\n", k, r.Redactions[k])
 		}
 	}
-	if len(r.Skipped) > 0 {
-		fmt.Printf("skipped files (%d):\n", len(r.Skipped))
-		for _, s := range r.Skipped {
+	var skipped []store.Skip
+	for _, s := range r.Skipped {
+		if !s.Unreadable {
+			skipped = append(skipped, s)
+		}
+	}
+	if len(skipped) > 0 {
+		fmt.Printf("skipped files (%d):\n", len(skipped))
+		for _, s := range skipped {
 			fmt.Printf("  %s: %s\n", s.Path, s.Reason)
+		}
+	}
+	if len(r.Unreadable) > 0 {
+		fmt.Printf("unreadable, last indexed version kept (%d):\n", len(r.Unreadable))
+		for _, k := range r.Unreadable {
+			fmt.Printf("  %s: %s (%d indexed file%s kept)\n", k.Path, k.Reason, k.Files, plural(k.Files))
+		}
+	}
+	if len(r.Chunkless) > 0 {
+		fmt.Printf("notes that yield no chunk, not searchable (%d):\n", len(r.Chunkless))
+		for i, p := range r.Chunkless {
+			if i == maxListed {
+				fmt.Printf("  ... and %d more (see --json)\n", len(r.Chunkless)-maxListed)
+				break
+			}
+			fmt.Printf("  %s\n", p)
 		}
 	}
 	if len(r.Problems) > 0 {
@@ -202,6 +261,10 @@ func more(n, shown int) string {
 	}
 	return ""
 }
+
+// maxListed is how many chunkless notes status prints before it refers to
+// --json.
+const maxListed = 20
 
 // fileBytes is the size of the database file plus its WAL, in bytes.
 func fileBytes(db string) int64 {

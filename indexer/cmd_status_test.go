@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,43 +9,33 @@ import (
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
-// TestStatusFreshness: status reports the files changed since the last
-// index run, in JSON and in text, and that no refresh runs.
-func TestStatusFreshness(t *testing.T) {
+// TestStatusListsChunklessNotes: a note that yields no chunk (here an
+// empty one) is listed by status, in text and JSON; a short note is not,
+// as it keeps a chunk.
+func TestStatusListsChunklessNotes(t *testing.T) {
 	dir := isolateCLI(t)
 	vault := filepath.Join(dir, "vault")
-	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	testkit.WriteTree(t, vault, map[string]string{
+		"bob.md":   "# Bob Smith\n## Phone\n+1 555 0100\n",
+		"empty.md": "---\ntags: [draft]\n---\n",
+	})
 	db := filepath.Join(dir, "index.db")
 	if code, out := runCaptured(t, "index", "--vault", vault, "--db", db, "--no-model"); code != 0 {
 		t.Fatalf("index: exit %d: %s", code, out)
 	}
-	status := func() statusReport {
-		t.Helper()
-		code, out := runCaptured(t, "status", "--db", db, "--json")
-		if code != 0 {
-			t.Fatalf("status: exit %d: %s", code, out)
-		}
-		var r statusReport
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Fatalf("status --json: %v\n%s", err, out)
-		}
-		return r
+	code, out := runCaptured(t, "status", "--db", db)
+	if code != 0 || !strings.Contains(out, "notes that yield no chunk, not searchable (1):\n  empty.md\n") || strings.Contains(out, "bob.md") {
+		t.Errorf("status: exit %d, want empty.md listed alone:\n%s", code, out)
 	}
-	if r := status(); r.Changed.Files != 0 || r.Refreshing || r.Changed.Error != "" || r.LastIndexTime == "" {
-		t.Errorf("right after index: %+v", r)
+	code, out = runCaptured(t, "status", "--db", db, "--json")
+	var st struct {
+		Chunkless  []string `json:"chunkless"`
+		Unreadable []any    `json:"unreadable"`
 	}
-	if err := os.WriteFile(filepath.Join(vault, "garden.md"), []byte("# Garden\n\nTomatoes.\n"), 0o644); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil {
+		t.Fatalf("status --json: exit %d, %v: %s", code, err, out)
 	}
-	r := status()
-	if r.Changed.Files != 1 || r.Changed.New != 1 || len(r.Changed.Examples) != 1 || r.Changed.Examples[0] != "garden.md" || r.Refreshing {
-		t.Errorf("after adding garden.md: %+v", r.Changed)
-	}
-	if !strings.HasSuffix(r.RefreshLog, filepath.Join("state", "vaultctx", "refresh.log")) {
-		t.Errorf("refresh log %q, want it under XDG_STATE_HOME", r.RefreshLog)
-	}
-	_, out := runCaptured(t, "status", "--db", db)
-	if !strings.Contains(out, "changed since   1 file (1 new, 0 modified, 0 deleted): garden.md\n") || !strings.Contains(out, "refresh         not running: ") {
-		t.Errorf("status text:\n%s", out)
+	if len(st.Chunkless) != 1 || st.Chunkless[0] != "empty.md" || st.Unreadable == nil {
+		t.Errorf("status --json: chunkless %q, unreadable %v: %s", st.Chunkless, st.Unreadable, out)
 	}
 }

@@ -35,6 +35,10 @@ var hints = []struct {
 	hint string
 }{
 	{store.ErrSchema, "run `vaultctx index --full`"},
+	{store.ErrDamaged, "run `vaultctx index --full`, which builds a new index and replaces the damaged file"},
+	{store.ErrInconsistent, "run `vaultctx index --full` to rebuild it"},
+	{store.ErrHotJournal, "run `vaultctx index`, which rolls the interrupted write back"},
+	{store.ErrDiskFull, "free space on the disk that holds the index"},
 	{store.ErrNoFTS5, "build with `go build -tags sqlite_fts5`"},
 	{store.ErrNotIndexed, "run `vaultctx index`"},
 	{retrieve.ErrNoVectors, "index with a model (--model DIR) for vector search"},

@@ -5,7 +5,11 @@
 #   scripts/install.sh --uninstall [--purge]      remove hooks and binaries (--purge: index and config too)
 #
 # Options:
-#   --vault DIR    the markdown vault to index (needed the first time, when no config exists)
+#   --vault DIR    the markdown vault to index (needed the first time, when no config exists).
+#                  With a config that names another vault: if the installer wrote that
+#                  config, it says so, sets the vault to DIR and rebuilds the index from
+#                  scratch; if you wrote it, nothing changes and it exits 2 with the line
+#                  to set and the command to run.
 #   --prefix DIR   install binaries into DIR/bin (default ~/.local)
 #   --model DIR    use this Model2Vec model directory instead of downloading one
 #   --no-model     no embedding model: BM25 keyword search only
@@ -20,8 +24,10 @@
 #                  the backups of settings.json vaultctx made (it keeps the newest 5 otherwise)
 #
 # Steps: 1 toolchain check, 2 build, 3 config, 4 model, 5 first index, 6 hooks, 7 summary.
-# Re-running is safe: binaries are rebuilt, an existing config is never overwritten, the
-# index is updated incrementally, and the hooks are merged into settings.json in place.
+# Re-running is safe: binaries are rebuilt, an existing config is never overwritten (the
+# installer edits only its own: the vault, a model line, hook switches), the index is
+# updated incrementally, and the hooks are merged into settings.json in place.
+# Exit status: 0 done, 1 error, 2 a --vault the installer must not apply (see --vault).
 #
 # Environment: VAULTCTX_CONFIG (config file), VAULTCTX_DB (index), XDG_CONFIG_HOME,
 # XDG_DATA_HOME, XDG_CACHE_HOME, CLAUDE_CONFIG_DIR (where Claude Code's settings.json is),
@@ -144,6 +150,69 @@ if [ -n "$vault" ]; then
 elif [ ! -e "$config" ]; then
   die "no config yet at $config: pass --vault DIR, the markdown vault to index"
 fi
+marker="written by scripts/install.sh" # lets a re-run edit its own config: vault, model, hook switches
+# ours_config: the config was written by vaultctx (this installer, or
+# `vaultctx model pull` when there was none), so the installer may edit it.
+ours_config() { grep -qsE "written by (scripts/install\.sh|vaultctx model pull)" "$config"; }
+toml_string() { # a TOML basic string
+  local s="${1//\\/\\\\}"
+  s="${s//\"/\\\"}"
+  printf '"%s"' "$s"
+}
+# config_vault: the vault the config names (its top-level vault = "..." or
+# '...' line), with ~/ expanded and made absolute against the config's
+# folder as vaultctx reads it; empty when it names none.
+config_vault() {
+  local v
+  v="$(awk '
+    /^[[:space:]]*\[/ { exit }
+    /^[[:space:]]*vault[[:space:]]*=/ {
+      s = $0
+      sub(/^[[:space:]]*vault[[:space:]]*=[[:space:]]*/, "", s)
+      if (s ~ /^"/) {
+        sub(/^"/, "", s); sub(/"[[:space:]]*(#.*)?$/, "", s)
+        gsub(/\\\\/, "\001", s); gsub(/\\"/, "\"", s); gsub(/\001/, "\\", s)
+      } else if (s ~ /^\047/) {
+        sub(/^\047/, "", s); sub(/\047[[:space:]]*(#.*)?$/, "", s)
+      }
+      print s
+      exit
+    }' "$config" 2>/dev/null)"
+  v="$(untilde "$v")"
+  case "$v" in "" | /*) ;; *) v="$(dirname "$config")/$v" ;; esac
+  printf '%s' "$v"
+}
+# same_dir A B: A and B are the same folder (symlinks resolved), or the same
+# path when one is missing.
+same_dir() {
+  if [ -d "$1" ] && [ -d "$2" ]; then
+    [ "$(cd "$1" && pwd -P)" = "$(cd "$2" && pwd -P)" ]
+  else
+    [ "${1%/}" = "${2%/}" ]
+  fi
+}
+# A --vault other than the config's switches to it when the config is ours
+# (the installer rewrites its vault line and rebuilds the index from
+# scratch), and is refused with exit 2 when the user wrote the config,
+# which the installer never edits.
+switch_from="" # the vault the config named, when this run switches it
+if [ -n "$vault" ] && [ -e "$config" ]; then
+  old_vault="$(config_vault)"
+  if [ -z "$old_vault" ] || ! same_dir "$old_vault" "$vault"; then
+    if ours_config; then
+      switch_from="${old_vault:-no vault}"
+      say "Switching the vault: $config names ${old_vault:-no vault}; this install makes it $vault and rebuilds the index from scratch for it (the index of the old vault is replaced)."
+    else
+      tool="vaultctx"
+      if [ -x "$bindir/vaultctx" ]; then tool="$(printf '%q' "$bindir/vaultctx")"; fi
+      printf 'error: --vault %s: your config %s names %s, and the installer does not edit a config you wrote.\n' "$vault" "$config" "${old_vault:-no vault}" >&2
+      printf 'To switch to %s, set this top-level line in it (above any [table]):\n  vault = %s\n' "$vault" "$(toml_string "$vault")" >&2
+      printf 'then build the index of the new vault with:\n  %s index --full\n' "$tool" >&2
+      if [ -n "$old_vault" ]; then printf 'To keep %s, re-run without --vault.\n' "$old_vault" >&2; fi
+      exit 2
+    fi
+  fi
+fi
 
 # ---------------------------------------------------------------- 1. toolchain
 step 1 "Checking the toolchain"
@@ -235,12 +304,6 @@ vaultctx="$bindir/vaultctx"
 
 # ---------------------------------------------------------------- 3. config
 step 3 "Config"
-marker="written by scripts/install.sh" # lets a re-run add a model line or a hook switch to its own file
-toml_string() { # a TOML basic string
-  local s="${1//\\/\\\\}"
-  s="${s//\"/\\\"}"
-  printf '"%s"' "$s"
-}
 # edit_config AWK-PROGRAM [VAR=VALUE...]: rewrite our config through awk, atomically.
 edit_config() {
   local prog="$1"
@@ -252,9 +315,17 @@ edit_config() {
 add_top_key() {
   edit_config '!done && /^[[:space:]]*\[/ { print line; done = 1 } { print } END { if (!done) print line }' -v line="$1"
 }
-if [ -e "$config" ]; then
+if [ -n "$switch_from" ]; then
+  line="vault = $(toml_string "$vault")"
+  if [ "$switch_from" = "no vault" ]; then
+    add_top_key "$line"
+  else
+    edit_config '/^[[:space:]]*\[/ { t = 1 } !t && !done && /^[[:space:]]*vault[[:space:]]*=/ { print line; done = 1; next } { print }' -v line="$line"
+  fi
+  same_dir "$(config_vault)" "$vault" || die "could not set the vault in $config; set it by hand: $line"
+  say "switched the vault in $config from $switch_from to $vault"
+elif [ -e "$config" ]; then
   say "kept the existing config $config (never overwritten; edit it to change the vault or model)"
-  if [ -n "$vault" ]; then say "note: --vault is ignored because the config exists"; fi
 else
   mkdir -p "$(dirname "$config")"
   {
@@ -277,7 +348,7 @@ use_model() {
     return 0
   elif grep -qs '^model *=' "$config"; then
     warn "your config names another model; to use $1 set model = \"$1\" in $config"
-  elif grep -qs "$marker" "$config"; then
+  elif ours_config; then
     add_top_key "model = $(toml_string "$1")"
     say "added model = \"$1\" to $config"
   else
@@ -293,7 +364,7 @@ elif [ "$no_model" = 1 ]; then
 elif configured="$(sed -n 's/^model *= *"\(.*\)" *$/\1/p' "$config" | head -n 1)" &&
   [ -n "$configured" ] && { [ -e "$configured/config.json" ] || [ -e "$configured/0_StaticEmbedding" ]; }; then
   say "using the model your config names: $configured"
-elif pulled="$("$vaultctx" model pull)" && [ -n "$pulled" ]; then
+elif pulled="$("$vaultctx" model pull --no-config)" && [ -n "$pulled" ]; then # use_model records it
   say "model ready in $pulled"
   use_model "$pulled"
 else
@@ -306,7 +377,11 @@ fi
 step 5 "First index"
 index_flags=""
 if [ "$no_model" = 1 ]; then index_flags="--no-model"; fi
-# shellcheck disable=SC2086 # index_flags is empty or one word
+if [ -n "$switch_from" ]; then
+  index_flags="$index_flags --full" # a fresh index of the new vault replaces the old one's
+  say "rebuilding the index from scratch for $vault"
+fi
+# shellcheck disable=SC2086 # index_flags is empty or words without spaces
 "$vaultctx" index $index_flags || die "indexing failed (see above). Fix the cause and re-run scripts/install.sh; it is safe to re-run."
 # Report what the index really holds, whatever the steps above assumed.
 if "$vaultctx" status --json 2>/dev/null | grep -q '"vec_available": true'; then
@@ -324,7 +399,7 @@ hook_off() {
   local name="$1" re="^[[:space:]]*$1[[:space:]]*="
   if grep -qsE "$re[[:space:]]*false[[:space:]]*(#.*)?$" "$config"; then
     return 0
-  elif ! grep -qs "$marker" "$config"; then
+  elif ! ours_config; then
     warn "$config is your own file, so it was not changed; to keep the $name hook out of later installs too, add this line under [hooks] in it: $name = false"
     return 0
   elif grep -qsE "$re" "$config"; then

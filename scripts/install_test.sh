@@ -2,8 +2,9 @@
 # End-to-end test of scripts/install.sh in a throwaway HOME, without network:
 # install with the demo vault and the GloVe model from ../shared, check that
 # `vaultctx doctor` passes, re-run (nothing changes), uninstall (settings.json
-# comes back byte for byte, index and config stay), then purge; the
-# --no-<hook> opt-outs.
+# comes back byte for byte, index and config stay), then purge; a --vault
+# switch (our config) and refusal (the user's config); the offline install
+# and its printed retry against a local hub; the --no-<hook> opt-outs.
 # Run by install/install_test.go (skipped with -short), or by hand.
 set -euo pipefail
 
@@ -106,6 +107,26 @@ fi
 [ -s "$tmp/hook.log" ] || fail "the env prefix of the edited UserPromptSubmit entry did not reach the hook"
 pass "re-run keeps the user's edits"
 
+# --vault OTHER with the config the installer wrote: it says so, rewrites
+# the vault line, rebuilds the index from scratch for OTHER, and leaves
+# settings.json alone; switching back works the same way.
+other="$shared/corpora/linked/obsidian-tasks-docs"
+cp "$settings" "$tmp/settings.1"
+run --vault "$other" --model "$model" || fail "install.sh --vault OTHER failed"
+grep -q "^Switching the vault: $config names $vault; this install makes it $other" "$log" || fail "the switch was not announced: $(cat "$log")"
+grep -qF "vault = \"$other\"" "$config" || fail "config does not name the new vault: $(cat "$config")"
+grep -qF "$vault" "$config" && fail "config still names the old vault: $(cat "$config")"
+grep -qF "model = \"$model\"" "$config" || fail "the switch lost the model line: $(cat "$config")"
+vaultctx status --json | grep -qF "\"vault\": \"$other\"" || fail "the index is not of the new vault: $(vaultctx status --json)"
+vaultctx search --json "recurring task" >"$tmp/hits" || fail "search after the switch failed"
+grep -q '"path"' "$tmp/hits" || fail "no hits after the switch: $(cat "$tmp/hits")"
+grep -qF "$vault" "$tmp/hits" && fail "the old vault's notes are still in the index: $(cat "$tmp/hits")"
+cmp -s "$settings" "$tmp/settings.1" || fail "the vault switch changed settings.json: $(diff "$tmp/settings.1" "$settings")"
+run --vault "$vault" --model "$model" || fail "switching back failed"
+cmp -s "$config" "$tmp/config.1" || fail "switching back did not restore the config: $(diff "$tmp/config.1" "$config")"
+vaultctx status --json | grep -qF "\"vault\": \"$vault\"" || fail "the index is not of the first vault again"
+pass "--vault OTHER switches a config the installer wrote, with a fresh index"
+
 # Uninstall keeps index and config; settings.json comes back exactly.
 run --uninstall || fail "uninstall failed"
 for b in vaultctx vaultctx-userprompt vaultctx-pretooluse vaultctx-posttooluse; do
@@ -131,7 +152,8 @@ for i in 1 2 3; do
   "$tmp/vaultctx" hooks install --bin-dir "$tmp/hookbin" >/dev/null && "$tmp/vaultctx" hooks uninstall >/dev/null || fail "install/uninstall round $i"
 done
 n="$(find "$HOME/.claude" -name 'settings.json.bak-*' | wc -l)"
-[ "$n" -le 5 ] || fail "$n backups of settings.json, want at most 5"
+# More than 10 edits so far, each backed up: the newest 5 stay.
+[ "$n" = 5 ] || fail "$n backups of settings.json, want the newest 5"
 run --uninstall --purge || fail "purge failed"
 [ -e "$config" ] && fail "purge kept the config"
 [ -e "$HOME/.local/share/vaultctx" ] && fail "purge kept the data dir"
@@ -160,9 +182,36 @@ if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
   fail "vaultctx doctor failed after a BM25-only install"
 fi
 grep -q "BM25-only" "$tmp/doctor" || fail "doctor does not say BM25-only: $(cat "$tmp/doctor")"
+pass "offline BM25-only install"
+
+# The retry the offline install printed, run as printed, against a local
+# hub that serves GloVe as the default model. The pull gets the hub's URL
+# and a test revision (the pinned digests of the real default model cannot
+# be served from ../shared); everything else is the printed command.
+retry="$(sed -n 's/^warning: search still works\. Retry later with: //p' "$log")"
+[ "$retry" = "vaultctx model pull && vaultctx index" ] || fail "unexpected retry command: '$retry' in $(cat "$log")"
+hubdir="$tmp/hub/minishlab/potion-base-8M/resolve/test"
+mkdir -p "$hubdir"
+for f in config.json tokenizer.json model.safetensors; do ln -s "$model/$f" "$hubdir/$f"; done
+(cd "$repo" && "$go" build -o "$tmp/hubserve" ./scripts/testdata/hubserve) || fail "build hubserve"
+"$tmp/hubserve" "$tmp/hub" "$tmp/hub.url" 2>"$tmp/hub.log" &
+hub_pid=$!
+trap 'kill "$hub_pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+for _ in $(seq 100); do [ -s "$tmp/hub.url" ] && break; sleep 0.1; done
+hub="$(cat "$tmp/hub.url")" || fail "the local hub did not start: $(cat "$tmp/hub.log")"
+sh -c "${retry/model pull/model pull --base-url $hub --revision test}" >"$tmp/retry" 2>&1 || fail "the printed retry failed: $(cat "$tmp/retry")"
+pulled="$HOME/.local/share/vaultctx/models/minishlab/potion-base-8M"
+grep -qxF "model = \"$pulled\"" "$config" || fail "model pull did not record the model: $(cat "$config")"
+vaultctx status --json | grep -q '"vec_available": true' || fail "the index has no vectors after the retry: $(cat "$tmp/retry")"
+vaultctx status --json | grep -qF "\"model_dir\": \"$pulled\"" || fail "the index does not record the pulled model: $(vaultctx status --json)"
+if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
+  cat "$tmp/doctor" >&2
+  fail "vaultctx doctor failed after the retry"
+fi
+grep -q "model matches index: $pulled" "$tmp/doctor" || fail "doctor does not see the pulled model: $(cat "$tmp/doctor")"
 run --uninstall --purge || fail "second purge failed"
 cmp -s "$settings" "$tmp/settings.orig" || fail "second purge left settings.json changed"
-pass "offline BM25-only install"
+pass "the offline install's printed retry gives vectors"
 
 # Opt-outs: --no-posttooluse leaves the hook out and records it in the
 # config the installer wrote, so a plain re-run keeps it out; the model
@@ -180,6 +229,12 @@ if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
 fi
 grep -q '✗' "$tmp/doctor" && fail "doctor printed a failure with the PostToolUse hook left out: $(cat "$tmp/doctor")"
 grep -q 'PostToolUse round trip: skipped: off in the config' "$tmp/doctor" || fail "doctor does not say the hook is off: $(cat "$tmp/doctor")"
+# Off PATH too, the hook left out is no failure: the others run by absolute path.
+if ! PATH="${PATH#"$bin:"}" "$bin/vaultctx" doctor >"$tmp/doctor" 2>&1; then
+  cat "$tmp/doctor" >&2
+  fail "vaultctx doctor failed off PATH with the PostToolUse hook left out"
+fi
+grep -q '^! binaries on PATH: .*absolute path' "$tmp/doctor" || fail "doctor does not warn about PATH: $(cat "$tmp/doctor")"
 cp "$settings" "$tmp/settings.2"
 run --vault "$vault" --model "$model" || fail "re-run without --no-posttooluse failed"
 cmp -s "$settings" "$tmp/settings.2" || fail "a plain re-run wired the hook the config turns off"
@@ -202,6 +257,36 @@ cmp -s "$config" "$tmp/config.own" || fail "the installer edited the user's own 
 grep -q 'add this line under \[hooks\] in it: pretooluse = false' "$log" || fail "no line to add for the user's config: $(cat "$log")"
 grep -q 'vaultctx-pretooluse' "$settings" && fail "--no-pretooluse wired the PreToolUse hook"
 grep -q 'vaultctx-posttooluse' "$settings" || fail "--no-pretooluse left out the PostToolUse hook too"
+# --vault OTHER with the user's own config: refused with exit 2 before any
+# change, with the line to set and the command to run; both, done as
+# printed, switch the vault.
+cp "$settings" "$tmp/settings.3"
+rc=0
+"$install" --vault "$other" --no-model >"$log" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "--vault OTHER with the user's config: exit $rc, want 2: $(cat "$log")"
+cmp -s "$config" "$tmp/config.own" || fail "the refused --vault edited the user's config"
+cmp -s "$settings" "$tmp/settings.3" || fail "the refused --vault touched settings.json"
+grep -qxF "  vault = \"$other\"" "$log" || fail "the refusal does not give the line to set: $(cat "$log")"
+cmd="$(grep -A1 '^then build the index of the new vault with:$' "$log" | sed -n '2s/^  //p')"
+[ "$cmd" = "$bin/vaultctx index --full" ] || fail "the refusal does not give the command: '$cmd' in $(cat "$log")"
+grep -q "To keep $vault, re-run without --vault" "$log" || fail "the refusal does not say how to keep the vault: $(cat "$log")"
+sed "s#^vault = .*#vault = \"$other\"#" "$tmp/config.own" >"$config"
+$cmd >"$tmp/full" 2>&1 || fail "the refusal's command failed: $(cat "$tmp/full")"
+vaultctx status --json | grep -qF "\"vault\": \"$other\"" || fail "the index is not of the new vault after the refusal's steps"
+cp "$tmp/config.own" "$config"
+pass "--vault OTHER with the user's config: exit 2, the line and the command"
 run --uninstall --purge || fail "purge after the user's config failed"
 cmp -s "$settings" "$tmp/settings.orig" || fail "purge left settings.json changed"
 pass "--no-pretooluse with the user's own config"
+
+# A config that `vaultctx model pull` created (there was none) is
+# vaultctx's own: the installer may edit it, so --vault sets the vault in
+# it, and the model it names is used.
+"$tmp/vaultctx" model pull --base-url "$hub" --revision test >/dev/null 2>"$tmp/pull" || fail "pull without a config: $(cat "$tmp/pull")"
+grep -q "written by vaultctx model pull" "$config" || fail "pull did not create the config: $(cat "$tmp/pull")"
+run --vault "$vault" || fail "install over the config model pull wrote failed"
+grep -qxF "vault = \"$vault\"" "$config" && grep -qxF "model = \"$pulled\"" "$config" || fail "config after the install: $(cat "$config")"
+vaultctx status --json | grep -q '"vec_available": true' || fail "no vectors from the model pull recorded: $(cat "$log")"
+run --uninstall --purge || fail "purge after the pull's config failed"
+cmp -s "$settings" "$tmp/settings.orig" || fail "purge left settings.json changed"
+pass "a config made by model pull is the installer's to edit"

@@ -50,6 +50,8 @@ if ! "$claude_dir/node_modules/.bin/claude" --version 2>/dev/null | grep -qxF "$
 fi
 echo "== go test"
 go test -tags "$tags" -count=1 "$@" ./...
+echo "== fuzz: hook input nested up to the stdin cap (10 s)"
+go test -count=1 -run '^$' -fuzz '^FuzzRunNesting$' -fuzztime 10s ./core/hookio
 echo "== go test -race -short (every package)"
 go test -race -tags "$tags" -short -count=1 ./...
 

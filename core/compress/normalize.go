@@ -835,15 +835,23 @@ func keyBeforeHex(line string, keys []string, seps string, n int) bool {
 }
 
 // hexID replaces the id of a hexIDRe or reqIDRe match (groups: key,
-// separator, id) with <id> when it holds a digit and, unless the key names
-// a request, trace or span (whose ids are generated, even when all their
-// hex digits happen to be decimal ones), a letter: a word such as
-// "deadbeef" or a decimal job_id stays.
+// separator, id) with <id> when it holds both a digit and a letter, so that
+// a word such as "deadbeef" or a decimal job_id stays. After a key naming a
+// request, trace or span, whose values are generated, one kind of digit is
+// enough, and an all-letter value of 8 hex digits or more after '=' or ':'
+// is one too.
 func hexID(m []string) string {
 	key := strings.ToLower(m[1])
 	requestKey := strings.Contains(key, "req") || strings.Contains(key, "trace") || strings.Contains(key, "span") ||
 		strings.Contains(key, "txn") || strings.Contains(key, "correlation")
-	if !strings.ContainsAny(m[3], "0123456789") || !strings.ContainsAny(m[3], "abcdefABCDEF") && !requestKey {
+	digit, letter := strings.ContainsAny(m[3], "0123456789"), strings.ContainsAny(m[3], "abcdefABCDEF")
+	switch {
+	case requestKey && (digit || len(m[3]) >= 8 && strings.ContainsAny(m[2], "=:")):
+		// A request, trace or span key holds a generated id, even when its
+		// hex digits happen to be all letters ("request_id=dfedaada", as
+		// about one random 8-digit id in 2,500 is) or all decimal. A bare
+		// "req deadbeef" is prose.
+	case !digit || !letter:
 		return m[0]
 	}
 	return m[1] + m[2] + phID

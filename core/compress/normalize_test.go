@@ -174,8 +174,11 @@ func TestNormalizePaddingAndRequestIDs(t *testing.T) {
 	for in, want := range map[string]string{
 		"Program time:                0.87s":                  "Program time: <dur>",
 		"  GET /x -> 200 in 3ms (59 bytes, req 5f051908-07f)": "  GET /x -> 200 in <dur> (59 bytes, req <id>)",
-		"req deadbeef":    "req deadbeef",
-		"job_id=12345678": "job_id=12345678",
+		"req deadbeef": "req deadbeef",
+		"request_id=dfedaada method=GET status=200 dur=25ms": "request_id=<id> method=GET status=200 dur=<dur>",
+		"trace: facadeab (3 spans)":                          "trace: <id> (3 spans)",
+		"see req facade 2":                                   "see req facade 2",
+		"job_id=12345678":                                    "job_id=12345678",
 	} {
 		if got := Normalize(in); got != want {
 			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)

@@ -117,12 +117,19 @@ func (s Search) Options(mode string, k int) retrieve.Options {
 
 // Hooks is the [hooks] table: the Claude Code hooks' time and size budgets.
 type Hooks struct {
-	DeadlineMS           int     `toml:"deadline_ms"`            // internal deadline of each hook, default 1500 ms
-	PromptBudgetTokens   int     `toml:"prompt_budget_tokens"`   // UserPromptSubmit context budget, default 500 tokens
-	PreToolBudgetTokens  int     `toml:"pretool_budget_tokens"`  // PreToolUse context budget, default 300 tokens
-	OutputThresholdBytes int     `toml:"output_threshold_bytes"` // PostToolUse acts on outputs above this, default 4096 bytes
-	OutputBudgetTokens   int     `toml:"output_budget_tokens"`   // PostToolUse extract budget, default 2000 tokens
-	MinScore             float64 `toml:"min_score"`              // relevance floor of the context hooks: the cosine a vector hit needs (0 = recall.DefaultMinCosine, 0.77; see core/recall/FLOOR.md)
+	DeadlineMS           int `toml:"deadline_ms"`            // internal deadline of each hook, default 1500 ms
+	PromptBudgetTokens   int `toml:"prompt_budget_tokens"`   // UserPromptSubmit context budget, default 500 tokens
+	PreToolBudgetTokens  int `toml:"pretool_budget_tokens"`  // PreToolUse context budget, default 300 tokens
+	OutputThresholdBytes int `toml:"output_threshold_bytes"` // PostToolUse acts on outputs above this, default 4096 bytes
+	OutputBudgetTokens   int `toml:"output_budget_tokens"`   // PostToolUse extract budget, default 2000 tokens
+	// The relevance floor of the context hooks (core/recall.Floor, FLOOR.md):
+	// a BM25 hit must hold MinEvidence of the prompt's term weight (0 =
+	// recall.DefaultMinEvidence, 2.5 rare-term units) and MinCoverage of it
+	// (0 = recall.DefaultMinCoverage, 0.3); MinScore, when above 0, lets a
+	// vector hit of at least that cosine pass on its own (0 = never).
+	MinEvidence float64 `toml:"min_evidence"`
+	MinCoverage float64 `toml:"min_coverage"`
+	MinScore    float64 `toml:"min_score"`
 
 	// The three switches, one per hook and named after it (see
 	// HookNames): nil (the key absent) and true mean on, false means off.
@@ -218,7 +225,8 @@ func Defaults() Config {
 			PreToolBudgetTokens:  300,
 			OutputThresholdBytes: 4096,
 			OutputBudgetTokens:   2000,
-			MinScore:             0, // 0 = recall.DefaultMinCosine, measured in core/recall/FLOOR.md
+			// 0 = recall's defaults, measured in core/recall/FLOOR.md.
+			MinEvidence: 0, MinCoverage: 0, MinScore: 0,
 		},
 	}
 }
@@ -388,6 +396,8 @@ func (c Config) Validate() error {
 		{"hooks.output_threshold_bytes", float64(h.OutputThresholdBytes), h.OutputThresholdBytes >= 1, "must be at least 1 byte"},
 		{"hooks.output_budget_tokens", float64(h.OutputBudgetTokens), h.OutputBudgetTokens >= 1, "must be at least 1 token"},
 		{"hooks.min_score", h.MinScore, finite(h.MinScore) && h.MinScore >= 0 && h.MinScore <= 1, "must be between 0 and 1 (a cosine)"},
+		{"hooks.min_evidence", h.MinEvidence, finite(h.MinEvidence) && h.MinEvidence >= 0, "must be 0 or more (rare-term units)"},
+		{"hooks.min_coverage", h.MinCoverage, finite(h.MinCoverage) && h.MinCoverage >= 0 && h.MinCoverage <= 1, "must be between 0 and 1 (a share)"},
 	}
 	for i, w := range s.Columns {
 		checks = append(checks, check{fmt.Sprintf("search.bm25_columns[%d]", i), w, finite(w) && w >= 0, "must be 0 or more"})

@@ -29,5 +29,11 @@
 // start with "~/"; relative paths in the file are relative to the file's
 // folder.
 //
+// # Recording a pulled model
+//
+// RecordModel adds `model = "<dir>"` to the file (creating it when there is
+// none) unless the file names a model already, keeping every other byte, so
+// that `vaultctx model pull && vaultctx index` embeds with what was pulled.
+//
 // The package is pure Go and never touches the index.
 package config

@@ -92,6 +92,9 @@ const (
 	// HintConfigHooks: an OK finding; the [hooks] keys of the config
 	// file Subject are where the hooks are turned on and off.
 	HintConfigHooks
+	// HintFreeSpace: the disk holding the index is full; free space on
+	// it.
+	HintFreeSpace
 )
 
 // Finding is the outcome of one check: its name, its status, what was
@@ -216,12 +219,19 @@ func (d *doctor) checkPath(ctx context.Context) Finding {
 		hint, subject = HintAddToPath, dir
 	}
 	// Claude Code runs the hooks by the absolute path settings.json gives
-	// them, and this vaultctx runs already: neither needs PATH.
+	// them, and this vaultctx runs already: neither needs PATH. A hook
+	// binary wired nowhere (its hook left out) is not run at all; it only
+	// has to be installed beside this vaultctx.
 	wired := d.wiredPrograms(ctx)
+	byPath := false
+	for _, p := range wired {
+		byPath = byPath || filepath.IsAbs(p)
+	}
 	reachable, where := true, d.opt.BinDir
 	for _, b := range missing {
 		switch p := wired[b]; {
 		case b == "vaultctx" && d.opt.BinDir != "" && allIn(d.opt.BinDir, []string{b}):
+		case p == "" && byPath && d.opt.BinDir != "" && allIn(d.opt.BinDir, []string{b}):
 		case p != "" && filepath.IsAbs(p) && checkExecutable(settings.ShellQuote(p)) == "":
 			where = filepath.Dir(p)
 		default:
@@ -322,6 +332,12 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 	switch {
 	case errors.Is(err, store.ErrNotIndexed):
 		return nil, failed(HintIndex, "", "no index at %s", d.cfg.DB), false
+	case errors.Is(err, store.ErrHotJournal):
+		// Any index run rolls the interrupted write back; doctor reads
+		// only, so it leaves the journal alone.
+		return nil, failed(HintIndex, "", "%v", err), false
+	case errors.Is(err, store.ErrDiskFull):
+		return nil, failed(HintFreeSpace, "", "%v", err), false
 	case err != nil:
 		return nil, failed(HintRebuildIndex, "", "%v", err), false
 	}
@@ -337,11 +353,25 @@ func (d *doctor) checkIndex(ctx context.Context) Finding {
 	if err := st.Check(ctx); err != nil {
 		return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
 	}
+	if err := st.Consistency(ctx, true); err != nil {
+		return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
+	}
 	stats, err := st.Stats(ctx)
 	if err != nil {
 		return failed(HintRebuildIndex, "", "%v", err)
 	}
-	return passed("%s passes integrity_check and the FTS5 check (%d files, %d chunks)", d.cfg.DB, stats.Files, stats.Chunks)
+	if errors.Is(st.Fallback(), store.ErrDiskFull) {
+		return Finding{Status: Warn, Hint: HintFreeSpace, Message: fmt.Sprintf(
+			"%s is intact (%d files, %d chunks), but its disk is full: it is read as it is and cannot be updated", d.cfg.DB, stats.Files, stats.Chunks)}
+	}
+	f = passed("%s passes integrity_check (pages, FTS5 index) and its chunks, FTS5 rows and vectors agree (%d files, %d chunks)", d.cfg.DB, stats.Files, stats.Chunks)
+	// Files the last run could not read keep their old version; say so,
+	// as the index may lag behind them (`vaultctx status` lists them).
+	if kept, err := st.Unreadable(ctx); err == nil && len(kept) > 0 {
+		f.Message += fmt.Sprintf("; %d unreadable file(s) or folder(s), last indexed version kept (first: %s: %s; see vaultctx status)",
+			len(kept), kept[0].Path, kept[0].Reason)
+	}
+	return f
 }
 
 // checkFresh reports the files changed since the last index run (a stat

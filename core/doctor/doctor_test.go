@@ -93,7 +93,24 @@ func TestDoctorPath(t *testing.T) {
 	if f := d.checkPath(context.Background()); f.Status != Fail {
 		t.Errorf("vaultctx nowhere: %+v", f)
 	}
+	// A hook left out (--no-posttooluse): its binary is installed beside
+	// vaultctx but wired nowhere, and the others run by absolute path.
+	plan, err := settings.Render(install.SettingsTemplate, bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, _ := settings.UserPath(os.Getenv)
+	if _, err := settings.Install(context.Background(), path, plan.Select([]string{"userprompt", "pretooluse"})); err != nil {
+		t.Fatal(err)
+	}
+	if f := withBin.checkPath(context.Background()); f.Status != Warn || !strings.Contains(f.Message, settings.PostToolUseBinary) {
+		t.Errorf("a hook left out, the others by absolute path: %+v, want a warning", f)
+	}
 	os.Remove(filepath.Join(bin, settings.PostToolUseBinary))
+	if f := withBin.checkPath(context.Background()); f.Status != Fail || !strings.Contains(f.Message, settings.PostToolUseBinary) {
+		t.Errorf("an installed binary missing: %+v", f)
+	}
+	installHooks(t, bin)
 	if f := withBin.checkPath(context.Background()); f.Status != Fail || !strings.Contains(f.Message, settings.PostToolUseBinary) {
 		t.Errorf("a wired binary missing: %+v", f)
 	}

@@ -46,19 +46,22 @@ const MetaFile = "vaultctx-model.json"
 // memory-mapped matrix load on the first Encode. A Model is safe for
 // concurrent use; Close must not race with encoding.
 type Model struct {
-	dir       string
-	name      string
-	cfgPath   string
-	tokPath   string
-	stPath    string
-	normalize bool
-	emb       *tensor
-	weights   *tensor
-	mapping   *tensor
-	dim       int
-	rows      int
-	vocabSize int
-	cacheDir  string
+	dir  string
+	name string
+	// namedByDir: name is the directory's base name (no name recorded in
+	// the files), so it is no part of the model's identity (see Hash).
+	namedByDir bool
+	cfgPath    string
+	tokPath    string
+	stPath     string
+	normalize  bool
+	emb        *tensor
+	weights    *tensor
+	mapping    *tensor
+	dim        int
+	rows       int
+	vocabSize  int
+	cacheDir   string
 
 	loadOnce sync.Once
 	loadErr  error
@@ -187,7 +190,7 @@ func (m *Model) readConfig() error {
 	case name != "":
 		m.name = name
 	default:
-		m.name = filepath.Base(m.dir)
+		m.name, m.namedByDir = filepath.Base(m.dir), true
 	}
 	return nil
 }

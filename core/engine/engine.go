@@ -203,6 +203,12 @@ func (e *Engine) Search(ctx context.Context, query string, opt retrieve.Options)
 	return retrieve.Search(ctx, source{e.st, e.columns}, emb, query, opt)
 }
 
+// DocFreqs returns the index's chunk count and each term's document
+// frequency (store.Store.DocFreqs): the relevance floor's term weights.
+func (e *Engine) DocFreqs(ctx context.Context, terms []string) (n int64, df []int64, err error) {
+	return e.st.DocFreqs(ctx, terms)
+}
+
 // source adapts the store to retrieve.Source: it passes the engine's BM25
 // column weights with every keyword search and turns store hits into
 // retrieve's scored ids.

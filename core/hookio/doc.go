@@ -14,5 +14,7 @@
 //     exit status 0, empty stdout and one line on stderr;
 //   - nothing here ever blocks or decides: no exit status 2, no "decision",
 //     "permissionDecision" or "updatedInput" fields are ever produced;
+//   - JSON nested deeper than MaxDepth (10,000 levels) is refused before any
+//     recursive parse (Valid), on stdin and in every transcript line;
 //   - VAULTCTX_LOG=FILE turns on a debug log (log/slog text) appended to FILE.
 package hookio

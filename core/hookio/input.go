@@ -76,9 +76,9 @@ type Input struct {
 // (maxBytes <= 0 means DefaultMaxInput), and decodes the fields of Input
 // with gjson. It returns ErrEmptyInput, ErrInputTooLarge or
 // ErrMalformedInput (wrapped) for input that is empty, larger than the cap,
-// not a single valid JSON object, or has a string field of the contract
-// (session_id, prompt, tool_name, ...) holding another JSON type; and the
-// read error for a failing reader.
+// not a single valid JSON object, nested deeper than MaxDepth, or has a
+// string field of the contract (session_id, prompt, tool_name, ...)
+// holding another JSON type; and the read error for a failing reader.
 func ReadInput(r io.Reader, maxBytes int64) (Input, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxInput
@@ -102,7 +102,15 @@ func ReadInput(r io.Reader, maxBytes int64) (Input, error) {
 	if len(data) == 0 {
 		return Input{}, fmt.Errorf("read hook input: %w", ErrEmptyInput)
 	}
-	if data[0] != '{' || !gjson.ValidBytes(data) {
+	if data[0] != '{' {
+		return Input{}, fmt.Errorf("read hook input: %w", ErrMalformedInput)
+	}
+	// The depth first: gjson's validator recurses once per level (see
+	// MaxDepth).
+	if Depth(data, MaxDepth) > MaxDepth {
+		return Input{}, fmt.Errorf("read hook input: %w: nested deeper than %d levels", ErrMalformedInput, MaxDepth)
+	}
+	if !gjson.ValidBytes(data) {
 		return Input{}, fmt.Errorf("read hook input: %w", ErrMalformedInput)
 	}
 	// Parse a string copy so every Result (including ToolInput and

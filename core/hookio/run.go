@@ -162,7 +162,7 @@ func runHandler(ctx context.Context, stdin io.Reader, events []string, deadline 
 // must never carry a blocking or permission decision or rewrite tool input.
 func checkOutput(out []byte) error {
 	trimmed := bytes.TrimSpace(out)
-	if len(trimmed) == 0 || trimmed[0] != '{' || !gjson.ValidBytes(trimmed) {
+	if len(trimmed) == 0 || trimmed[0] != '{' || !Valid(trimmed) {
 		return errors.New("handler produced invalid JSON output")
 	}
 	for _, path := range []string{"decision", "continue", "hookSpecificOutput.permissionDecision", "hookSpecificOutput.updatedInput", "hookSpecificOutput.decision"} {

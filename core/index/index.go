@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -40,7 +41,9 @@ const reembedPage = 2048
 type Options struct {
 	Vault string // vault root directory (required)
 	DB    string // index file (required)
-	Full  bool   // rebuild from scratch into a new file and swap it in
+	// Full rebuilds from scratch into a new file and swaps it in. A run
+	// on a missing or empty file is always full.
+	Full bool
 	// ModelDir is the embedding model; "" means the model the index
 	// records, if any, and no vectors otherwise.
 	ModelDir string
@@ -58,20 +61,31 @@ type Options struct {
 
 // Summary describes one run. Its JSON form is `vaultctx index --json`.
 type Summary struct {
-	FilesIndexed   int            `json:"files_indexed"`   // new or changed files (re)indexed
-	FilesUnchanged int            `json:"files_unchanged"` // same mtime_ns and size as last time
-	FilesDeleted   int            `json:"files_deleted"`   // removed from the index (deleted, renamed away, excluded)
-	FilesSkipped   int            `json:"files_skipped"`   // skipped by the walk (size cap, FIFO, unreadable ...)
-	FilesProblems  int            `json:"files_with_problems"`
-	Chunks         int            `json:"chunks"`         // chunks in the index after the run
-	ChunksWritten  int            `json:"chunks_written"` // chunks written by this run
-	Reembedded     int            `json:"reembedded"`     // existing chunks given new vectors
-	ImpactTerms    int            `json:"impact_terms"`   // terms in the rebuilt BM25 impact index, 0 when not rebuilt
-	ModelChanged   bool           `json:"model_changed"`
-	Vectors        bool           `json:"vectors"` // the index has a vector index
-	Redactions     map[string]int `json:"redactions"`
-	Seconds        float64        `json:"seconds"`
-	Interrupted    bool           `json:"interrupted"`
+	// SchemaUpgraded is the schema version of an index an earlier version
+	// made, which this run rebuilt whole; "" when there was none.
+	SchemaUpgraded string `json:"schema_upgraded,omitempty"`
+	FilesIndexed   int    `json:"files_indexed"`   // new or changed files (re)indexed
+	FilesUnchanged int    `json:"files_unchanged"` // same size, mtime, ctime and inode as last time: not read
+	// FilesTouched counts files whose stat changed but whose content hash
+	// did not (a touch, a copy back, a rename of identical bytes): only
+	// their stat was recorded, nothing was chunked or embedded.
+	FilesTouched int `json:"files_touched"`
+	FilesDeleted int `json:"files_deleted"` // removed from the index (deleted, renamed away, excluded)
+	FilesSkipped int `json:"files_skipped"` // skipped by the walk (size cap, FIFO, unreadable ...)
+	// FilesKept counts indexed files that could not be read this time
+	// (permission denied, an I/O error), themselves or through their
+	// folder: their last indexed version stays (see store.Unreadable).
+	FilesKept     int            `json:"files_kept_unreadable"`
+	FilesProblems int            `json:"files_with_problems"`
+	Chunks        int            `json:"chunks"`         // chunks in the index after the run
+	ChunksWritten int            `json:"chunks_written"` // chunks written by this run
+	Reembedded    int            `json:"reembedded"`     // existing chunks given new vectors
+	ImpactTerms   int            `json:"impact_terms"`   // terms in the rebuilt BM25 impact index, 0 when not rebuilt
+	ModelChanged  bool           `json:"model_changed"`
+	Vectors       bool           `json:"vectors"` // the index has a vector index
+	Redactions    map[string]int `json:"redactions"`
+	Seconds       float64        `json:"seconds"`
+	Interrupted   bool           `json:"interrupted"`
 }
 
 // Run indexes opt.Vault into opt.DB and returns what it did.
@@ -80,7 +94,8 @@ type Summary struct {
 // valid Summary) when ctx is cancelled, ErrNoVault, ErrNoDB, and errors
 // wrapping ErrDBIsDir, ErrNotAnIndex or ErrOtherVault for an index file
 // it must not write, embed.ErrNotModel for a model directory that is not
-// one, and other wrapped errors for an unusable vault, model or index file. Problems with single files never fail a run:
+// one, store.ErrInconsistent (after the run's work is committed) for an
+// index whose tables disagree, and other wrapped errors for an unusable vault, model or index file. Problems with single files never fail a run:
 // they are recorded per file and shown by `vaultctx status`.
 func Run(ctx context.Context, opt Options) (Summary, error) {
 	start := time.Now()
@@ -91,6 +106,11 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	if opt.DB == "" {
 		return sum, ErrNoDB
 	}
+	// One index, one name: the lock, the temporary file of a full run and
+	// the rename all go through the resolved path, so two names of one
+	// file (a symlinked --db) exclude each other, and a full run through
+	// a symlink replaces its target and keeps the link.
+	opt.DB = resolve(opt.DB)
 	if fi, err := os.Stat(opt.Vault); err != nil {
 		return sum, fmt.Errorf("vault: %w", err)
 	} else if !fi.IsDir() {
@@ -111,6 +131,28 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		return sum, err
 	}
 	defer release()
+	// A full run that died (kill -9, a crash) left its index-sized
+	// temporary file; holding the lock, no live run owns one.
+	removeStale(opt.DB)
+	// The first index of a file is built as a full run, into a temporary
+	// file renamed into place when complete: readers see no index until
+	// then, never a half-made one (a schema without its meta, an FTS5
+	// table without rows). An interrupted first run still installs what
+	// it indexed, as an incremental run would have committed it.
+	first := false
+	if fi, err := os.Stat(opt.DB); !opt.Full && (errors.Is(err, os.ErrNotExist) || (err == nil && fi.Size() == 0)) {
+		opt.Full, first = true, true
+	}
+	// An index an earlier version made (another schema) cannot be updated
+	// in place: it is rebuilt whole, from the vault, as --full would.
+	if !opt.Full {
+		if old, err := store.Open(ctx, opt.DB, store.Options{ReadOnly: true}); err == nil {
+			old.Close()
+		} else if se := (*store.SchemaError)(nil); errors.As(err, &se) && se.Older() {
+			opt.Full, sum.SchemaUpgraded = true, se.Have
+			log.Info("rebuilding an index of an earlier schema", "schema", se.Have, "want", store.SchemaVersion)
+		}
+	}
 
 	// DB writes must finish even after ctx is cancelled: the run commits
 	// what it did before it returns.
@@ -127,7 +169,6 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	target := opt.DB
 	if opt.Full {
 		target = fmt.Sprintf("%s.full-%d.tmp", opt.DB, os.Getpid())
-		removeStale(opt.DB)
 		defer os.Remove(target)
 	}
 	st, err := store.Open(wctx, target, store.Options{Bulk: opt.Full})
@@ -137,6 +178,11 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	closed := false
 	defer func() {
 		if !closed {
+			// Leave no WAL behind, even on an error after writes: readers
+			// cannot checkpoint it, and it slows each of them.
+			if err := st.Checkpoint(wctx); err != nil {
+				log.Warn("WAL left behind", "err", err)
+			}
 			st.Close()
 		}
 	}()
@@ -186,13 +232,21 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 			log.Info("impact index built", "terms", ist.Terms, "postings", ist.Postings, "bytes", ist.Bytes, "rejected", ist.Rejected)
 		}
 	}
+	if !opt.Full && ctx.Err() == nil {
+		// Counts and blob lengths only (see store.Consistency): damage
+		// that gives wrong results without an error is reported, and a
+		// full run rebuilds every table.
+		if err := st.Consistency(wctx, false); err != nil {
+			return sum, err
+		}
+	}
 	stats, err := st.Stats(wctx)
 	if err != nil {
 		return sum, err
 	}
 	sum.Chunks = stats.Chunks
 	sum.Vectors = st.VecAvailable()
-	if opt.Full && ctx.Err() == nil {
+	if opt.Full && (ctx.Err() == nil || first) {
 		if err := st.Seal(wctx); err != nil {
 			return sum, err
 		}
@@ -247,7 +301,9 @@ var ErrOtherVault = errors.New("the index holds another vault")
 // an existing file that is not a vaultctx index (a note passed as --db by
 // mistake would otherwise be replaced by a full run), and, for an
 // incremental run, an index of another vault. A file that starts like SQLite
-// but cannot be read is a damaged index, which a full run may replace.
+// but cannot be read is a damaged index, which a full run replaces
+// (store.Replace installs the new file over any old one SQLite cannot
+// open).
 func checkTarget(ctx context.Context, opt Options) error {
 	fi, err := os.Stat(opt.DB)
 	if errors.Is(err, os.ErrNotExist) {
@@ -301,7 +357,42 @@ func sameDir(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
-// removeStale deletes temp files of full runs that died.
+// resolve returns the absolute path of p with every symlink resolved, the
+// last element too when it is a link to a file yet to be made; as much of
+// it as exists is resolved, and p's absolute form is returned when
+// nothing can be.
+func resolve(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	for range 40 { // the kernel's limit of links in one lookup
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			return r
+		}
+		fi, err := os.Lstat(abs)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			break
+		}
+		// A dangling link: follow it by hand to the file it will be.
+		target, err := os.Readlink(abs)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(abs), target)
+		}
+		abs = target
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(dir, filepath.Base(abs))
+	}
+	return abs
+}
+
+// removeStale deletes the temporary files of full runs that died
+// (<db>.full-PID.tmp and its -wal, -shm, .packed). Only a run holding the
+// lock may call it.
 func removeStale(db string) {
 	matches, _ := filepath.Glob(db + ".full-*.tmp*")
 	for _, m := range matches {
@@ -318,6 +409,11 @@ type run struct {
 	model     *embed.Model
 	modelHash string
 	redMu     sync.Mutex
+	// old is the files table at the start of the run; rechunk says the
+	// chunking rules changed since the index was written, so a file whose
+	// stat changed is re-chunked even when its content hash did not.
+	old     map[string]store.File
+	rechunk bool
 }
 
 func (r *run) setupModel(dir string) error {
@@ -372,6 +468,26 @@ func (r *run) setupModel(dir string) error {
 	return nil
 }
 
+// sameStat reports whether a walked file has the stamp its row records:
+// size, mtime, ctime and inode, the fields git's index compares
+// (see core/internal/filestat). A row written before ctime and inode were
+// recorded holds 0 for both and so differs once, which costs one read and
+// hash of the file (see prepare), not a re-chunk.
+func sameStat(o store.File, f vault.File) bool {
+	return o.Size == f.Size && o.MtimeNS == f.MtimeNS && o.CtimeNS == f.CtimeNS && o.Inode == f.Inode
+}
+
+// keptBy reports whether path is one of the unreadable files of skips or
+// lies below one of its unreadable folders.
+func keptBy(skips []vault.Skip, path string) bool {
+	for _, s := range skips {
+		if path == s.Path || (strings.HasPrefix(path, s.Path) && len(path) > len(s.Path) && path[len(s.Path)] == '/') {
+			return true
+		}
+	}
+	return false
+}
+
 // prepared is one file made ready for the store by a worker.
 type prepared struct {
 	seq    int
@@ -380,6 +496,12 @@ type prepared struct {
 	vecs   [][]float32
 	texts  []string // what to embed, one per chunk (see EmbedText)
 	skip   string   // non-empty: the file could not be read
+	// unreadable: the file is there but could not be read (see
+	// vault.Skip.Unreadable); its last indexed version stays.
+	unreadable bool
+	// touched: only the stat changed (same content hash); file holds
+	// the new stat and nothing else is written.
+	touched bool
 }
 
 func (r *run) indexFiles() error {
@@ -388,11 +510,28 @@ func (r *run) indexFiles() error {
 	if err != nil {
 		return err
 	}
+	rules, err := r.st.Meta(wctx, store.MetaChunkRules)
+	if err != nil {
+		return err
+	}
+	r.old = old
+	r.rechunk = len(old) > 0 && rules != chunk.RulesVersion
+	switch {
+	case r.rechunk:
+		r.log.Info("the chunking rules changed: re-chunking every file", "old", rules, "new", chunk.RulesVersion)
+	case len(old) == 0 && rules != chunk.RulesVersion:
+		// Every chunk this index will hold follows the current rules, even
+		// if this first run is interrupted: say so now, so the next run
+		// does not re-chunk what this one wrote.
+		if err := r.st.SetMeta(wctx, store.MetaChunkRules, chunk.RulesVersion); err != nil {
+			return err
+		}
+	}
 	var todo []vault.File
 	seen := make(map[string]bool, len(old))
 	skips, err := vault.Walk(ctx, r.opt.Vault, r.opt.Rules, func(f vault.File) error {
 		seen[f.Path] = true
-		if o, ok := old[f.Path]; ok && sameStat(o, f) {
+		if o, ok := old[f.Path]; ok && !r.rechunk && sameStat(o, f) {
 			r.sum.FilesUnchanged++
 			return nil
 		}
@@ -406,15 +545,25 @@ func (r *run) indexFiles() error {
 		return fmt.Errorf("walk %s: %w", r.opt.Vault, err)
 	}
 	var storeSkips []store.Skip
+	var unreadable []vault.Skip
 	for _, s := range skips {
-		storeSkips = append(storeSkips, store.Skip{Path: s.Path, Reason: s.Reason})
+		storeSkips = append(storeSkips, store.Skip{Path: s.Path, Reason: s.Reason, Unreadable: s.Unreadable})
 		r.log.Warn("skipped", "path", s.Path, "reason", s.Reason)
+		if s.Unreadable {
+			unreadable = append(unreadable, s)
+		}
 	}
 	var gone []string
 	for p := range old {
-		if !seen[p] {
-			gone = append(gone, p)
+		if seen[p] {
+			continue
 		}
+		if keptBy(unreadable, p) {
+			// There but unreadable: the last indexed version stays.
+			r.sum.FilesKept++
+			continue
+		}
+		gone = append(gone, p)
 	}
 	sort.Strings(gone)
 
@@ -533,9 +682,13 @@ func (r *run) prepareAll(files []vault.File) <-chan prepared {
 func (r *run) prepare(f vault.File) prepared {
 	raw, err := vault.Read(f, r.opt.Rules.MaxFileBytes)
 	if err != nil {
-		return prepared{file: store.File{Path: f.Path}, skip: err.Error()}
+		return prepared{file: store.File{Path: f.Path}, skip: err.Error(), unreadable: readFailed(err)}
 	}
 	sum := sha256.Sum256(raw)
+	hash := hex.EncodeToString(sum[:16])
+	if o, ok := r.old[f.Path]; ok && !r.rechunk && o.Hash == hash {
+		return prepared{touched: true, file: store.File{Path: f.Path, MtimeNS: f.MtimeNS, Size: f.Size, CtimeNS: f.CtimeNS, Inode: f.Inode}}
+	}
 	n := note.Parse(f.Path, raw)
 	sc := scrub.Default()
 	counts := map[string]int{}
@@ -552,8 +705,8 @@ func (r *run) prepare(f vault.File) prepared {
 	// chunk boundary (a long private key) is still seen whole.
 	cs := chunk.Split(n.Title, clean(n.Body), chunk.DefaultOptions())
 	out := prepared{file: store.File{
-		Path: f.Path, MtimeNS: f.MtimeNS, Size: f.Size,
-		Hash: hex.EncodeToString(sum[:16]), Title: title,
+		Path: f.Path, MtimeNS: f.MtimeNS, Size: f.Size, CtimeNS: f.CtimeNS, Inode: f.Inode,
+		Hash: hash, Title: title,
 		Error: strings.Join(n.Problems, "; "),
 	}}
 	texts := make([]string, 0, len(cs))
@@ -578,6 +731,17 @@ func (r *run) prepare(f vault.File) prepared {
 		out.file.Redactions = string(b)
 	}
 	return out
+}
+
+// readFailed reports whether a vault.Read error says the file is there but
+// could not be read (permission denied, an I/O error), rather than that it
+// is gone, too large or no regular file any more.
+func readFailed(err error) bool {
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, vault.ErrTooLarge), errors.Is(err, vault.ErrNotRegular):
+		return false
+	}
+	return true
 }
 
 // EmbedText is the text embedded for a chunk: its heading context and
@@ -618,13 +782,23 @@ func (r *run) write(batch []prepared) error {
 	for _, p := range batch {
 		if p.skip != "" {
 			r.log.Warn("skipped", "path", p.file.Path, "reason", p.skip)
-			if err := tx.DeleteFile(ctx, p.file.Path); err != nil {
+			_, had := r.old[p.file.Path]
+			if p.unreadable && had {
+				r.sum.FilesKept++
+			} else if err := tx.DeleteFile(ctx, p.file.Path); err != nil {
 				return err
 			}
-			if err := tx.AddSkip(ctx, store.Skip{Path: p.file.Path, Reason: p.skip}); err != nil {
+			if err := tx.AddSkip(ctx, store.Skip{Path: p.file.Path, Reason: p.skip, Unreadable: p.unreadable}); err != nil {
 				return err
 			}
 			r.sum.FilesSkipped++
+			continue
+		}
+		if p.touched {
+			if err := tx.UpdateStat(ctx, p.file); err != nil {
+				return err
+			}
+			r.sum.FilesTouched++
 			continue
 		}
 		if p.file.Error != "" {
@@ -696,10 +870,16 @@ func (r *run) reembed() error {
 func (r *run) finish() error {
 	ctx := r.wctx
 	abs, _ := filepath.Abs(r.opt.Vault)
-	for k, v := range map[string]string{
+	meta := map[string]string{
 		store.MetaVault:         abs,
 		store.MetaLastIndexTime: time.Now().UTC().Format(time.RFC3339),
-	} {
+	}
+	if r.ctx.Err() == nil {
+		// Only a run that went through every file may say its chunks
+		// follow the current rules.
+		meta[store.MetaChunkRules] = chunk.RulesVersion
+	}
+	for k, v := range meta {
 		if err := r.st.SetMeta(ctx, k, v); err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 // LockedError is returned by Run when another indexer holds the index.
@@ -20,6 +21,15 @@ func (e *LockedError) Error() string {
 	return "index is locked by another indexer"
 }
 
+// pidWait bounds how long a run that finds the lock held waits for the
+// holder's pid to appear in the lock file: the holder writes it just after
+// it takes the lock, so two runs that start in the same instant would
+// otherwise lose it from the message.
+const (
+	pidWait  = 250 * time.Millisecond
+	pidPause = 5 * time.Millisecond
+)
+
 // lock takes an exclusive flock on dbPath+".lock" and writes our pid into
 // it. The kernel releases the lock when the process dies, even on kill -9.
 func lock(dbPath string) (release func(), err error) {
@@ -29,18 +39,17 @@ func lock(dbPath string) (release func(), err error) {
 		return nil, fmt.Errorf("lock %s: %w", name, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		pid := 0
-		if b, rerr := os.ReadFile(name); rerr == nil {
-			pid, _ = strconv.Atoi(string(bytes.TrimSpace(b)))
-		}
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, &LockedError{PID: pid}
+			return nil, &LockedError{PID: holder(name)}
 		}
 		return nil, fmt.Errorf("lock %s: %w", name, err)
 	}
-	f.Truncate(0)
-	f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	// The pid first, then the length: the file never reads as empty once
+	// it held a pid, and a shorter pid over a longer one is cut to size.
+	pid := []byte(strconv.Itoa(os.Getpid()) + "\n")
+	f.WriteAt(pid, 0)
+	f.Truncate(int64(len(pid)))
 	return func() {
 		f.Truncate(0)
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
@@ -48,23 +57,49 @@ func lock(dbPath string) (release func(), err error) {
 	}, nil
 }
 
+// holder returns the pid in the lock file name, waiting up to pidWait for
+// a holder that took the lock an instant ago to write it; 0 when no live
+// process's pid appears.
+func holder(name string) int {
+	deadline := time.Now().Add(pidWait)
+	for {
+		if b, err := os.ReadFile(name); err == nil {
+			line, _, _ := bytes.Cut(b, []byte("\n"))
+			// A pid left by a holder killed with -9 is not the holder's.
+			if pid, err := strconv.Atoi(string(bytes.TrimSpace(line))); err == nil && pid > 0 && alive(pid) {
+				return pid
+			}
+		}
+		if time.Now().After(deadline) {
+			return 0
+		}
+		time.Sleep(pidPause)
+	}
+}
+
+// alive reports whether a process pid exists (signal 0 checks without
+// sending; EPERM means it exists under another user).
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
 // Holder returns the pid of the live process holding the indexer lock of
 // dbPath, or 0 when none does. It only reads the lock file (the pid the
 // holder wrote there) and asks the kernel whether that process exists, so
-// it never takes the lock itself: an indexer starting at that moment is not
-// turned away. A holder killed with kill -9 leaves its pid behind; it reads
-// as free once the process is gone. A recycled pid can read as held, which
-// costs a caller a needless hand-off, never a lost update.
+// it never takes the lock itself, nor waits: an indexer starting at that
+// moment is not turned away. A holder killed with kill -9 leaves its pid
+// behind; it reads as free once the process is gone. A recycled pid can
+// read as held, which costs a caller a needless hand-off, never a lost
+// update.
 func Holder(dbPath string) int {
 	b, err := os.ReadFile(dbPath + ".lock")
 	if err != nil {
 		return 0
 	}
-	pid, err := strconv.Atoi(string(bytes.TrimSpace(b)))
-	if err != nil || pid <= 0 {
-		return 0
-	}
-	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	pid, err := strconv.Atoi(string(bytes.TrimSpace(line)))
+	if err != nil || pid <= 0 || !alive(pid) {
 		return 0
 	}
 	return pid

@@ -115,11 +115,3 @@ func Pending(ctx context.Context, vaultRoot, db string, rules vault.Rules) (Chan
 	}
 	return c, ctx.Err()
 }
-
-// sameStat is the quick test an incremental Run applies to a note it
-// indexed before: true when the walk's stat matches the files row, and the
-// note is then not read again. Pending and Run share it, so what status
-// reports as changed is what the next run re-indexes.
-func sameStat(o store.File, f vault.File) bool {
-	return o.MtimeNS == f.MtimeNS && o.Size == f.Size
-}

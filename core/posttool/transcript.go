@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/vaultctx/vaultctx/core/hookio"
 )
 
 // transcriptTail is how much of the end of a transcript LatestPrompt reads:
@@ -68,7 +70,7 @@ func LatestPrompt(path string) string {
 // userText returns the prompt text of one transcript line, or "".
 func userText(ln []byte) string {
 	ln = bytes.TrimSpace(ln)
-	if len(ln) == 0 || ln[0] != '{' || !gjson.ValidBytes(ln) {
+	if len(ln) == 0 || ln[0] != '{' || !hookio.Valid(ln) {
 		return ""
 	}
 	r := gjson.ParseBytes(ln)

@@ -124,6 +124,9 @@ func psEnv(t *testing.T) config.Config {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	cfg := config.Defaults()
 	cfg.DB, cfg.Model = env.DB, testkit.Shared(t, "models/glove-120k")
+	if _, err := CalibrateIndex(context.Background(), cfg); err != nil { // as `vaultctx index` does
+		t.Fatal(err)
+	}
 	return cfg
 }
 
@@ -184,6 +187,10 @@ func TestPreToolGetChildItemShownOnce(t *testing.T) {
 // and the full texts are compared pairwise.
 func TestContextBlocksHoldNoNearDuplicates(t *testing.T) {
 	cfg := psEnv(t)
+	// Every prompt gets a block (a cosine floor of 0.01 lets any vector hit
+	// through): this test is about what a block holds, not whether the
+	// relevance floor lets it be printed.
+	cfg.Hooks.MinScore = 0.01
 	e, err := engine.Open(context.Background(), cfg.DB, engine.Options{ReadOnly: true, ModelDir: cfg.Model})
 	if err != nil {
 		t.Fatal(err)

@@ -29,13 +29,15 @@
 // # Relevance floor
 //
 // A hook prints context only when its result list clears the relevance
-// floor (Floor, Measure): either some hit found by the vector leg has a
-// cosine similarity to the query of at least hooks.min_score
-// (DefaultMinCosine, 0.77, when unset), or some hit found by the BM25 leg
-// contains at least DefaultMinCoverage (70%) of the query's searchable
-// terms, or at least DefaultMinMatched (7) of them. The numbers were chosen
-// by measuring 55 prompts that have a relevant note and 48 that do not
-// against an index of the 16,691-file large corpus with the GloVe test
-// model; FLOOR.md has the tables and the command that reproduces them. The cosine leg depends on the embedding
-// model: with another model, measure again and set hooks.min_score.
+// floor (Floor, Measure, FloorFor): one hit found by the BM25 leg must hold
+// enough of the query's term weight, where a term found in n^a of the
+// index's n chunks weighs 1-a (TermWeight, a size-free idf). Either it
+// holds at least the calibrated evidence and 30% of the query's weight, or
+// 90% of the weight and the calibrated whole-query evidence. `vaultctx
+// index` calibrates both thresholds per index (Calibrate): it searches 315
+// everyday coding-agent prompts about no vault (background.txt) and sets
+// each just above all but 1% of them. The vector leg ranks but does not
+// decide, unless hooks.min_score sets a cosine. FLOOR.md has the method,
+// the measurements on testdata/prompts (tuning and check halves) and the
+// commands that reproduce them.
 package recall

@@ -145,14 +145,10 @@ func (c confusion) String() string {
 		c.accuracy(), c.precision(), c.recall(), c.tp, c.fp, c.tn, c.fn)
 }
 
-// sweep tries every cosine threshold in [0.30, 1.00] by 0.01 with every
-// coverage threshold in {0.5, 0.6, ..., 1.0, off} and returns the floors
-// with the best accuracy; ties go to the higher precision.
-func sweep(ss []sample) []Floor { return sweepGrid(ss, 30, 100, 50, 110) }
-
-// sweepGrid is sweep over cosine thresholds cosLo..cosHi and coverage
-// thresholds covLo..covHi (both in hundredths; coverage by 5).
-func sweepGrid(ss []sample, cosLo, cosHi, covLo, covHi int) []Floor {
+// sweep tries one-clause floors, every evidence threshold in [0.5, 5.0]
+// by 0.1 with every coverage threshold in [0.10, 0.80] by 0.05, and
+// returns those with the best accuracy; ties go to the higher precision.
+func sweep(ss []sample) []Floor {
 	var best []Floor
 	var bestC confusion
 	better := func(a, b confusion) int {
@@ -163,20 +159,15 @@ func sweepGrid(ss []sample, cosLo, cosHi, covLo, covHi int) []Floor {
 			return cmpF(a.precision(), b.precision())
 		}
 	}
-	for n := 4; n <= 1000; n++ {
-		if n == 11 {
-			n = 1000 // off
-		}
-		for cov := covLo; cov <= covHi; cov += 5 {
-			for cos := cosLo; cos <= cosHi; cos++ {
-				f := Floor{MinCosine: float64(cos) / 100, MinCoverage: float64(cov) / 100, MinMatched: n}
-				c := decide(f, ss)
-				switch r := better(c, bestC); {
-				case best == nil || r > 0:
-					best, bestC = []Floor{f}, c
-				case r == 0:
-					best = append(best, f)
-				}
+	for ev := 5; ev <= 50; ev++ {
+		for cov := 10; cov <= 80; cov += 5 {
+			f := Floor{Clauses: []Clause{{Coverage: float64(cov) / 100, Evidence: float64(ev) / 10}}}
+			c := decide(f, ss)
+			switch r := better(c, bestC); {
+			case best == nil || r > 0:
+				best, bestC = []Floor{f}, c
+			case r == 0:
+				best = append(best, f)
 			}
 		}
 	}
@@ -196,10 +187,10 @@ func cmpF(a, b float64) int {
 func report(tb testing.TB, ss []sample) {
 	tb.Helper()
 	sorted := append([]sample(nil), ss...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].sig.Cosine > sorted[j].sig.Cosine })
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].sig.Evidence > sorted[j].sig.Evidence })
 	for _, s := range sorted {
-		tb.Logf("want=%-5v found=%-5v cos=%.3f cov=%.2f (%d) bm25=%6.2f rrf=%.4f  %q -> %s",
-			s.want, s.found, s.sig.Cosine, s.sig.Coverage, s.sig.Matched, s.sig.BM25, s.sig.RRF, s.Prompt, s.top)
+		tb.Logf("want=%-5v found=%-5v evidence=%.2f cov=%.2f (%d of %d) cos=%.3f bm25=%6.2f rrf=%.4f  %q -> %s",
+			s.want, s.found, s.sig.Evidence, s.sig.Coverage, s.sig.Matched, s.sig.Terms, s.sig.Cosine, s.sig.BM25, s.sig.RRF, s.Prompt, s.top)
 	}
 }
 
@@ -223,18 +214,9 @@ func TestFloorFullCorpus(t *testing.T) {
 		measure(t, e, cfg, loadPrompts(t, "irrelevant.jsonl"), false)...)
 	report(t, ss)
 	for _, f := range sweep(ss) {
-		t.Logf("best floor cos>=%.2f or cov>=%.2f or matched>=%d: %v", f.MinCosine, f.MinCoverage, f.MinMatched, decide(f, ss))
+		t.Logf("best one-clause floor evidence>=%.1f and cov>=%.2f: %v", f.Clauses[0].Evidence, f.Clauses[0].Coverage, decide(f, ss))
 	}
 	t.Logf("default floor: %v", decide(FloorOf(cfg), ss))
-	for n := 4; n <= 10; n++ {
-		t.Logf("default with matched>=%d: %v", n, decide(Floor{MinMatched: n}, ss))
-	}
-	for _, f := range sweepGrid(ss, 101, 101, 30, 100) {
-		t.Logf("coverage only, cov>=%.2f or matched>=%d: %v", f.MinCoverage, f.MinMatched, decide(f, ss))
-	}
-	for _, f := range sweepGrid(ss, 30, 100, 101, 101) {
-		t.Logf("cosine only, cos>=%.2f: %v", f.MinCosine, decide(f, ss))
-	}
 	// Hold-out check: choose on even lines, judge on odd lines and back.
 	var even, odd []sample
 	for i, s := range ss {
@@ -246,7 +228,7 @@ func TestFloorFullCorpus(t *testing.T) {
 	}
 	for _, half := range [][2][]sample{{even, odd}, {odd, even}} {
 		f := sweep(half[0])[0]
-		t.Logf("chosen on one half cos>=%.2f or cov>=%.2f or matched>=%d -> other half: %v", f.MinCosine, f.MinCoverage, f.MinMatched, decide(f, half[1]))
+		t.Logf("chosen on one half evidence>=%.1f and cov>=%.2f -> other half: %v", f.Clauses[0].Evidence, f.Clauses[0].Coverage, decide(f, half[1]))
 	}
 }
 
@@ -299,14 +281,15 @@ func TestFloor(t *testing.T) {
 	c := decide(FloorOf(cfg), ss)
 	t.Logf("default floor on the small index: %v", c)
 	// The floor prefers silence to noise: precision is held high, recall
-	// may fall to what term coverage alone reaches (FLOOR.md).
-	if c.precision() < 0.9 || c.recall() < 0.65 || c.accuracy() < 0.8 {
+	// is what the term evidence reaches (FLOOR.md: 0.972 and 0.636 here
+	// when it was chosen).
+	if c.precision() < 0.9 || c.recall() < 0.45 {
 		report(t, ss)
-		t.Errorf("default floor: %v; want precision >= 0.9, recall >= 0.65, accuracy >= 0.8", c)
+		t.Errorf("default floor: %v; want precision >= 0.9, recall >= 0.45", c)
 	}
 	// The floor must be configurable: thresholds out of reach silence
 	// everything, a cosine just above 0 lets everything through.
-	if c := decide(Floor{MinCosine: 1.01, MinCoverage: 1.01, MinMatched: 1 << 30}, ss); c.tp+c.fp != 0 {
+	if c := decide(Floor{Clauses: []Clause{{Coverage: 2, Evidence: 1e9}}}, ss); c.tp+c.fp != 0 {
 		t.Errorf("a floor above 1 still passed %d prompts", c.tp+c.fp)
 	}
 	// With the fusion's vector floor (search.min_cosine) off and plain RRF

@@ -74,7 +74,10 @@ func TestContextPathsExist(t *testing.T) {
 	}
 	cfg := config.Defaults()
 	cfg.DB = db
-	prompt := input(t, `{"session_id":"","prompt":"How do I convert a wide character string to a multibyte string safely in C++?"}`)
+	if _, err := CalibrateIndex(context.Background(), cfg); err != nil { // as `vaultctx index` does
+		t.Fatal(err)
+	}
+	prompt := input(t, `{"session_id":"","prompt":"How do I convert a wide character string to a multibyte string in C++?"}`)
 
 	out, err := Prompt(context.Background(), cfg, prompt, Options{})
 	if err != nil {

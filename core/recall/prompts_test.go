@@ -123,7 +123,7 @@ func decideShown(t *testing.T, e *engine.Engine, cfg config.Config, prompt strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hits) == 0 || !FloorOf(cfg).Pass(sig) {
+	if len(hits) == 0 || !FloorFor(context.Background(), e, cfg).Pass(sig) {
 		return nil
 	}
 	var show []Hit

@@ -28,19 +28,22 @@ const (
 	EventPreTool = "PreToolUse"
 )
 
-// DefaultMinCosine is the cosine similarity the best vector hit needs to
-// pass the relevance floor when hooks.min_score is 0. Measured on the
-// large corpus with the GloVe test model; see FLOOR.md.
-const DefaultMinCosine = 0.77
+// CoverageLevels are the coverage levels of the floor's clauses (Clause,
+// Calibrate), chosen on the tuning half of testdata/prompts (FLOOR.md): a
+// hit holding 30% of a query's term weight, for long prompts whose rare
+// terms a note shares, and one holding 90% of it, for short questions a
+// note answers nearly word for word.
+var CoverageLevels = []float64{0.3, 0.9}
 
-// DefaultMinCoverage is the share of a query's topical terms (TopicalTerms)
-// that one BM25 hit must contain to pass the relevance floor. See FLOOR.md.
-const DefaultMinCoverage = 0.7
+// DefaultClauses is the floor of an index without a calibration (one built
+// before calibrations, or whose calibration failed): the thresholds the
+// tuning half of testdata/prompts chose on the large test corpus (162,728
+// chunks). See FLOOR.md.
+var DefaultClauses = []Clause{{Coverage: 0.3, Evidence: 2.5}, {Coverage: 0.9, Evidence: 1.6}}
 
-// DefaultMinMatched is the number of query terms one BM25 hit may contain
-// to pass the relevance floor whatever its coverage (Floor.MinMatched).
-// See FLOOR.md.
-const DefaultMinMatched = 5
+// DefaultMinCoverage is the coverage of the one clause hooks.min_evidence
+// sets when hooks.min_coverage is 0.
+const DefaultMinCoverage = 0.3
 
 // MinTerms is the least number of searchable terms (stopwords removed) a
 // query needs before the vault is searched at all.
@@ -150,11 +153,32 @@ func patternWords(p string) string {
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
-// FloorOf returns the relevance floor configured by cfg: hooks.min_score
-// is the least cosine similarity (0 means DefaultMinCosine); the term
-// thresholds are DefaultMinCoverage and DefaultMinMatched.
+// FloorOf returns the relevance floor the config sets on its own:
+// hooks.min_evidence above 0 makes it the one clause {hooks.min_coverage
+// (0 means DefaultMinCoverage), hooks.min_evidence}; otherwise the clauses
+// are nil (DefaultClauses, or the index's calibration in FloorFor).
+// hooks.min_score above 0 lets a vector hit of that cosine pass on its own.
 func FloorOf(cfg config.Config) Floor {
-	return Floor{MinCosine: cfg.Hooks.MinScore, MinCoverage: DefaultMinCoverage, MinMatched: DefaultMinMatched}
+	f := Floor{MinCosine: cfg.Hooks.MinScore}
+	if h := cfg.Hooks; h.MinEvidence > 0 {
+		cov := h.MinCoverage
+		if cov <= 0 {
+			cov = DefaultMinCoverage
+		}
+		f.Clauses = []Clause{{Coverage: cov, Evidence: h.MinEvidence}}
+	}
+	return f
+}
+
+// FloorFor returns the relevance floor for the open index e: its
+// calibration (Calibrate, stored by `vaultctx index`) where it has one,
+// with the config's keys (FloorOf) on top; the defaults otherwise.
+func FloorFor(ctx context.Context, e *engine.Engine, cfg config.Config) Floor {
+	f := FloorOf(cfg)
+	if c, ok := LoadCalibration(ctx, e); ok && f.Clauses == nil {
+		f.Clauses = c.Clauses
+	}
+	return f
 }
 
 // Search runs the hooks' hybrid search for query on an open engine with
@@ -170,7 +194,15 @@ func Search(ctx context.Context, e *engine.Engine, cfg config.Config, query stri
 	if err != nil {
 		return nil, Signals{}, fmt.Errorf("recall search: %w", err)
 	}
-	return hits, Measure(hits, terms), nil
+	if len(hits) == 0 {
+		return nil, Signals{}, nil
+	}
+	topical := TopicalTerms(terms)
+	n, df, err := e.DocFreqs(ctx, topical)
+	if err != nil {
+		return nil, Signals{}, fmt.Errorf("recall search: %w", err)
+	}
+	return hits, Measure(hits, topical, n, df), nil
 }
 
 // MaxQueryBytes is how much of a prompt or tool intent the hooks search
@@ -215,8 +247,8 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 	if err != nil {
 		return nil, err
 	}
-	if len(hits) == 0 || !FloorOf(cfg).Pass(sig) {
-		log.Debug("no relevant hit", "hits", len(hits), "cosine", sig.Cosine, "coverage", sig.Coverage)
+	if len(hits) == 0 || !FloorFor(ctx, e, cfg).Pass(sig) {
+		log.Debug("no relevant hit", "hits", len(hits), "evidence", sig.Evidence, "coverage", sig.Coverage, "cosine", sig.Cosine)
 		return nil, nil
 	}
 	var seen *session.Seen

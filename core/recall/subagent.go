@@ -149,13 +149,16 @@ func lastAgentCalls(data []byte) []agentCall {
 		// user lines with a failed tool result.
 		switch {
 		case bytes.Contains(ln, []byte(`"tool_result"`)) && bytes.Contains(ln, []byte(`"is_error":true`)):
+			if !hookio.Valid(ln) {
+				continue
+			}
 			for _, b := range gjson.GetBytes(ln, "message.content").Array() {
 				if b.Get("type").String() == "tool_result" && b.Get("is_error").Bool() {
 					failed[b.Get("tool_use_id").String()] = true
 				}
 			}
 			continue
-		case !bytes.Contains(ln, []byte(`"tool_use"`)) || !bytes.Contains(ln, []byte(`"assistant"`)) || !gjson.ValidBytes(ln):
+		case !bytes.Contains(ln, []byte(`"tool_use"`)) || !bytes.Contains(ln, []byte(`"assistant"`)) || !hookio.Valid(ln):
 			continue
 		}
 		r := gjson.ParseBytes(ln)
@@ -228,7 +231,7 @@ func startedCalls(sessionDir string) map[string]bool {
 	out := map[string]bool{}
 	for _, m := range metas {
 		b, cut, err := fsx.ReadTail(m, 64<<10)
-		if err != nil || cut {
+		if err != nil || cut || !hookio.Valid(b) {
 			continue
 		}
 		if id := gjson.GetBytes(b, "toolUseId").String(); id != "" {

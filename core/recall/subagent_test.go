@@ -145,6 +145,9 @@ func promptIndex(t *testing.T) config.Config {
 	}
 	cfg := config.Defaults()
 	cfg.DB = db
+	if _, err := CalibrateIndex(context.Background(), cfg); err != nil { // as `vaultctx index` does
+		t.Fatal(err)
+	}
 	return cfg
 }
 
@@ -167,7 +170,7 @@ func headings(tb testing.TB, out []byte) []string {
 func TestSessionStartResets(t *testing.T) {
 	cfg := promptIndex(t)
 	ctx := context.Background()
-	prompt := input(t, `{"hook_event_name":"UserPromptSubmit","session_id":"sess-1","prompt":"How do I convert a wide character string to a multibyte string safely in C++?"}`)
+	prompt := input(t, `{"hook_event_name":"UserPromptSubmit","session_id":"sess-1","prompt":"How do I convert a wide character string to a multibyte string in C++?"}`)
 	ask := func() []string {
 		t.Helper()
 		out, err := PromptHook(ctx, cfg, prompt, Options{})
@@ -194,7 +197,7 @@ func TestSessionStartResets(t *testing.T) {
 		}
 	}
 	// A subagent of the session asks the same: its own state starts empty.
-	sub := input(t, `{"hook_event_name":"PreToolUse","session_id":"sess-1","agent_id":"a1","agent_type":"general-purpose","tool_name":"WebSearch","tool_input":{"query":"convert a wide character string to a multibyte string safely in C++"}}`)
+	sub := input(t, `{"hook_event_name":"PreToolUse","session_id":"sess-1","agent_id":"a1","agent_type":"general-purpose","tool_name":"WebSearch","tool_input":{"query":"convert a wide character string to a multibyte string in C++"}}`)
 	out, err := PreTool(ctx, cfg, sub, Options{})
 	subFirst := headings(t, out)
 	if err != nil || len(subFirst) == 0 {
@@ -232,7 +235,7 @@ func TestSessionStartResets(t *testing.T) {
 func TestSubagentStartContext(t *testing.T) {
 	cfg := promptIndex(t)
 	ctx := context.Background()
-	p := transcript(t, t.TempDir(), assistantCalls("m1", agentUse("t1", "", "Convert wide strings", "Find out how to convert a wide character string to a multibyte string safely in C++")))
+	p := transcript(t, t.TempDir(), assistantCalls("m1", agentUse("t1", "", "Convert wide strings", "Find out how to convert a wide character string to a multibyte string in C++")))
 	in := hookio.Input{Event: EventSubagentStart, SessionID: "s", TranscriptPath: p, AgentID: "a1", AgentType: "general-purpose"}
 	out, err := PromptHook(ctx, cfg, in, Options{})
 	if err != nil {

@@ -289,6 +289,24 @@ func TestSnippet(t *testing.T) {
 	}
 }
 
+// TestSnippetMarksNoStopWords: stop words of the query are never marked,
+// and the window goes to the first exact match before a prefix match.
+func TestSnippetMarksNoStopWords(t *testing.T) {
+	mark := func(s string) string { return "[" + s + "]" }
+	got := Snippet("Read about the installer: the setup runs once.", "what is the installer about", 200, mark)
+	if want := "Read about the [installer]: the setup runs once."; got != want {
+		t.Errorf("Snippet = %q, want %q", got, want)
+	}
+	text := "Installing takes a while. " + strings.Repeat("filler ", 60) + "Then install the package."
+	got = Snippet(text, "install", 60, mark)
+	if !strings.Contains(got, "[install] the package") || strings.Contains(got, "Installing") {
+		t.Errorf("window not at the exact match: %q", got)
+	}
+	if got := Snippet("Installing takes a while.", "install", 60, mark); got != "[Installing] takes a while." {
+		t.Errorf("prefix match without an exact one: %q", got)
+	}
+}
+
 type zeroEmbedder struct{}
 
 func (zeroEmbedder) Encode(string) ([]float32, error) { return []float32{0, 0}, nil }

@@ -4,29 +4,37 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/vaultctx/vaultctx/core/internal/textan"
+
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
 	"golang.org/x/text/unicode/norm"
 )
 
-// Snippet returns about width runes of text around the first place where
-// terms of query occur, on one line, with every occurrence of a query term
-// (whole word, case- and accent-insensitive, or a prefix of a longer word
-// such as a plural) wrapped by mark. Without a match it returns the start
-// of text.
+// Snippet returns about width runes of text around a place where terms of
+// query occur, on one line, with every occurrence of a query term (whole
+// word, case- and accent-insensitive, or a prefix of a longer word such
+// as a plural) wrapped by mark. Query words of fewer than three runes and
+// stop words (textan.StopWord: "the", "about") are never marked. The
+// window is placed around the first exact occurrence of a term (the whole
+// word), and around the first prefix match only when no term occurs
+// exactly. Without a match it returns the start of text.
 func Snippet(text, query string, width int, mark func(string) string) string {
 	text = strings.Join(strings.Fields(text), " ")
 	terms := map[string]bool{}
 	for _, t := range strings.FieldsFunc(fold(query), notWord) {
-		if len([]rune(t)) >= 3 {
+		if len([]rune(t)) >= 3 && !textan.StopWord(t) {
 			terms[t] = true
 		}
 	}
 	rs := []rune(text)
-	type span struct{ lo, hi int }
+	type span struct {
+		lo, hi int
+		exact  bool
+	}
 	var spans []span
-	i, end := 0, len(rs)
-	for i < end {
+	anchor := -1 // index in spans of the window's anchor
+	for i := 0; i < len(rs) && len(terms) > 0; {
 		if !isWord(rs[i]) {
 			i++
 			continue
@@ -38,20 +46,21 @@ func Snippet(text, query string, width int, mark func(string) string) string {
 		w := fold(string(rs[i:j]))
 		for t := range terms {
 			if w == t || (strings.HasPrefix(w, t) && len(w)-len(t) <= 3) {
-				if len(spans) == 0 {
-					// Only the window around the first match is shown:
-					// stop scanning where it ends.
-					end = min(len(rs), max(i-width/3, 0)+width)
+				spans = append(spans, span{i, j, w == t})
+				if anchor < 0 || (w == t && !spans[anchor].exact) {
+					anchor = len(spans) - 1
 				}
-				spans = append(spans, span{i, j})
 				break
 			}
+		}
+		if anchor >= 0 && spans[anchor].exact && i > spans[anchor].lo+width {
+			break // past the window of the first exact match
 		}
 		i = j
 	}
 	lo := 0
-	if len(spans) > 0 && spans[0].lo > width/3 {
-		lo = spans[0].lo - width/3
+	if anchor >= 0 && spans[anchor].lo > width/3 {
+		lo = spans[anchor].lo - width/3
 	}
 	hi := min(len(rs), lo+width)
 	var b strings.Builder

@@ -189,6 +189,7 @@ func genSettings(seed []byte) []byte {
 		"vaultctx-stale", "node hook.js", "rtk hook", "echo vaultctx-userprompt", "",
 		"VAULTCTX_LOG=/tmp/l /old/bin/vaultctx-userprompt", "nice -n 5 '/a b/vaultctx-posttooluse' 2>>/tmp/e",
 		"/home/u/.local/bin/vaultctx-pretooluse", "env A=1 exec /x/vaultctx-pretooluse;true",
+		"sh -c 'VAULTCTX_LOG=/tmp/l /old/bin/vaultctx-userprompt'", `bash -lc "A='1 2' '/a b/vaultctx-posttooluse' --x"`,
 	}
 	matchers := []string{"", "Bash", "Grep|Glob|WebSearch|WebFetch|Task|Agent", "*", "Edit"}
 	var hooks []string

@@ -207,8 +207,16 @@ func baseName(word string) string {
 }
 
 // ourWord returns the word of command that runs our binary (see Ours).
+// A word after -c (or a flag cluster such as -lc) is a command string for
+// a shell the user put in front (`sh -c 'VAULTCTX_LOG=/tmp/l
+// /x/vaultctx-userprompt'`): the word inside it that runs our binary
+// counts, one level deep, with its bytes in command and the quoting it
+// sits in.
 func ourWord(command string) (shellWord, bool) {
-	words := firstCommand(command)
+	return findOurs(firstCommand(command), true)
+}
+
+func findOurs(words []shellWord, nest bool) (shellWord, bool) {
 	p := programIndex(words)
 	if p < 0 {
 		return shellWord{}, false
@@ -216,8 +224,17 @@ func ourWord(command string) (shellWord, bool) {
 	if b := baseName(words[p].text); b == "vaultctx" || strings.HasPrefix(b, "vaultctx-") {
 		return words[p], true
 	}
-	for _, w := range words[p+1:] {
-		if !w.assignment && strings.ContainsAny(w.text, `/\`) && slices.Contains(Binaries, baseName(w.text)) {
+	for i, w := range words[p+1:] {
+		if w.assignment {
+			continue
+		}
+		if nest && shellFlagC(words[p+i].text) {
+			if in, ok := findOurs(firstCommand(w.text), false); ok {
+				return w.inner(in), true
+			}
+			continue
+		}
+		if strings.ContainsAny(w.text, `/\`) && slices.Contains(Binaries, baseName(w.text)) {
 			return w, true
 		}
 	}
@@ -255,6 +272,44 @@ type shellWord struct {
 	text       string // quotes and escapes removed
 	start, end int    // its bytes in the command line, quotes included
 	assignment bool   // a NAME=value word
+	raw        []int  // for each byte of text, its index in the command line
+	quote      []byte // for each byte of text, the quote it was read in: 0, '\'' or '"'
+	// within is set for a word found inside another word's text (see
+	// ourWord): 0 when it lay in one quoting of the outer word, which
+	// withProgram can write a replacement into, else 'x'.
+	within byte
+	nested bool
+}
+
+// shellFlagC reports whether word is a shell's -c option, alone or in a
+// cluster of one-letter options (-c, -lc, -ec).
+func shellFlagC(word string) bool {
+	if len(word) < 2 || word[0] != '-' || !strings.Contains(word, "c") {
+		return false
+	}
+	for _, c := range word[1:] {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// inner returns in, a word of w.text, with its bytes mapped back into the
+// command line w was read from.
+func (w shellWord) inner(in shellWord) shellWord {
+	out := in
+	out.nested, out.raw, out.quote = true, nil, nil
+	out.start, out.end = w.raw[in.start], w.raw[in.end-1]+1
+	q := w.quote[in.start]
+	for i := in.start; i < in.end; i++ {
+		if w.quote[i] != q || i > in.start && w.raw[i] != w.raw[i-1]+1 {
+			out.within = 'x' // mixed quoting or escapes: not rewritten
+			return out
+		}
+	}
+	out.within = q
+	return out
 }
 
 // firstCommand splits the first simple command of a command line into
@@ -281,8 +336,15 @@ func firstCommand(s string) []shellWord {
 func scanWord(s string, i int) (shellWord, int) {
 	start := i
 	var w strings.Builder
+	var raw []int
+	var quotes []byte
 	var quote byte
 	quoted := false // a quote appeared before any '='
+	add := func(at int) {
+		w.WriteByte(s[at])
+		raw = append(raw, at)
+		quotes = append(quotes, quote)
+	}
 loop:
 	for ; i < len(s); i++ {
 		c := s[i]
@@ -291,7 +353,7 @@ loop:
 			if c == '\'' {
 				quote = 0
 			} else {
-				w.WriteByte(c)
+				add(i)
 			}
 		case quote == '"':
 			switch {
@@ -299,9 +361,9 @@ loop:
 				quote = 0
 			case c == '\\' && i+1 < len(s):
 				i++
-				w.WriteByte(s[i])
+				add(i)
 			default:
-				w.WriteByte(c)
+				add(i)
 			}
 		case c == '\'' || c == '"':
 			quote = c
@@ -312,14 +374,14 @@ loop:
 			// An escape as sh reads it; other backslashes are kept, so a
 			// Windows path still yields its base name.
 			i++
-			w.WriteByte(s[i])
+			add(i)
 		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|':
 			break loop
 		default:
-			w.WriteByte(c)
+			add(i)
 		}
 	}
-	word := shellWord{text: w.String(), start: start, end: i}
+	word := shellWord{text: w.String(), start: start, end: i, raw: raw, quote: quotes}
 	if eq := strings.IndexByte(word.text, '='); eq > 0 && !quoted && isName(word.text[:eq]) {
 		word.assignment = true
 	}
@@ -525,13 +587,35 @@ func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
 // with everything around the program word as it was: assignments,
 // wrappers, arguments, redirections. command comes back unchanged when it
 // already runs that program, however it is quoted.
+//
+// Inside a command string for a shell (`sh -c '... /x/vaultctx-userprompt'`)
+// the new path is written for the quoting it lands in: as is when it needs
+// no quotes; else in double quotes inside single ones, and in single
+// quotes (escaped for the outer double quotes) inside double ones. A
+// program word there that mixes quotings or escapes is left as it was.
 func withProgram(command, planned string) string {
 	w, ok := ourWord(command)
 	pw, pok := ourWord(planned)
 	if !ok || !pok || w.text == pw.text {
 		return command
 	}
-	return command[:w.start] + planned[pw.start:pw.end] + command[w.end:]
+	rep := planned[pw.start:pw.end]
+	if w.nested {
+		dq := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`")
+		switch {
+		case w.within == 'x':
+			return command
+		case ShellQuote(pw.text) == pw.text:
+			rep = pw.text
+		case w.within == '\'' && !strings.Contains(pw.text, "'"):
+			rep = `"` + dq.Replace(pw.text) + `"`
+		case w.within == '"':
+			rep = dq.Replace(ShellQuote(pw.text))
+		default:
+			return command
+		}
+	}
+	return command[:w.start] + rep + command[w.end:]
 }
 
 // matcherOf returns a group's matcher, "" when absent or not a string.

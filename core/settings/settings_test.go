@@ -790,3 +790,72 @@ func TestReinstallKeepsUserEdits(t *testing.T) {
 		t.Errorf("Remove left entries of ours:\n%s", removed)
 	}
 }
+
+// TestReinstallKeepsShellWrapper: a command string the user handed to a
+// shell (`sh -c '...'`) keeps its env prefix, redirections and quoting; only
+// the path of our binary inside changes, written so that the shell inside
+// reads it: bare, in double quotes inside single ones, in single quotes
+// inside double ones. A re-install back to the first directory restores
+// the line byte for byte, and doctor's view (OurProgram) follows.
+func TestReinstallKeepsShellWrapper(t *testing.T) {
+	tests := []struct {
+		name, command, spaced string // spaced: after a re-install into "/new dir/bin"
+	}{
+		{"single quotes", `sh -c 'VAULTCTX_LOG=/tmp/l /old/bin/vaultctx-userprompt 2>>/tmp/e'`,
+			`sh -c 'VAULTCTX_LOG=/tmp/l "/new dir/bin/vaultctx-userprompt" 2>>/tmp/e'`},
+		{"double quotes, a flag cluster", `bash -lc "VAULTCTX_LOG=\"$HOME/l\" exec /old/bin/vaultctx-userprompt"`,
+			`bash -lc "VAULTCTX_LOG=\"$HOME/l\" exec '/new dir/bin/vaultctx-userprompt'"`},
+		{"a wrapper around the shell", `nice -n 5 sh -c '/old/bin/vaultctx-userprompt'`,
+			`nice -n 5 sh -c '"/new dir/bin/vaultctx-userprompt"'`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if bin, ok := Ours(tc.command); !ok || bin != UserPromptBinary || OurProgram(tc.command) != "/old/bin/vaultctx-userprompt" {
+				t.Fatalf("Ours = %q, %v; OurProgram = %q", bin, ok, OurProgram(tc.command))
+			}
+			src := `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": ` + string(mustJSON(t, tc.command)) + `, "timeout": 12}]}]}}`
+			out, err := Merge([]byte(src), promptOnly(t, "/new dir/bin"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			es, _ := Inspect(out)
+			if len(es) != 1 || es[0].Command != tc.spaced || es[0].Timeout != 12 {
+				t.Fatalf("after a re-install into /new dir/bin: %+v, want %q", es, tc.spaced)
+			}
+			if got := OurProgram(tc.spaced); got != "/new dir/bin/vaultctx-userprompt" {
+				t.Errorf("OurProgram(%q) = %q", tc.spaced, got)
+			}
+			back, err := Merge(out, promptOnly(t, "/old/bin"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(back) != src {
+				t.Errorf("back to /old/bin:\n%s\nwant\n%s", back, src)
+			}
+		})
+	}
+	// A quoted path with blanks after a wrapper is a path, not a command
+	// string: the whole word is replaced.
+	if got := withProgram(`nice -n 5 '/a b/vaultctx-posttooluse'`, "/c/vaultctx-posttooluse"); got != "nice -n 5 /c/vaultctx-posttooluse" {
+		t.Errorf("withProgram of a quoted path = %q", got)
+	}
+}
+
+// promptOnly is the plan for binDir with its UserPromptSubmit group only.
+func promptOnly(t *testing.T, binDir string) *Plan {
+	t.Helper()
+	g := mustPlan(t, binDir).group("UserPromptSubmit", UserPromptBinary)
+	if g == nil {
+		t.Fatal("the template wires no UserPromptSubmit")
+	}
+	return &Plan{Groups: []Group{*g}}
+}
+
+func mustJSON(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := marshalNoEscape(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -4,15 +4,21 @@
 // The file holds:
 //
 //   - meta: key/value pairs (schema version, model hash and directory,
-//     last index time, scrub counts);
-//   - files: one row per indexed note (path, mtime_ns, size, content hash,
-//     problems recorded while parsing);
-//   - skips: files the last walk skipped, and why;
+//     last index time, chunking rules version, scrub counts);
+//   - files: one row per indexed note (path, mtime_ns, size, ctime_ns,
+//     inode, content hash, problems recorded while parsing);
+//   - skips: files the last walk skipped, and why, marked when they are
+//     there but unreadable (their files rows are kept);
 //   - chunks: one row per chunk (path, ordinal, section, text, heading
 //     context, mtime_ns, content hash);
 //   - chunks_fts: an FTS5 table over chunk_text, section, heading_context and
-//     cjk (CJK bigrams), content-synced to chunks by triggers that issue the
-//     FTS5 'delete' command before every delete or update of a chunk row;
+//     cjk (ftsquery.Extras: CJK bigrams, Latin runs inside CJK text, hyphen
+//     joins, emoji tokens), porter-stemmed, content-synced to chunks by
+//     triggers that issue the FTS5 'delete' command before every delete or
+//     update of a chunk row;
+//   - chunks_exact: the same first three columns tokenized without the
+//     porter stemmer, synced by the same triggers, where quoted phrases and
+//     identifiers are matched as written (see exactSplit in keyword.go);
 //   - impact_terms, impact_forms, impact_doclen, impact_delta, impact_dead,
 //     impact_gone: the BM25 impact index of common terms, bit-packed
 //     posting lists that give bm25()'s scores for common words without

@@ -27,17 +27,20 @@ func BenchmarkKeywordHits(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		q := qs[i%len(qs)]
-		terms := ftsquery.Terms(q)
+		terms, exact, err := s.exactSplit(ctx, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		if err != nil {
+			b.Fatal(err)
+		}
 		if len(terms) == 0 {
 			continue
 		}
 		t0 := time.Now()
-		got, err := s.keywordImpact(ctx, ix, terms, 30, DefaultColumnWeights)
+		got, err := s.keywordImpact(ctx, ix, terms, exact, 30, DefaultColumnWeights)
 		t1 := time.Now()
 		if err != nil {
 			b.Fatal(err)
 		}
-		want, err := s.keywordFTS(ctx, terms, 30, DefaultColumnWeights)
+		want, err := s.keywordFTS(ctx, terms, exact, 30, DefaultColumnWeights)
 		t2 := time.Now()
 		if err != nil {
 			b.Fatal(err)

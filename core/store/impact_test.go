@@ -136,15 +136,18 @@ func compareWithFTS5(t *testing.T, s *Store, queries []string) (served int) {
 		t.Fatalf("loadImpact = %v, %v; want an index", ix, err)
 	}
 	for _, q := range queries {
-		terms := ftsquery.Terms(q)
+		terms, exact, err := s.exactSplit(ctx, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(terms) == 0 {
 			continue
 		}
-		got, err := s.keywordImpact(ctx, ix, terms, 20, DefaultColumnWeights)
+		got, err := s.keywordImpact(ctx, ix, terms, exact, 20, DefaultColumnWeights)
 		if err != nil {
 			t.Fatalf("keywordImpact(%q): %v", q, err)
 		}
-		want, err := s.keywordFTS(ctx, terms, 20, DefaultColumnWeights)
+		want, err := s.keywordFTS(ctx, terms, exact, 20, DefaultColumnWeights)
 		if err != nil {
 			t.Fatalf("keywordFTS(%q): %v", q, err)
 		}

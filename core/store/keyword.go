@@ -120,7 +120,7 @@ var scoreWindow int64 = bm25.DefaultWindow
 // (impactQuery), splits the phrases between the lists and FTS5 and prunes
 // the common ones (choosePhrases), scores the FTS5 part (ftsScores), and
 // lets bm25.Scorer add the lists' part and rank.
-func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []string, k int, w [3]float64) ([]Hit, error) {
+func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms, exact []string, k int, w [3]float64) ([]Hit, error) {
 	wrap := func(err error) error { return fmt.Errorf("keyword search: %w", err) }
 	q, err := s.impactQuery(ctx, ix, terms)
 	if err != nil {
@@ -129,6 +129,7 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 	if q.nRow == 0 {
 		return nil, nil
 	}
+	// terms may be empty when every word is an identifier matched exactly.
 	fast, slow, err := s.choosePhrases(ctx, ix, q, terms)
 	if err != nil {
 		return nil, wrap(err)
@@ -139,6 +140,9 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 		if err := s.ftsScores(ctx, w, strings.Join(slow, " OR "), 0, extra); err != nil {
 			return nil, wrap(err)
 		}
+	}
+	if err := s.exactScores(ctx, w, exact, extra); err != nil {
+		return nil, wrap(err)
 	}
 	if q.newer && len(fast) > 0 {
 		exprs := make([]string, len(fast))
@@ -382,6 +386,81 @@ func (s *Store) ftsScores(ctx context.Context, w [3]float64, match string, after
 	return rows.Err()
 }
 
+// exactSplit decides which terms of exact (ftsquery.ExactTerms: quoted
+// phrases and identifiers, each also one of terms) keyword search matches
+// as written: those that chunks_exact (the chunk texts tokenized by
+// unicode61 without the porter stemmer) holds in at least one and at most
+// ImpactMinDF(N) chunks. It returns them as rare, and terms without them
+// as stemmed; exactScores scores rare, the stemmed paths the rest.
+//
+// An identifier matched as written instead of by its stem cannot be
+// outranked by a word the stemmer conflates with it: EnableQuickCustomization
+// and EnableQuickCustomize share the stem "enablequickcustom", but only
+// one of them is in chunks_exact under each spelling. Its weight against
+// the query's other terms stays what it was (BM25 of one term, not two).
+// An identifier that no chunk holds as written (the plural "DLLs" of a
+// vault that only says "DLL") keeps its stemmed match, and so does one
+// in more chunks than that bound: its IDF is low, the stemmer rarely
+// conflates such a common name with another, and the bound keeps this
+// leg as cheap as the rest of FTS5's (each rare term matches at most
+// ImpactMinDF rows, and finding out that a term is more common reads at
+// most that many).
+func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed, rare []string, err error) {
+	if len(exact) == 0 {
+		return terms, nil, nil
+	}
+	nRow, _, err := s.ftsAverages(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("exact terms: %w", err)
+	}
+	limit := ImpactMinDF(int(nRow))
+	moved := map[string]bool{}
+	for _, t := range exact {
+		var c int
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM chunks_exact WHERE chunks_exact MATCH ? LIMIT ?)", t, limit+1).Scan(&c); err != nil {
+			return nil, nil, fmt.Errorf("exact terms: %w", err)
+		}
+		if c > 0 && c <= limit {
+			rare = append(rare, t)
+			moved[t] = true
+		}
+	}
+	for _, t := range terms {
+		if !moved[t] {
+			stemmed = append(stemmed, t)
+		}
+	}
+	return stemmed, rare, nil
+}
+
+// exactScores subtracts FTS5's bm25() with weights w over chunks_exact of
+// the chunks that match any of exact (the rare terms of exactSplit) from
+// extra[chunk id]. The score is the BM25 of a second field, the text as
+// written, with its own statistics; the two fields' scores are summed as
+// BM25F sums fields (Robertson, Zaragoza and Taylor, "Simple BM25
+// extension to multiple weighted fields", CIKM 2004), each query term
+// scored in exactly one of them.
+func (s *Store) exactScores(ctx context.Context, w [3]float64, exact []string, extra map[int64]float64) error {
+	if len(exact) == 0 {
+		return nil
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT rowid, bm25(chunks_exact, ?, ?, ?) FROM chunks_exact WHERE chunks_exact MATCH ?",
+		w[0], w[1], w[2], strings.Join(exact, " OR "))
+	if err != nil {
+		return fmt.Errorf("exact terms: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var r float64
+		if err := rows.Scan(&id, &r); err != nil {
+			return fmt.Errorf("exact terms: %w", err)
+		}
+		extra[id] -= r
+	}
+	return rows.Err()
+}
+
 // impactDead returns the ids of indexed chunks deleted since the build.
 func (s *Store) impactDead(ctx context.Context) (postings.IDSet, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT id FROM impact_dead")
@@ -402,11 +481,13 @@ func (s *Store) impactDead(ctx context.Context) (postings.IDSet, error) {
 
 // ftsAverages reads FTS5's averages record (rowid 1 of chunks_fts_data):
 // the row count and the total tokens of each column, which bm25() uses for
-// N and the average row length.
+// N and the average row length. A table that never held a row has an
+// empty record (FTS5 writes it so at creation and reads it as all zero):
+// 0 rows, no totals.
 func (s *Store) ftsAverages(ctx context.Context) (int64, []uint64, error) {
 	var b []byte
 	err := s.db.QueryRowContext(ctx, "SELECT block FROM chunks_fts_data WHERE id = 1").Scan(&b)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && len(b) == 0) {
 		return 0, nil, nil
 	}
 	if err != nil {

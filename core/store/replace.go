@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
@@ -26,7 +27,7 @@ func (s *Store) Seal(ctx context.Context) error {
 		s.db.Close()
 		return fmt.Errorf("seal %s: %w", s.path, err)
 	}
-	if _, err := s.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')"); err != nil {
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize'); INSERT INTO chunks_exact(chunks_exact) VALUES('optimize')"); err != nil {
 		return fail(err)
 	}
 	packed := s.path + ".packed"
@@ -84,6 +85,8 @@ func removeDB(path string) error {
 }
 
 // Replace atomically swaps the sealed index file src into place at dst.
+// The rename replaces dst itself: a caller that means the target of a
+// symlink passes the resolved path (core/index does).
 //
 // A WAL file left beside dst would belong to the old database and must
 // never be replayed onto the new one, so before the rename the old file is
@@ -91,6 +94,13 @@ func removeDB(path string) error {
 // and shared-memory files. That switch waits (up to about 10 s) for readers
 // to finish. Readers that opened the old file keep reading it until they
 // close; every open after the rename sees the new file.
+//
+// An old file SQLite cannot open or switch for any reason but a lock held
+// by another connection (garbage, a damaged header or damaged pages:
+// "unsupported file format", "file is not a database", "database disk
+// image is malformed", ...) is replaced as it is, with its journal files
+// dropped: nothing can be reading it. Only a lock that stays held past the
+// wait fails the swap.
 func Replace(ctx context.Context, dst, src string) error {
 	if _, err := os.Stat(dst); errors.Is(err, os.ErrNotExist) {
 		if err := os.Rename(src, dst); err != nil {
@@ -105,7 +115,7 @@ func Replace(ctx context.Context, dst, src string) error {
 	defer db.Close()
 	db.SetMaxOpenConns(1)
 	conn, err := db.Conn(ctx)
-	if isNotADB(err) {
+	if unusable(err) {
 		db.Close()
 		return replaceGarbage(dst, src)
 	}
@@ -120,7 +130,7 @@ func Replace(ctx context.Context, dst, src string) error {
 		if err == nil && mode == "delete" {
 			break
 		}
-		if isNotADB(err) {
+		if unusable(err) {
 			conn.Close()
 			db.Close()
 			return replaceGarbage(dst, src)
@@ -144,8 +154,8 @@ func Replace(ctx context.Context, dst, src string) error {
 	return nil
 }
 
-// replaceGarbage installs src over a dst that is not a database at all
-// (overwritten or truncated): nothing can be reading it, so its journal
+// replaceGarbage installs src over a dst that SQLite cannot use (garbage,
+// a damaged header or pages): nothing can be reading it, so its journal
 // files are dropped and it is replaced.
 func replaceGarbage(dst, src string) error {
 	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
@@ -157,9 +167,38 @@ func replaceGarbage(dst, src string) error {
 	return nil
 }
 
-func isNotADB(err error) bool {
+// unusable reports whether err is an SQLite error other than a lock held
+// by another connection (SQLITE_BUSY, SQLITE_LOCKED) or an interrupt: the
+// old file is then of no use to anyone.
+func unusable(err error) bool {
 	var se sqlite3.Error
-	return errors.As(err, &se) && (se.Code == sqlite3.ErrNotADB || se.Code == sqlite3.ErrCorrupt)
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code {
+	case sqlite3.ErrBusy, sqlite3.ErrLocked, sqlite3.ErrInterrupt:
+		return false
+	}
+	return true
+}
+
+// damaged reports whether err says the file is an SQLite database whose
+// header or pages SQLite cannot read (see ErrDamaged).
+func damaged(err error) bool {
+	var se sqlite3.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code {
+	case sqlite3.ErrNotADB, sqlite3.ErrCorrupt, sqlite3.ErrFormat:
+		return true
+	case sqlite3.ErrError:
+		// A schema format number SQLite does not know (byte 44) gives
+		// the generic code.
+		msg := se.Error()
+		return strings.Contains(msg, "unsupported file format") || strings.Contains(msg, "malformed")
+	}
+	return false
 }
 
 // Redactions sums the credentials scrubbed per rule over all files.

@@ -14,12 +14,20 @@ CREATE TABLE IF NOT EXISTS files (
   title    TEXT NOT NULL DEFAULT '',
   chunks   INTEGER NOT NULL DEFAULT 0,
   error    TEXT NOT NULL DEFAULT '',
-  redactions TEXT NOT NULL DEFAULT ''  -- JSON {rule: count} of credentials scrubbed
+  redactions TEXT NOT NULL DEFAULT '',  -- JSON {rule: count} of credentials scrubbed
+  -- Added after schema 1 shipped (see migrate.go): the status-change time
+  -- and inode the change check compares besides mtime_ns and size; 0 in
+  -- rows written before.
+  ctime_ns INTEGER NOT NULL DEFAULT 0,
+  inode    INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE TABLE IF NOT EXISTS skips (
   path   TEXT PRIMARY KEY,
-  reason TEXT NOT NULL
+  reason TEXT NOT NULL,
+  -- Added after schema 1 shipped (see migrate.go): 1 when the file or
+  -- folder is there but could not be read; the files rows it held are kept.
+  unreadable INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS chunks (
@@ -29,7 +37,7 @@ CREATE TABLE IF NOT EXISTS chunks (
   section         TEXT NOT NULL,
   chunk_text      TEXT NOT NULL,
   heading_context TEXT NOT NULL,
-  cjk             TEXT,
+  cjk             TEXT,              -- ftsquery.Extras: CJK bigrams, Latin in CJK, hyphen joins, emoji
   mtime_ns        INTEGER NOT NULL,
   hash            BLOB NOT NULL      -- first 8 bytes of sha256(chunk_text)
 );
@@ -41,19 +49,36 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
   tokenize='porter unicode61 remove_diacritics 2'
 );
 
+-- The same three texts without stemming, for the exact-form leg of a keyword
+-- search (see exactScores in keyword.go): a query word that matches a chunk's
+-- spelling outranks the words the porter stemmer conflates with it.
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_exact USING fts5(
+  chunk_text, section, heading_context,
+  content='chunks', content_rowid='id',
+  tokenize='unicode61 remove_diacritics 2'
+);
+
 CREATE TRIGGER IF NOT EXISTS chunks_ai AFTER INSERT ON chunks BEGIN
   INSERT INTO chunks_fts(rowid, chunk_text, section, heading_context, cjk)
   VALUES (new.id, new.chunk_text, new.section, new.heading_context, new.cjk);
+  INSERT INTO chunks_exact(rowid, chunk_text, section, heading_context)
+  VALUES (new.id, new.chunk_text, new.section, new.heading_context);
 END;
 CREATE TRIGGER IF NOT EXISTS chunks_ad AFTER DELETE ON chunks BEGIN
   INSERT INTO chunks_fts(chunks_fts, rowid, chunk_text, section, heading_context, cjk)
   VALUES ('delete', old.id, old.chunk_text, old.section, old.heading_context, old.cjk);
+  INSERT INTO chunks_exact(chunks_exact, rowid, chunk_text, section, heading_context)
+  VALUES ('delete', old.id, old.chunk_text, old.section, old.heading_context);
 END;
 CREATE TRIGGER IF NOT EXISTS chunks_au AFTER UPDATE ON chunks BEGIN
   INSERT INTO chunks_fts(chunks_fts, rowid, chunk_text, section, heading_context, cjk)
   VALUES ('delete', old.id, old.chunk_text, old.section, old.heading_context, old.cjk);
   INSERT INTO chunks_fts(rowid, chunk_text, section, heading_context, cjk)
   VALUES (new.id, new.chunk_text, new.section, new.heading_context, new.cjk);
+  INSERT INTO chunks_exact(chunks_exact, rowid, chunk_text, section, heading_context)
+  VALUES ('delete', old.id, old.chunk_text, old.section, old.heading_context);
+  INSERT INTO chunks_exact(rowid, chunk_text, section, heading_context)
+  VALUES (new.id, new.chunk_text, new.section, new.heading_context);
 END;
 
 -- The BM25 impact index of common terms (see impact.go). Built by

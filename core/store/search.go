@@ -38,38 +38,66 @@ func topHits(top *topk.K) []Hit {
 // when the file has one (see impact.go), which gives the same scores
 // without FTS5's per-row cost. A term found in more than CommonTermShare of
 // the chunks (at least MinCommonDocs) is left out of the query when rarer
-// terms remain, since its IDF is close to zero; see pruneCommon.
+// terms remain, since its IDF is close to zero; see pruneCommon. To the
+// the stemmed score is added the exact-form leg: the query's quoted
+// phrases and identifiers (ftsquery.ExactTerms) are scored by the same
+// bm25() over the unstemmed chunks_exact instead, when it holds them in
+// few enough chunks (see exactSplit), so an identifier matched as written
+// cannot be outranked by a word it only shares a stem with.
 func (s *Store) KeywordHits(ctx context.Context, query string, k int, w [3]float64) ([]Hit, error) {
-	terms := ftsquery.Terms(query)
+	terms, exact := ftsquery.Terms(query), ftsquery.ExactTerms(query)
 	if len(terms) == 0 || k <= 0 {
 		return nil, nil
 	}
 	if w == ([3]float64{}) {
 		w = DefaultColumnWeights
 	}
+	terms, exact, err := s.exactSplit(ctx, terms, exact)
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
 	ix, err := s.loadImpact(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if ix != nil {
-		return s.keywordImpact(ctx, ix, terms, k, w)
+		return s.keywordImpact(ctx, ix, terms, exact, k, w)
 	}
-	return s.keywordFTS(ctx, terms, k, w)
+	return s.keywordFTS(ctx, terms, exact, k, w)
 }
 
 // keywordFTS ranks terms (FTS5 expressions of ftsquery.Terms) by FTS5's bm25()
-// alone: the path for files without an impact index, and the reference the
-// impact index is tested against.
-func (s *Store) keywordFTS(ctx context.Context, terms []string, k int, w [3]float64) ([]Hit, error) {
+// alone, plus the exact-form leg of exact (the rare terms of exactSplit,
+// see exactScores): the path for files without
+// an impact index, and the reference the impact index is tested against.
+func (s *Store) keywordFTS(ctx context.Context, terms, exact []string, k int, w [3]float64) ([]Hit, error) {
+	wrap := func(err error) error { return fmt.Errorf("keyword search: %w", err) }
+	scores := map[int64]float64{}
+	if err := s.exactScores(ctx, w, exact, scores); err != nil {
+		return nil, wrap(err)
+	}
 	terms, err := s.pruneCommon(ctx, terms)
 	if err != nil {
 		return nil, err
+	}
+	if len(exact) > 0 || len(terms) == 0 {
+		// Both legs' sums are needed before the top k is known.
+		if len(terms) > 0 {
+			if err := s.ftsScores(ctx, w, strings.Join(terms, " OR "), 0, scores); err != nil {
+				return nil, wrap(err)
+			}
+		}
+		top := topk.New(k)
+		for id, sc := range scores {
+			top.Offer(id, sc)
+		}
+		return topHits(top), nil
 	}
 	rows, err := s.db.QueryContext(ctx,
 		"SELECT rowid, bm25(chunks_fts, ?, ?, ?, ?) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?",
 		w[0], w[1], w[2], w[0], strings.Join(terms, " OR "), k)
 	if err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
+		return nil, wrap(err)
 	}
 	defer rows.Close()
 	var out []Hit
@@ -77,13 +105,13 @@ func (s *Store) keywordFTS(ctx context.Context, terms []string, k int, w [3]floa
 		var sc Hit
 		var r float64
 		if err := rows.Scan(&sc.ChunkID, &r); err != nil {
-			return nil, fmt.Errorf("keyword search: %w", err)
+			return nil, wrap(err)
 		}
 		sc.Score = -r
 		out = append(out, sc)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
+		return nil, wrap(err)
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
 )
@@ -13,6 +14,8 @@ type File struct {
 	Path    string // vault-relative, forward slashes, NFC
 	MtimeNS int64  // modification time, ns since the Unix epoch
 	Size    int64  // bytes on disk
+	CtimeNS int64  // status-change time, ns since the Unix epoch (0: unknown)
+	Inode   uint64 // inode number (0: unknown)
 	Hash    string // content hash of the raw bytes (hex)
 	Title   string // note title
 	Chunks  int    // number of chunks stored for the file
@@ -39,11 +42,20 @@ type Chunk struct {
 type Skip struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+	// Unreadable is set for a file or folder that is there but could not
+	// be read (permission denied, an I/O error): the index keeps what it
+	// last read of it (see Unreadable).
+	Unreadable bool `json:"unreadable,omitempty"`
 }
 
-// Files returns every row of the files table keyed by path.
+// Files returns every row of the files table keyed by path. A file written
+// before the ctime_ns and inode columns (which a writer adds, migrate.go)
+// reads with both 0, so a read-only reader of an older index works too.
 func (s *Store) Files(ctx context.Context) (map[string]File, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT path, mtime_ns, size, hash, title, chunks, error, redactions FROM files")
+	rows, err := s.db.QueryContext(ctx, "SELECT path, mtime_ns, size, ctime_ns, inode, hash, title, chunks, error, redactions FROM files")
+	if err != nil && strings.Contains(err.Error(), "no such column") {
+		rows, err = s.db.QueryContext(ctx, "SELECT path, mtime_ns, size, 0, 0, hash, title, chunks, error, redactions FROM files")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("list files: %w", err)
 	}
@@ -51,9 +63,11 @@ func (s *Store) Files(ctx context.Context) (map[string]File, error) {
 	out := map[string]File{}
 	for rows.Next() {
 		var f File
-		if err := rows.Scan(&f.Path, &f.MtimeNS, &f.Size, &f.Hash, &f.Title, &f.Chunks, &f.Error, &f.Redactions); err != nil {
+		var ino int64
+		if err := rows.Scan(&f.Path, &f.MtimeNS, &f.Size, &f.CtimeNS, &ino, &f.Hash, &f.Title, &f.Chunks, &f.Error, &f.Redactions); err != nil {
 			return nil, fmt.Errorf("list files: %w", err)
 		}
+		f.Inode = uint64(ino)
 		out[f.Path] = f
 	}
 	return out, rows.Err()
@@ -118,18 +132,18 @@ func (t *Tx) ReplaceFile(ctx context.Context, f File, chunks []Chunk, vecs [][]f
 	}
 	f.Chunks = len(chunks)
 	var fileID int64
-	err := t.tx.QueryRowContext(ctx, `INSERT INTO files(path, mtime_ns, size, hash, title, chunks, error, redactions) VALUES(?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT(path) DO UPDATE SET mtime_ns=excluded.mtime_ns, size=excluded.size, hash=excluded.hash,
-		title=excluded.title, chunks=excluded.chunks, error=excluded.error, redactions=excluded.redactions
+	err := t.tx.QueryRowContext(ctx, `INSERT INTO files(path, mtime_ns, size, ctime_ns, inode, hash, title, chunks, error, redactions) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(path) DO UPDATE SET mtime_ns=excluded.mtime_ns, size=excluded.size, ctime_ns=excluded.ctime_ns, inode=excluded.inode,
+		hash=excluded.hash, title=excluded.title, chunks=excluded.chunks, error=excluded.error, redactions=excluded.redactions
 		RETURNING id`,
-		f.Path, f.MtimeNS, f.Size, f.Hash, f.Title, f.Chunks, f.Error, f.Redactions).Scan(&fileID)
+		f.Path, f.MtimeNS, f.Size, f.CtimeNS, int64(f.Inode), f.Hash, f.Title, f.Chunks, f.Error, f.Redactions).Scan(&fileID)
 	if err != nil {
 		return fmt.Errorf("replace %s: %w", f.Path, err)
 	}
 	for i := range chunks {
 		c := &chunks[i]
 		var cjk any
-		if b := ftsquery.CJKBigrams(c.Text + "\n" + c.Section); b != "" {
+		if b := ftsquery.Extras(c.Text + "\n" + c.Section); b != "" {
 			cjk = b
 		}
 		if c.Hash == nil {
@@ -198,7 +212,7 @@ func (t *Tx) SetSkips(ctx context.Context, skips []Skip) error {
 		return fmt.Errorf("set skips: %w", err)
 	}
 	for _, sk := range skips {
-		if _, err := t.tx.ExecContext(ctx, "INSERT OR REPLACE INTO skips(path, reason) VALUES(?, ?)", sk.Path, sk.Reason); err != nil {
+		if _, err := t.tx.ExecContext(ctx, "INSERT OR REPLACE INTO skips(path, reason, unreadable) VALUES(?, ?, ?)", sk.Path, sk.Reason, sk.Unreadable); err != nil {
 			return fmt.Errorf("set skips: %w", err)
 		}
 	}
@@ -207,7 +221,7 @@ func (t *Tx) SetSkips(ctx context.Context, skips []Skip) error {
 
 // AddSkip records one more skipped file.
 func (t *Tx) AddSkip(ctx context.Context, sk Skip) error {
-	if _, err := t.tx.ExecContext(ctx, "INSERT OR REPLACE INTO skips(path, reason) VALUES(?, ?)", sk.Path, sk.Reason); err != nil {
+	if _, err := t.tx.ExecContext(ctx, "INSERT OR REPLACE INTO skips(path, reason, unreadable) VALUES(?, ?, ?)", sk.Path, sk.Reason, sk.Unreadable); err != nil {
 		return fmt.Errorf("add skip: %w", err)
 	}
 	return nil

@@ -47,7 +47,10 @@
 //
 // Nothing about a single entry aborts the walk: unreadable folders and files,
 // FIFOs, sockets, devices, broken symlinks, loops and files over the size cap
-// come back as a Skip with a short reason. Walk fails only when the root is
+// come back as a Skip with a short reason; Skip.Unreadable tells an entry
+// that is there but cannot be read (permission denied, an I/O error), whose
+// indexed version a caller should keep, from one that is no note (any other
+// reason). Walk fails only when the root is
 // missing or unreadable, when the context is cancelled, when the rules are
 // invalid, or when the callback returns an error.
 package vault

@@ -2,7 +2,11 @@
 
 package vault
 
-import "io/fs"
+import (
+	"io/fs"
+
+	"github.com/vaultctx/vaultctx/core/internal/filestat"
+)
 
 // fileID identifies a real file or folder; on this platform there is none,
 // so files reached through two paths are reported twice and symlink loops
@@ -12,7 +16,8 @@ type fileID struct{}
 // metaOf converts an os.Stat or os.Lstat result. Permission failures are
 // left to Read.
 func metaOf(info fs.FileInfo) meta {
-	return meta{mode: info.Mode(), size: info.Size(), mtimeNS: info.ModTime().UnixNano(), readable: true}
+	s := filestat.Of(info)
+	return meta{mode: info.Mode(), size: s.Size, mtimeNS: s.MtimeNS, ctimeNS: s.CtimeNS, ino: s.Inode, readable: true}
 }
 
 // oNonblock is not needed where there are no FIFOs in the file system.

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"syscall"
+
+	"github.com/vaultctx/vaultctx/core/internal/filestat"
 )
 
 // fileID identifies a real file or folder: device and inode.
@@ -15,7 +17,8 @@ type fileID struct{ dev, ino uint64 }
 
 // metaOf converts an os.Stat or os.Lstat result.
 func metaOf(info fs.FileInfo) meta {
-	m := meta{mode: info.Mode(), size: info.Size(), mtimeNS: info.ModTime().UnixNano(), readable: true}
+	s := filestat.Of(info)
+	m := meta{mode: info.Mode(), size: s.Size, mtimeNS: s.MtimeNS, ctimeNS: s.CtimeNS, ino: s.Inode, readable: true}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
 		m.id, m.hasID = fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
 		m.readable = processCreds().canRead(m.mode, int(st.Uid), int(st.Gid))

@@ -68,6 +68,8 @@ func (d *dirHandle) stat(name string, follow bool) (meta, error) {
 		mode:     mode,
 		size:     st.Size,
 		mtimeNS:  st.Mtim.Nano(),
+		ctimeNS:  st.Ctim.Nano(),
+		ino:      st.Ino,
 		id:       fileID{dev: st.Dev, ino: st.Ino},
 		hasID:    true,
 		readable: processCreds().canRead(mode, int(st.Uid), int(st.Gid)),

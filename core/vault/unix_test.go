@@ -4,14 +4,14 @@ package vault
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 func TestWalkSpecialFiles(t *testing.T) {
@@ -25,9 +25,9 @@ func TestWalkSpecialFiles(t *testing.T) {
 	symlink(t, "pipe.md", filepath.Join(root, "pipe-link.md"))
 	symlink(t, os.DevNull, filepath.Join(root, "null.md"))
 	want := []Skip{
-		{"null.md", "not a regular file (char device)"},
-		{"pipe-link.md", "not a regular file (fifo)"},
-		{"pipe.md", "not a regular file (fifo)"},
+		{"null.md", "not a regular file (char device)", false},
+		{"pipe-link.md", "not a regular file (fifo)", false},
+		{"pipe.md", "not a regular file (fifo)", false},
 	}
 	// Unix socket paths are limited to about 100 bytes; use a short
 	// folder when the temp folder is too deep.
@@ -40,7 +40,7 @@ func TestWalkSpecialFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer l.Close()
-		want = append(want, Skip{"sock.md", "not a regular file (socket)"})
+		want = append(want, Skip{"sock.md", "not a regular file (socket)", false})
 	}
 	files, skips := walkAll(t, root, Rules{})
 	assertPaths(t, files, "ok.md")
@@ -53,14 +53,11 @@ func TestWalkSpecialFiles(t *testing.T) {
 	}
 }
 
-// nobody is the conventional unprivileged uid and gid.
-const nobody = 65534
-
 // TestWalkUnreadable checks that unreadable notes and folders become skips.
 // Root reads everything, so under root the test re-runs itself as nobody.
 func TestWalkUnreadable(t *testing.T) {
 	if os.Geteuid() == 0 {
-		runAsNobody(t, "TestWalkUnreadable")
+		testkit.RunAsNobody(t, "TestWalkUnreadable")
 		return
 	}
 	root := mkTree(t, map[string]string{
@@ -85,92 +82,14 @@ func TestWalkUnreadable(t *testing.T) {
 	files, skips := walkAll(t, root, Rules{})
 	assertPaths(t, files, "ok.md")
 	assertSkips(t, skips,
-		Skip{"locked", "permission denied"},
-		Skip{"noexec/x.md", "permission denied"},
-		Skip{"secret.md", "permission denied"})
+		Skip{"locked", "permission denied", true},
+		Skip{"noexec/x.md", "permission denied", true},
+		Skip{"secret.md", "permission denied", true})
 
 	_, err := Read(File{Path: "secret.md", Abs: filepath.Join(root, "secret.md")}, 0)
 	if !errors.Is(err, fs.ErrPermission) {
 		t.Errorf("Read(unreadable) = %v, want ErrPermission", err)
 	}
-}
-
-// runAsNobody re-runs the named test of this test binary as uid/gid nobody
-// and fails t if it fails. The binary is copied where nobody can run it.
-func runAsNobody(t *testing.T, name string) {
-	t.Helper()
-	// TMPDIR may be private (mktemp -d makes a 0700 folder): then use /tmp,
-	// which nobody can reach.
-	base := os.TempDir()
-	if !othersCanEnter(base) {
-		if !othersCanEnter("/tmp") {
-			t.Skipf("neither %s nor /tmp is reachable by nobody", base)
-		}
-		base = "/tmp"
-	}
-	dir, err := os.MkdirTemp(base, "vault-nobody-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tmp := filepath.Join(dir, "tmp") // the child's TMPDIR, nobody's own
-	if err := os.Mkdir(tmp, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(tmp, nobody, nobody); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "vault.test")
-	if err := copyFile(os.Args[0], bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-test.run=^"+name+"$", "-test.v")
-	cmd.Dir = dir
-	cmd.Env = []string{"TMPDIR=" + tmp, "HOME=" + dir, "PATH=" + os.Getenv("PATH")}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-	out, err := cmd.CombinedOutput()
-	t.Logf("as nobody:\n%s", out)
-	if err != nil {
-		t.Fatalf("%s as nobody: %v", name, err)
-	}
-}
-
-// othersCanEnter reports whether every folder from / down to dir has the
-// execute bit for others, so another user can reach files below it.
-func othersCanEnter(dir string) bool {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return false
-	}
-	for p := abs; ; p = filepath.Dir(p) {
-		st, err := os.Stat(p)
-		if err != nil || st.Mode().Perm()&0o001 == 0 {
-			return false
-		}
-		if filepath.Dir(p) == p {
-			return true
-		}
-	}
-}
-
-func copyFile(src, dst string, mode fs.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 func TestCanRead(t *testing.T) {

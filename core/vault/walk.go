@@ -27,6 +27,15 @@ type File struct {
 	MtimeNS int64
 	// Size is the file size in bytes at walk time.
 	Size int64
+	// CtimeNS is the status-change time in nanoseconds since the Unix
+	// epoch, and Inode the inode number (both of the symlink target when
+	// the note is a symlink); 0 where the platform has none (see
+	// core/internal/filestat). The kernel moves ctime on every write and
+	// rename and no program can set it back, so a change check that also
+	// compares these two sees a same-length edit whose mtime was restored
+	// and a note renamed over another.
+	CtimeNS int64
+	Inode   uint64
 }
 
 // Skip is an entry that looked like a note (or a folder that could hold
@@ -38,6 +47,12 @@ type Skip struct {
 	// 5242880 bytes", "not a regular file (fifo)", "permission denied",
 	// "symlink loop", "broken symlink", ...
 	Reason string
+	// Unreadable is set when the entry is still there but could not be
+	// read (permission denied, an I/O error), as opposed to an entry that
+	// is no note (too large, a FIFO, a broken symlink): an index keeps the
+	// last version it read of such a file, or of every file below such a
+	// folder.
+	Unreadable bool
 }
 
 // maxDirVisits bounds how often one real folder is walked through different
@@ -102,6 +117,8 @@ type meta struct {
 	mode     fs.FileMode
 	size     int64 // bytes
 	mtimeNS  int64
+	ctimeNS  int64  // 0 when unknown
+	ino      uint64 // 0 when unknown
 	id       fileID
 	hasID    bool
 	readable bool // by permission bits
@@ -115,6 +132,8 @@ type entry struct {
 	isDir  bool
 	meta   meta   // lstat, or stat of the symlink target
 	reason string // non-empty: report as a Skip
+	// unreadable: the Skip is of an entry that exists but cannot be read
+	unreadable bool
 }
 
 // walkDir reads and closes d, the folder at abs whose vault-relative
@@ -133,7 +152,7 @@ func (w *walker) walkDir(d *dirHandle, abs string, comps []string, included bool
 		if len(comps) == 0 {
 			return false, fmt.Errorf("vault walk: %w", err)
 		}
-		w.skip(strings.Join(comps, "/"), statReason(err))
+		w.skipUnreadable(strings.Join(comps, "/"), err)
 		return true, nil
 	}
 	// p is comps plus one entry's name; reused for every entry, as no
@@ -152,7 +171,7 @@ func (w *walker) walkDir(d *dirHandle, abs string, comps []string, included bool
 			continue
 		}
 		if e.reason != "" {
-			w.skip(rel, e.reason)
+			w.skips = append(w.skips, Skip{Path: rel, Reason: e.reason, Unreadable: e.unreadable})
 			continue
 		}
 		childAbs := joinName(abs, e.name)
@@ -173,7 +192,7 @@ func (w *walker) walkDir(d *dirHandle, abs string, comps []string, included bool
 		if err := w.ctx.Err(); err != nil {
 			return false, fmt.Errorf("vault walk: %w", err)
 		}
-		if err := w.fn(File{Path: rel, Abs: childAbs, MtimeNS: e.meta.mtimeNS, Size: e.meta.size}); err != nil {
+		if err := w.fn(File{Path: rel, Abs: childAbs, MtimeNS: e.meta.mtimeNS, Size: e.meta.size, CtimeNS: e.meta.ctimeNS, Inode: e.meta.ino}); err != nil {
 			return false, err
 		}
 	}
@@ -211,7 +230,7 @@ func (w *walker) prepare(d *dirHandle, comps []string, included bool) (ents []en
 				if !w.c.hasExt(e.nfc) && errors.Is(err, fs.ErrNotExist) {
 					continue // a dangling link that could not have been a note
 				}
-				e.reason, e.key = statReason(err), e.nfc
+				e.reason, e.key, e.unreadable = statReason(err), e.nfc, unreadable(err)
 				ents = append(ents, e)
 				continue
 			}
@@ -239,7 +258,7 @@ func (w *walker) prepare(d *dirHandle, comps []string, included bool) (ents []en
 				if errors.Is(err, fs.ErrNotExist) {
 					continue // removed since it was listed
 				}
-				e.reason = statReason(err)
+				e.reason, e.unreadable = statReason(err), unreadable(err)
 				ents = append(ents, e)
 				continue
 			}
@@ -247,6 +266,7 @@ func (w *walker) prepare(d *dirHandle, comps []string, included bool) (ents []en
 		}
 		if !e.isDir {
 			e.reason = fileReason(e.meta, w.c.max)
+			e.unreadable = e.reason != "" && e.meta.mode.IsRegular() && !e.meta.readable && e.meta.size <= w.c.max
 		}
 		ents = append(ents, e)
 	}
@@ -275,7 +295,7 @@ func (w *walker) enterDir(abs string, comps []string, included bool, anc []fileI
 	}
 	d, err := openDir(abs)
 	if err != nil {
-		w.skip(rel, statReason(err))
+		w.skipUnreadable(rel, err)
 		return true, nil
 	}
 	complete, err := w.walkDir(d, abs, comps, included, append(anc[:len(anc):len(anc)], m.id))
@@ -299,6 +319,23 @@ func joinName(dir, name string) string {
 
 func (w *walker) skip(rel, reason string) {
 	w.skips = append(w.skips, Skip{Path: rel, Reason: reason})
+}
+
+// skipUnreadable records a folder that could not be opened or listed.
+func (w *walker) skipUnreadable(rel string, err error) {
+	w.skips = append(w.skips, Skip{Path: rel, Reason: statReason(err), Unreadable: unreadable(err)})
+}
+
+// unreadable reports whether err says an entry exists but cannot be read,
+// rather than that it is gone or no note: permission denied, an I/O error,
+// or any failure other than a missing path, a symlink loop or a name that
+// is no folder.
+func unreadable(err error) bool {
+	switch {
+	case err == nil, errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.ENOTDIR):
+		return false
+	}
+	return true
 }
 
 // fileReason returns why a candidate note with this stat cannot be indexed,

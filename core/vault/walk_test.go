@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/vaultctx/vaultctx/core/internal/filestat"
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
@@ -184,7 +186,12 @@ func TestWalkFileFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := File{Path: "dir/note.md", Abs: filepath.Join(root, "dir", "note.md"), MtimeNS: st.ModTime().UnixNano(), Size: st.Size()}
+	stamp := filestat.Of(st)
+	want := File{Path: "dir/note.md", Abs: filepath.Join(root, "dir", "note.md"), MtimeNS: st.ModTime().UnixNano(), Size: st.Size(),
+		CtimeNS: stamp.CtimeNS, Inode: stamp.Inode}
+	if runtime.GOOS != "windows" && (want.CtimeNS == 0 || want.Inode == 0) {
+		t.Fatalf("no ctime or inode from filestat: %+v", stamp)
+	}
 	if f != want {
 		t.Errorf("got %+v, want %+v", f, want)
 	}
@@ -262,7 +269,7 @@ func TestWalkSymlinks(t *testing.T) {
 		symlink(t, ".", filepath.Join(root, "self"))
 		files, skips := walkAll(t, root, Rules{})
 		assertPaths(t, files, "n/sub/a.md", "top.md")
-		assertSkips(t, skips, Skip{"n/sub/up", "symlink loop"}, Skip{"self", "symlink loop"})
+		assertSkips(t, skips, Skip{"n/sub/up", "symlink loop", false}, Skip{"self", "symlink loop", false})
 	})
 	t.Run("two folders linking to each other", func(t *testing.T) {
 		root := mkTree(t, map[string]string{"a/1.md": "x", "b/2.md": "x"})
@@ -271,7 +278,7 @@ func TestWalkSymlinks(t *testing.T) {
 		files, skips := walkAll(t, root, Rules{})
 		// a/to-b is b reached first through a; then b is done.
 		assertPaths(t, files, "a/1.md", "a/to-b/2.md")
-		assertSkips(t, skips, Skip{"a/to-b/to-a", "symlink loop"})
+		assertSkips(t, skips, Skip{"a/to-b/to-a", "symlink loop", false})
 	})
 	t.Run("symlink chain loop and broken links", func(t *testing.T) {
 		root := mkTree(t, map[string]string{"ok.md": "x"})
@@ -282,9 +289,9 @@ func TestWalkSymlinks(t *testing.T) {
 		files, skips := walkAll(t, root, Rules{})
 		assertPaths(t, files, "ok.md")
 		assertSkips(t, skips,
-			Skip{"dead.md", "broken symlink"},
-			Skip{"loop1.md", "symlink loop"},
-			Skip{"loop2.md", "symlink loop"})
+			Skip{"dead.md", "broken symlink", false},
+			Skip{"loop1.md", "symlink loop", false},
+			Skip{"loop2.md", "symlink loop", false})
 	})
 	t.Run("partial include walks the folder again through its link", func(t *testing.T) {
 		root := mkTree(t, map[string]string{"A/x/1.md": "x", "A/y/2.md": "x"})
@@ -349,7 +356,7 @@ func TestWalkSizeCap(t *testing.T) {
 	})
 	files, skips := walkAll(t, root, Rules{MaxFileBytes: max})
 	assertPaths(t, files, "at-cap.md")
-	assertSkips(t, skips, Skip{"over-cap.md", "larger than 1000 bytes"})
+	assertSkips(t, skips, Skip{"over-cap.md", "larger than 1000 bytes", false})
 
 	files, skips = walkAll(t, root, Rules{})
 	assertPaths(t, files, "at-cap.md", "over-cap.md")
@@ -383,7 +390,7 @@ func TestWalkUnicodeNames(t *testing.T) {
 		if want := filepath.Join(root, min(nfcName, nfdName)); files[0].Abs != want {
 			t.Errorf("Abs = %q, want %q", files[0].Abs, want)
 		}
-		assertSkips(t, skips, Skip{nfcName, "same name as another entry after Unicode NFC normalisation"})
+		assertSkips(t, skips, Skip{nfcName, "same name as another entry after Unicode NFC normalisation", false})
 	})
 }
 

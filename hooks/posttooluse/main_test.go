@@ -79,6 +79,11 @@ func run(tb testing.TB, stdin []byte, env ...string) result {
 func TestFailOpen(t *testing.T) {
 	huge := append([]byte(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":{"stdout":"`), bytes.Repeat([]byte("x"), int(hookio.MaxPostToolUseInput))...)
 	huge = append(huge, `","stderr":""}}`...)
+	// The fault campaign's crash (issue 17): 6 million levels overflowed
+	// gjson's recursive validator, exit 2. The long deadline lets the
+	// parse, not the deadline, decide.
+	const d = 6_000_000
+	deep := []byte(`{"tool_name":"Bash","tool_response":` + strings.Repeat("[", d) + strings.Repeat("]", d) + `}`)
 	for _, c := range []struct {
 		name  string
 		stdin []byte
@@ -88,6 +93,7 @@ func TestFailOpen(t *testing.T) {
 		{"empty stdin", nil, nil},
 		{"truncated json", []byte(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":{"stdout":"abc`), nil},
 		{"huge stdin", huge, nil},
+		{"deeply nested", deep, []string{"VAULTCTX_HOOK_DEADLINE=60s"}},
 		{"bad budget env", payload(t, "go_test_fail_panic_a"), []string{"VAULTCTX_POSTTOOLUSE_BUDGET=lots"}},
 		{"no cache dir", payload(t, "go_test_fail_panic_a"), []string{"HOME=", "XDG_CACHE_HOME="}},
 		{"unwritable cache dir", payload(t, "go_test_fail_panic_a"), []string{"XDG_CACHE_HOME=/proc/vaultctx-no-such"}},

@@ -42,7 +42,7 @@ func TestClaudeCodeGrepContext(t *testing.T) {
 	}
 
 	mock := claudetest.NewMock(t,
-		claudetest.Use("toolu_grep", "Grep", map[string]any{"pattern": "Get-ChildItem.*-Recurse", "path": "."}),
+		claudetest.Use("toolu_grep", "Grep", map[string]any{"pattern": "Get-ChildItem.*-Recurse.*-Depth", "path": "."}),
 		claudetest.Say("No matches in the project; see the notes."))
 	s := claudetest.NewSession(t, cli, mock)
 	s.WireHooks(t, bins)
@@ -86,7 +86,7 @@ func TestClaudeCodeGrepContext(t *testing.T) {
 		t.Errorf("the Get-ChildItem note is not named: %q", hits)
 	}
 	in := claudetest.RecordedInputs(t, rec, "PreToolUse")
-	if len(in) != 1 || in[0].ToolName != "Grep" || in[0].ToolInput.Get("pattern").String() != "Get-ChildItem.*-Recurse" || in[0].ToolUseID != "toolu_grep" {
+	if len(in) != 1 || in[0].ToolName != "Grep" || in[0].ToolInput.Get("pattern").String() != "Get-ChildItem.*-Recurse.*-Depth" || in[0].ToolUseID != "toolu_grep" {
 		t.Errorf("PreToolUse payloads %+v", in)
 	}
 	ran := false

@@ -177,6 +177,8 @@ func TestPreToolSilentAndFailOpen(t *testing.T) {
 		{"garbage stdin", []byte("\x00\xffnot json{{{"), nil},
 		{"wrong shape", []byte(`{"tool_name": 42, "tool_input": "x"}`), nil},
 		{"huge stdin", bytes.Repeat([]byte("a"), 20<<20), nil},
+		// 4 million levels, the most the 8 MiB cap holds (issue 17).
+		{"deeply nested", []byte(`{"hook_event_name":"PreToolUse","tool_name":"Grep","tool_input":` + strings.Repeat("[", 4<<20-64) + strings.Repeat("]", 4<<20-64) + `}`), []string{"VAULTCTX_HOOK_DEADLINE=60s"}},
 		{"huge valid payload", []byte(`{"hook_event_name":"PreToolUse","tool_name":"WebSearch","tool_input":{"query":"` + strings.Repeat("remoting ", 3<<20) + `"}}`), nil},
 		{"other event", bytes.Replace(payload, []byte(`"PreToolUse"`), []byte(`"PostToolUse"`), 1), nil},
 		{"glob without topic", []byte(`{"hook_event_name":"PreToolUse","tool_name":"Glob","tool_input":{"pattern":"**/*.md"}}`), nil},

@@ -12,7 +12,7 @@ import (
 
 // convertPrompt is a question the test vault (hooktest.DefaultSources)
 // answers.
-const convertPrompt = "How do I convert a wide character string to a multibyte string safely in C++?"
+const convertPrompt = "How do I convert a wide character string to a multibyte string with wcstombs_s in C++?"
 
 // checkPaths fails the test unless every hit names a file that exists.
 func checkPaths(t *testing.T, hits []string) {
@@ -136,8 +136,8 @@ func TestClaudeCodeSessionLife(t *testing.T) {
 	if len(first) != 1 || len(claudetest.Hits(first[0])) == 0 {
 		t.Fatalf("the first prompt got contexts %q, want one naming notes", first)
 	}
-	hits := claudetest.Hits(first[0])
-	checkPaths(t, hits)
+	checkPaths(t, claudetest.Hits(first[0]))
+	hits := claudetest.Chunks(first[0])
 
 	// --resume: the request carries the first turn's context again (it is
 	// part of the conversation) and at most one new one, which repeats
@@ -150,7 +150,7 @@ func TestClaudeCodeSessionLife(t *testing.T) {
 		t.Errorf("%d contexts in the resumed request, want at most 2", len(resumed))
 	}
 	for _, ctx := range resumed[1:] {
-		for _, h := range claudetest.Hits(ctx) {
+		for _, h := range claudetest.Chunks(ctx) {
 			if slices.Contains(hits, h) {
 				t.Errorf("the resumed prompt was shown %q again", h)
 			}
@@ -167,7 +167,7 @@ func TestClaudeCodeSessionLife(t *testing.T) {
 	if len(after) == 0 {
 		t.Fatal("the prompt after /compact got no context")
 	}
-	if got := claudetest.Hits(after[len(after)-1]); !slices.Equal(got, hits) {
+	if got := claudetest.Chunks(after[len(after)-1]); !slices.Equal(got, hits) {
 		t.Errorf("after /compact the prompt was shown %q, want the first answer %q", got, hits)
 	}
 	var sources []string
@@ -217,7 +217,7 @@ func TestClaudeCodeTaskNotification(t *testing.T) {
 	mock := claudetest.NewMock(t,
 		claudetest.Use("toolu_bg", "Agent", map[string]any{
 			"description": "Convert wide strings to multibyte",
-			"prompt":      "Find out how to convert a wide character string to a multibyte string safely in C++.",
+			"prompt":      "Find out how to convert a wide character string to a multibyte string with wcstombs_s in C++.",
 		}),
 		result, result, result, result)
 	s := claudetest.NewSession(t, cli, mock)
@@ -271,7 +271,7 @@ func TestClaudeCodeSubagentContext(t *testing.T) {
 	cli := claudetest.Claude(t)
 	env := hooktest.NewEnv(t, false)
 	bins := claudetest.BuildHooks(t)
-	task := "Find out how to convert a wide character string to a multibyte string safely in C++."
+	task := "Find out how to convert a wide character string to a multibyte string with wcstombs_s in C++."
 	mock := claudetest.NewMock(t,
 		claudetest.Use("toolu_agent", "Agent", map[string]any{
 			"description": "Wide to multibyte strings", "prompt": task, "run_in_background": false,

@@ -29,7 +29,7 @@ type output struct {
 func TestPromptGoldenAndDeterministic(t *testing.T) {
 	env := hooktest.NewEnv(t, true)
 	bin := hooktest.Build(t)
-	payload := hooktest.Payload(t, "userprompt.json")
+	payload := promptPayload(t)
 	// No session id: the session de-duplication is tested separately.
 	noSession := bytes.Replace(payload, []byte(`"session_id":"3f1c2a7e-1b2d-4c55-9a10-0c8d2e6b7f01"`), []byte(`"session_id":""`), 1)
 	// This machine may be busy: the deadline itself is tested in
@@ -110,7 +110,7 @@ func TestPromptSilentCases(t *testing.T) {
 
 func TestPromptFailsOpen(t *testing.T) {
 	bin := hooktest.Build(t)
-	payload := hooktest.Payload(t, "userprompt.json")
+	payload := promptPayload(t)
 	env := hooktest.NewEnv(t, true)
 
 	corrupt := filepath.Join(t.TempDir(), "corrupt.db")
@@ -153,10 +153,27 @@ func TestPromptFailsOpen(t *testing.T) {
 	}
 }
 
+// TestPromptDeeplyNested: a payload nested 4 million levels deep (the most
+// the 8 MiB cap holds) exits 0 with nothing printed, instead of running
+// gjson's recursive validator near a stack overflow (issue 17).
+func TestPromptDeeplyNested(t *testing.T) {
+	bin := hooktest.Build(t)
+	env := hooktest.NewEnv(t, false)
+	const d = 4<<20 - 64
+	deep := []byte(`{"hook_event_name":"UserPromptSubmit","prompt":"wide strings","x":` + strings.Repeat("[", d) + strings.Repeat("]", d) + `}`)
+	r := hooktest.Run(t, bin, deep, env.Vars, "VAULTCTX_HOOK_DEADLINE=60s")
+	if r.Code != 0 || len(r.Stdout) != 0 {
+		t.Fatalf("exit %d, stdout %.200q; want exit 0 and empty stdout", r.Code, r.Stdout)
+	}
+	if !bytes.Contains(r.Stderr, []byte("deeper")) {
+		t.Errorf("stderr = %q, want it to say the payload nests too deep", r.Stderr)
+	}
+}
+
 func TestPromptDuringFullIndex(t *testing.T) {
 	env := hooktest.NewEnv(t, false)
 	bin := hooktest.Build(t)
-	payload := hooktest.Payload(t, "userprompt.json")
+	payload := promptPayload(t)
 	done := make(chan error, 1)
 	go func() {
 		_, err := index.Run(context.Background(), index.Options{Vault: env.Vault, DB: env.DB, Full: true, NoModel: true, Rules: vault.Rules{MaxFileBytes: 5 << 20}})
@@ -179,8 +196,10 @@ func TestPromptDuringFullIndex(t *testing.T) {
 func TestPromptSessionDeduplication(t *testing.T) {
 	env := hooktest.NewEnv(t, true)
 	bin := hooktest.Build(t)
-	payload := hooktest.Payload(t, "userprompt.json")
-	heads := regexp.MustCompile(`(?m)^### .*\n.*\n`)
+	payload := promptPayload(t)
+	// A chunk is its heading, its path and its first line of text: a long
+	// section is cut into several chunks under one heading.
+	heads := regexp.MustCompile(`(?m)^### .*\n.*\n.*\n`)
 	context := func(r hooktest.Result) []string {
 		t.Helper()
 		if r.Code != 0 {
@@ -211,4 +230,20 @@ func TestPromptSessionDeduplication(t *testing.T) {
 	if got := context(hooktest.Run(t, bin, other, env.Vars)); strings.Join(got, "") != strings.Join(first, "") {
 		t.Errorf("another session got %q, want %q", got, first)
 	}
+}
+
+// promptPayload is the shared UserPromptSubmit payload with its question
+// made specific: on the small test vault (hooktest.DefaultSources) every
+// word of "How do I convert a wide character string to a multibyte string
+// safely in C++?" is common, and no note holds 90% of it ("safely"), so the
+// relevance floor keeps silent (core/recall/FLOOR.md, "What the floor
+// cannot do"). Naming the function, as convertPrompt does, is enough.
+func promptPayload(t *testing.T) []byte {
+	t.Helper()
+	b := hooktest.Payload(t, "userprompt.json")
+	out := bytes.Replace(b, []byte("to a multibyte string safely in C++?"), []byte("to a multibyte string with wcstombs_s in C++?"), 1)
+	if bytes.Equal(out, b) {
+		t.Fatal("the shared payload's prompt changed; update promptPayload")
+	}
+	return out
 }

@@ -208,6 +208,20 @@ func Hits(context string) []string {
 	return out
 }
 
+// Chunks returns the chunks a vaultctx context block shows, each as its
+// "### heading", path and first line of text: unlike Hits it tells apart
+// two chunks of one long section, which share a heading and a path.
+func Chunks(context string) []string {
+	lines := strings.Split(context, "\n")
+	var out []string
+	for i := 0; i+2 < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "### ") && filepath.IsAbs(lines[i+1]) {
+			out = append(out, lines[i]+"\n"+lines[i+1]+"\n"+lines[i+2])
+		}
+	}
+	return out
+}
+
 // hookContext matches the start of any hook's context in a system text:
 // at its start or after a newline.
 var hookContext = regexp.MustCompile(`(?:^|\n)[A-Z][A-Za-z]+(?::\S+)? hook additional context: `)

@@ -68,6 +68,12 @@ func NewEnv(tb testing.TB, withModel bool) *Env {
 	return NewEnvWith(tb, withModel, DefaultSources...)
 }
 
+// AfterIndex, when set, runs after NewEnvWith's index run with the index
+// file and the model folder ("" for BM25 only): the hooks' tests set it to
+// recall.CalibrateIndex, which `vaultctx index` runs after every run, and
+// which this package cannot call itself (core/recall's tests import it).
+var AfterIndex func(db, modelDir string) error
+
 // NewEnvWith builds a vault from srcs and indexes it, with vectors from the
 // GloVe test model (../shared/models/glove-120k) when withModel is set. It
 // fails the test on any error.
@@ -84,6 +90,11 @@ func NewEnvWith(tb testing.TB, withModel bool, srcs ...Source) *Env {
 	}
 	if _, err := index.Run(context.Background(), opt); err != nil {
 		tb.Fatalf("index: %v", err)
+	}
+	if AfterIndex != nil {
+		if err := AfterIndex(e.DB, opt.ModelDir); err != nil {
+			tb.Fatalf("after index: %v", err)
+		}
 	}
 	e.Vars = []string{
 		"HOME=" + dir,

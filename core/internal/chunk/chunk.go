@@ -29,13 +29,22 @@ type Options struct {
 	// MaxChars is the largest chunk Text in runes (Unicode code points).
 	// 0 or less means no limit.
 	MaxChars int
-	// MinChars drops chunks whose white-space-trimmed Text has fewer runes.
-	// Empty chunks are always dropped.
+	// MinChars drops chunks whose white-space-trimmed Text weighs less,
+	// counting each rune by its script's weight (see Weight, rule 5).
+	// Empty chunks are always dropped; rule 8 keeps a note whose chunks
+	// were all dropped.
 	MinChars int
 	// SkipSections lists H2 section titles whose whole section is left out,
 	// matched case-insensitively after normalisation (see rule 6).
 	SkipSections []string
 }
+
+// RulesVersion names the rules in the package documentation. It changes
+// whenever Split may return other chunks for the same input, so an index
+// can tell that chunks it stored under older rules need re-chunking.
+// Version 2 added rule 8 (the whole-note fallback) and the script weights
+// of rule 5.
+const RulesVersion = "2"
 
 // Default sizes, in runes.
 const (
@@ -70,12 +79,28 @@ type section struct {
 // tolerated. Split never fails; the result is deterministic and may be
 // empty (nil).
 func Split(title, body string, opt Options) []Chunk {
+	return split(title, body, opt, true)
+}
+
+// split is Split, with rule 8 only when fallback is set.
+func split(title, body string, opt Options, fallback bool) []Chunk {
 	sp := splitter{opt: opt, skip: normSkips(opt.SkipSections)}
 	title, _ = shorten(strings.TrimSpace(title))
 
 	cur := section{name: title}
 	skipping := false
 	seenH1 := false
+	// kept are the body's byte ranges outside skipped sections, heading
+	// lines included, merged where they touch (for rule 8).
+	var kept [][2]int
+	keep := func(lo, hi int) {
+		if n := len(kept); n > 0 && kept[n-1][1] == lo {
+			kept[n-1][1] = hi
+		} else if hi > lo {
+			kept = append(kept, [2]int{lo, hi})
+		}
+	}
+	headStart := 0 // where the current section's heading line starts
 	sc := newScanner(body)
 	for {
 		ev, ok := sc.next()
@@ -88,9 +113,11 @@ func Split(title, body string, opt Options) []Chunk {
 		cur.end = ev.start
 		if !skipping {
 			sp.section(cur.name, body[cur.start:cur.end])
+			keep(headStart, cur.end)
 		}
 		name, cut := shorten(ev.head)
 		cur = section{name: name, start: ev.end}
+		headStart = ev.start
 		if cut {
 			cur.start = ev.start
 		}
@@ -103,6 +130,15 @@ func Split(title, body string, opt Options) []Chunk {
 	cur.end = len(body)
 	if !skipping {
 		sp.section(cur.name, body[cur.start:cur.end])
+		keep(headStart, cur.end)
+	}
+	if len(sp.out) == 0 && fallback {
+		// Rule 8: a note whose chunks were all dropped keeps its text
+		// outside skipped sections, headings included, under its title.
+		sp.noMin = true
+		for _, k := range kept {
+			sp.section(title, body[k[0]:k[1]])
+		}
 	}
 	return sp.out
 }
@@ -111,6 +147,8 @@ type splitter struct {
 	opt  Options
 	skip []string
 	out  []Chunk
+	// noMin turns rule 5 off (for rule 8's fallback).
+	noMin bool
 }
 
 func (sp *splitter) fits(s string) bool {
@@ -131,10 +169,11 @@ func (sp *splitter) emit(name, text string) {
 	if text == "" {
 		return
 	}
-	if min := sp.opt.MinChars; min > 0 {
-		// Runes are between bytes/4 and bytes, so only short texts need counting.
+	if min := sp.opt.MinChars; min > 0 && !sp.noMin {
+		// Every rune weighs at least 1 and takes at most 4 bytes, so a
+		// text of 4*min bytes or more is long enough without counting.
 		t := strings.TrimSpace(text)
-		if len(t) < min || (len(t) < 4*min && utf8.RuneCountInString(t) < min) {
+		if len(t) < 4*min && weighed(t, min) < min {
 			return
 		}
 	}
@@ -310,6 +349,56 @@ func (sp *splitter) hard(name, text string) {
 		total -= utf8.RuneCountInString(text[:len(text)-len(rest)])
 		text = rest
 	}
+}
+
+// Script weights of rule 5, derived as runes per word of English notes over
+// characters per word of the script, rounded down:
+//   - English: 6.2 to 7.8 runes per word, counting the space after it
+//     (measured on ../shared: obsidian 6.2, obsidian-tasks-docs 6.7,
+//     flancia-garden 7.0, large 7.8; prose outside code fences);
+//   - Chinese running text: 1.6 to 1.7 characters per word (DeFrancis 1943,
+//     Zheng 1957, from the share of one-character words), so a Han
+//     character carries the text of 6.2/1.7 to 7.8/1.6, 3.6 to 4.9 Latin
+//     runes: weight 4, given to Japanese kana too, also written without
+//     spaces;
+//   - Korean: 2.7 to 2.8 syllables per word (eojeol) in school-textbook
+//     counts (Kim 2012, 2014), plus the space: 6.2/3.8 to 7.8/3.7, 1.6 to
+//     2.1: weight 2 per Hangul syllable.
+//
+// So the 30-rune minimum is about 5 English words, 8 Han characters or 15
+// Hangul syllables.
+const (
+	weightHan    = 4
+	weightHangul = 2
+)
+
+// Weight returns how many Latin runes r counts for in the minimum-size
+// rule (rule 5): weightHan for Han, Hiragana and Katakana, weightHangul for
+// Hangul, 1 otherwise.
+func Weight(r rune) int {
+	if r < 0x1100 {
+		return 1
+	}
+	switch {
+	case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
+		return weightHan
+	case unicode.Is(unicode.Hangul, r):
+		return weightHangul
+	}
+	return 1
+}
+
+// weighed returns the summed Weight of the runes of s, stopping once it
+// reaches limit.
+func weighed(s string, limit int) int {
+	n := 0
+	for _, r := range s {
+		n += Weight(r)
+		if n >= limit {
+			break
+		}
+	}
+	return n
 }
 
 // trimChunk drops leading blank lines and trailing white space, keeping the

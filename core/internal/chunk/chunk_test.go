@@ -16,6 +16,14 @@ func sections(cs []Chunk) []string {
 	return out
 }
 
+func texts(cs []Chunk) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Text
+	}
+	return out
+}
+
 // filler is a sentence long enough to survive MinChars on its own.
 const filler = "This paragraph has enough words to be kept as a chunk."
 
@@ -101,12 +109,41 @@ func TestSplitMinChars(t *testing.T) {
 		t.Errorf("Ordinal = %d after dropping, want 0", cs[0].Ordinal)
 	}
 	// Leading indentation does not count.
-	if cs := Split("T", strings.Repeat(" ", 200)+"x", opt); len(cs) != 0 {
+	if cs := Split("T", strings.Repeat(" ", 200)+"x\n## B\n"+filler, opt); len(cs) != 1 || cs[0].Section != "B" {
 		t.Errorf("indented 1-rune text kept: %+v", cs)
 	}
-	// Runes, not bytes: 29 three-byte runes are still too short.
-	if cs := Split("T", strings.Repeat("日", opt.MinChars-1), opt); len(cs) != 0 {
-		t.Errorf("29 runes kept: %+v", cs)
+	// Weights, not bytes: 7 Han characters (3 bytes, weight 4) weigh 28,
+	// under the minimum, 8 weigh 32; 15 Hangul syllables (weight 2) weigh
+	// 30. The notes hold a long section too, so rule 8 stays out of it.
+	long := "## Long\n" + filler + "\n"
+	for _, tc := range []struct {
+		text string
+		keep bool
+	}{
+		{strings.Repeat("日", 7), false},
+		{strings.Repeat("日", 8), true},
+		{strings.Repeat("かな", 4), true},
+		{strings.Repeat("한", 14), false},
+		{strings.Repeat("한", 15), true},
+		{strings.Repeat("é", opt.MinChars-1), false},
+	} {
+		cs := Split("T", "## Short\n"+tc.text+"\n"+long, opt)
+		if got := len(cs) == 2; got != tc.keep {
+			t.Errorf("%q (%d runes): kept %v, want %v", tc.text, utf8.RuneCountInString(tc.text), got, tc.keep)
+		}
+	}
+}
+
+func TestWeight(t *testing.T) {
+	for _, tc := range []struct {
+		r    rune
+		want int
+	}{
+		{'a', 1}, {'é', 1}, {'δ', 1}, {'🙂', 1}, {'日', weightHan}, {'か', weightHan}, {'カ', weightHan}, {'한', weightHangul}, {'，', 1},
+	} {
+		if got := Weight(tc.r); got != tc.want {
+			t.Errorf("Weight(%q) = %d, want %d", tc.r, got, tc.want)
+		}
 	}
 }
 
@@ -310,9 +347,50 @@ func TestSplitLongHeadings(t *testing.T) {
 }
 
 func TestSplitEmpty(t *testing.T) {
-	for _, body := range []string{"", "\n\n", "## A\n## B\n", "# Only a title\n"} {
+	for _, body := range []string{"", "\n\n", " \t\n ", "## See Also\n- [[x]]\n"} {
 		if cs := Split("T", body, DefaultOptions()); len(cs) != 0 {
 			t.Errorf("Split(%q) = %+v, want none", body, cs)
+		}
+	}
+}
+
+// TestSplitShortNote checks rule 8: a note made only of short sections
+// keeps one chunk with all of its text, headings included, under its
+// title; skipped sections stay out of it.
+func TestSplitShortNote(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"contact card", "# Bob Smith\n## Phone\n+1 555 0100\n", "# Bob Smith\n## Phone\n+1 555 0100"},
+		{"title only", "# Only a title\n", "# Only a title"},
+		{"empty headings", "## A\n## B\n", "## A\n## B"},
+		{"text before a heading", "call back\n## Phone\n555\n", "call back\n## Phone\n555"},
+		{"one CJK line", "東京の天気\n", "東京の天気"},
+		{"skipped section left out", "# Bob\n## Phone\n555\n## See Also\n- [[Alice]]\n", "# Bob\n## Phone\n555"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := Split("Bob Smith", tc.body, DefaultOptions())
+			if len(cs) != 1 || cs[0].Text != tc.want || cs[0].Section != "Bob Smith" || cs[0].Ordinal != 0 {
+				t.Fatalf("got %+v, want one chunk %q in section %q", cs, tc.want, "Bob Smith")
+			}
+		})
+	}
+	// Two kept stretches around a skipped section give two chunks, in
+	// order; a short note over MaxChars is still cut (rule 4).
+	cs := Split("T", "a\n## See Also\nx\n## B\nb\n", DefaultOptions())
+	if got := texts(cs); strings.Join(got, "|") != "a|## B\nb" {
+		t.Errorf("around a skipped section: %q", got)
+	}
+	opt := Options{MaxChars: 20, MinChars: 30}
+	long := "## A\nshort one\n\n## B\nshort two\n\n## C\nthree\n"
+	cs = Split("T", long, opt)
+	if len(cs) < 2 {
+		t.Fatalf("want the fallback cut at MaxChars 20, got %+v", cs)
+	}
+	for _, c := range cs {
+		if utf8.RuneCountInString(c.Text) > opt.MaxChars {
+			t.Errorf("fallback chunk over MaxChars: %q", c.Text)
 		}
 	}
 }

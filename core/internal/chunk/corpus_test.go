@@ -128,12 +128,19 @@ func checkChunks(t testing.TB, name, title, body string, opt Options, cs []Chunk
 	t.Helper()
 	var spans [][2]int
 	pos := 0
+	// Rule 8: chunks under MinChars come only from the fallback, taken
+	// when rules 1-6 keep nothing; and a body with any non-space text
+	// outside skipped sections always gives a chunk.
+	fallback := len(cs) > 0 && len(split(title, body, opt, false)) == 0
+	if len(cs) == 0 && len(opt.SkipSections) == 0 && strings.TrimSpace(body) != "" {
+		t.Errorf("%s: no chunk for a body with text: %q", name, body[:min(len(body), 200)])
+	}
 	for i, c := range cs {
 		n := utf8.RuneCountInString(c.Text)
 		if opt.MaxChars > 0 && n > opt.MaxChars {
 			t.Errorf("%s: chunk %d has %d runes > MaxChars %d", name, i, n, opt.MaxChars)
 		}
-		if trimmed := strings.TrimSpace(c.Text); trimmed == "" || utf8.RuneCountInString(trimmed) < opt.MinChars {
+		if trimmed := strings.TrimSpace(c.Text); trimmed == "" || (!fallback && weightOf(trimmed) < opt.MinChars) {
 			t.Errorf("%s: chunk %d is shorter than MinChars %d: %q", name, i, opt.MinChars, c.Text)
 		}
 		if c.Ordinal != i {
@@ -155,6 +162,16 @@ func checkChunks(t testing.TB, name, title, body string, opt Options, cs []Chunk
 		pos = off + len(c.Text)
 	}
 	return spans
+}
+
+// weightOf is the slow reference of weighed: the summed Weight of every
+// rune.
+func weightOf(s string) int {
+	n := 0
+	for _, r := range s {
+		n += Weight(r)
+	}
+	return n
 }
 
 // headingish marks the lines a chunker may leave out of the texts: lines

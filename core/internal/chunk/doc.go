@@ -43,8 +43,11 @@
 //     last white space in the second half of its window, else at a rune
 //     boundary; white space at a cut is dropped.
 //     No chunk's Text exceeds MaxChars runes.
-//  5. Short chunks. A chunk whose trimmed Text is under MinChars (30) runes
-//     is dropped, after splitting; empty chunks are always dropped.
+//  5. Short chunks. A chunk whose trimmed Text weighs under MinChars (30)
+//     is dropped, after splitting; empty chunks are always dropped. A rune
+//     weighs 1, a Han or kana character 4 and a Hangul syllable 2: about
+//     as many Latin runes as they carry text, from characters per word
+//     (see Weight), so 8 Han characters are kept like 5 English words.
 //  6. Skipped sections. An H2 section (or an H1 section other than the
 //     first H1) whose heading matches SkipSections (Related, See Also,
 //     Links, References, Related Links) is left out with everything under
@@ -53,6 +56,14 @@
 //     (":", markup) and repeated white space.
 //  7. Ordinals. Ordinal counts the chunks that are kept, from 0, in
 //     document order.
+//  8. No note without a chunk. When rules 1-6 keep no chunk (every
+//     section is short or empty), the note's text outside skipped
+//     sections is chunked again as one section named after the title,
+//     with its H1/H2 heading lines in Text and rule 5 off: a contact note
+//     "# Bob Smith / ## Phone / +1 555 0100" becomes one chunk of all three
+//     lines. Its Text is still a slice of the body and still obeys rule 4.
+//     Only a body that is empty or white space (or only skipped sections)
+//     gives no chunk.
 //
 // Split makes one pass over the body with a line scanner (no regular
 // expressions) and a second pass only over sections that are too long;

@@ -29,7 +29,7 @@ const maxSeen = 10000
 // additions (last writer wins), which only means a chunk may be repeated.
 type Seen struct {
 	path   string
-	origID string
+	origID string  // storedID of the session id
 	ids    []int64 // in insertion order
 	set    map[int64]bool
 	dirty  bool
@@ -69,7 +69,7 @@ func Open(dir, sessionID string) (*Seen, error) {
 		}
 		expireSeen(dir, now)
 	}
-	s := &Seen{path: filepath.Join(dir, SafeName(sessionID)+".json"), origID: sessionID, set: map[int64]bool{}}
+	s := &Seen{path: filepath.Join(dir, SafeName(sessionID)+".json"), origID: storedID(sessionID), set: map[int64]bool{}}
 	if info, err := os.Stat(s.path); err == nil && now.Sub(info.ModTime()) > TTL {
 		_ = os.Remove(s.path)
 		return s, nil
@@ -79,7 +79,7 @@ func Open(dir, sessionID string) (*Seen, error) {
 		return s, nil
 	}
 	var f seenFile
-	if json.Unmarshal(data, &f) != nil || f.SessionID != sessionID {
+	if json.Unmarshal(data, &f) != nil || f.SessionID != s.origID {
 		return s, nil
 	}
 	for _, id := range f.Chunks {
@@ -155,6 +155,21 @@ func expireSeen(dir string, now time.Time) {
 			_ = os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// maxStoredID is the longest session id a state file records as it is:
+// 256 bytes (Claude Code's are 36-byte UUIDs, or those plus an agent id).
+const maxStoredID = 256
+
+// storedID is the session id as the state file records it: id itself, or
+// for a longer one "sha256:" and the hex SHA-256 of id, so a multi-megabyte
+// session_id does not write megabytes on every call.
+func storedID(id string) string {
+	if len(id) <= maxStoredID {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // SafeName turns an identifier from a payload (session_id, tool_use_id)

@@ -159,3 +159,34 @@ func TestReset(t *testing.T) {
 		t.Errorf("Reset in a missing folder: %v", err)
 	}
 }
+
+// TestHugeSessionID is the fault campaign's case (issue 17): a
+// multi-megabyte session_id wrote a multi-megabyte state file on every
+// call. The file records a hash of a long id, and two long ids that share
+// their first megabytes still keep apart.
+func TestHugeSessionID(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sessions")
+	huge := strings.Repeat("s", 4<<20)
+	s, err := Open(dir, huge+"a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Add(1, 2, 3)
+	if err := s.Save(); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(dir, SafeName(huge+"a")+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Size() > 1024 {
+		t.Errorf("state file of a 4 MiB session id holds %d bytes, want at most 1 KiB", info.Size())
+	}
+	again, _ := Open(dir, huge+"a")
+	if !again.Has(2) {
+		t.Error("the state of a long session id was not read back")
+	}
+	if other, _ := Open(dir, huge+"b"); other.Has(2) {
+		t.Error("two long session ids share state")
+	}
+}

@@ -169,3 +169,40 @@ func ExampleSearchableTerms() {
 	fmt.Println(SearchableTerms("Thanks! Why does the linker fail on wcstombs_s?"))
 	// Output: [linker fail wcstombs]
 }
+
+func TestIdentifier(t *testing.T) {
+	for w, want := range map[string]bool{
+		"EnableQuickCustomization": true, "iPhone": true, "VMProcessor": true, "MFC": true, "Set-VMProcessor": true,
+		"C2280": true, "x64": true, "mbstowcs_s": true, "os.path.join": true, "CWnd::Create": true, "std::vector": true,
+		"p->next": true, "config.yaml": true,
+		"Hello": false, "toolbar": false, "I": false, "end.": false, "note:": false, "plug-in": false, "2024-01-31": false,
+		"_private": false, "(see": false, "": false,
+	} {
+		if got := Identifier(w); got != want {
+			t.Errorf("Identifier(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
+func TestScripts(t *testing.T) {
+	for _, r := range "漢かナヒー한ｰﾞﾟ゛゜々〆ｶ" {
+		if !CJK(r) {
+			t.Errorf("CJK(%q) = false", r)
+		}
+	}
+	for _, r := range "aZ9-・。、 é" {
+		if CJK(r) {
+			t.Errorf("CJK(%q) = true", r)
+		}
+	}
+	for _, r := range "📅✅⏫⏳🔁🛫➕⭐☀🙂" {
+		if !Emoji(r) {
+			t.Errorf("Emoji(%q) = false", r)
+		}
+	}
+	for _, r := range "©°→│■a漢\uFE0F\u200D🏽" {
+		if Emoji(r) {
+			t.Errorf("Emoji(%q) = true", r)
+		}
+	}
+}

@@ -1,0 +1,342 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vaultctx/vaultctx/core/store"
+	"github.com/vaultctx/vaultctx/internal/testkit"
+)
+
+// writeAt overwrites the bytes of file at offset.
+func writeAt(tb testing.TB, file string, off int64, b []byte) {
+	tb.Helper()
+	f, err := os.OpenFile(file, os.O_RDWR, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(b, off); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// TestFullReplacesDamagedIndex is the fault campaign's case (issue 17):
+// a schema format number of 9 at offset 44 made every command, `index
+// --full` included, fail with "unsupported file format". Each damage that
+// leaves the file starting like SQLite is reported as store.ErrDamaged,
+// and a full run replaces the file.
+func TestFullReplacesDamagedIndex(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		off  int64
+		b    []byte
+	}{
+		{"schema format number", 44, []byte{0, 0, 0, 9}},
+		{"file format versions", 18, []byte{3, 3}},
+		{"page size", 16, []byte{0, 3}},
+		{"page count", 28, []byte{0, 0, 0, 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v, db := testVault(t)
+			want := mustRun(t, opts(v, db)).Chunks
+			writeAt(t, db, c.off, c.b)
+			_, err := store.Open(context.Background(), db, store.Options{ReadOnly: true})
+			if !errors.Is(err, store.ErrDamaged) {
+				t.Fatalf("read-only open of the damaged file: %v, want ErrDamaged", err)
+			}
+			if _, err := Run(context.Background(), opts(v, db)); !errors.Is(err, store.ErrDamaged) {
+				t.Errorf("incremental run on the damaged file: %v, want ErrDamaged", err)
+			}
+			o := opts(v, db)
+			o.Full = true
+			if got := mustRun(t, o).Chunks; got != want {
+				t.Errorf("full run: %d chunks, want %d", got, want)
+			}
+			check(t, db)
+		})
+	}
+}
+
+// TestEmptyVaultSearches: the index of a vault without notes answers
+// every query with no hits (issue 17: a query of two words failed with
+// "corrupt FTS5 averages record", FTS5's empty record of a table that
+// never held a row).
+func TestEmptyVaultSearches(t *testing.T) {
+	for _, full := range []bool{false, true} {
+		dir := t.TempDir()
+		o := opts(dir, filepath.Join(dir, "data", "index.db"))
+		o.Full = full
+		mustRun(t, o)
+		st, err := store.Open(context.Background(), o.DB, store.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"alpha", "alpha bravo", "alpha OR bravo charlie", `"alpha bravo"`} {
+			hits, err := st.KeywordHits(context.Background(), q, 10, store.DefaultColumnWeights)
+			if err != nil || len(hits) != 0 {
+				t.Errorf("full=%v: KeywordHits(%q) = %v, %v; want no hits, no error", full, q, hits, err)
+			}
+		}
+		st.Close()
+	}
+}
+
+// TestReadersDuringFirstIndex: while the first index of a vault is built,
+// readers find no index (ErrNotIndexed) or a complete one, never a
+// half-made file (issue 17: 101 of 780 searches failed in the first 0.8 s).
+func TestReadersDuringFirstIndex(t *testing.T) {
+	v, db := testVault(t)
+	if err := os.MkdirAll(filepath.Dir(db), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(context.Background(), opts(v, db))
+		done <- err
+	}()
+	ctx := context.Background()
+	reads, complete := 0, 0
+	var bad []error
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			running = false
+		default:
+		}
+		reads++
+		st, err := store.Open(ctx, db, store.Options{ReadOnly: true})
+		if errors.Is(err, store.ErrNotIndexed) {
+			continue
+		}
+		if err == nil {
+			var hits []store.Hit
+			hits, err = st.KeywordHits(ctx, "task done", 5, store.DefaultColumnWeights)
+			if err == nil && len(hits) == 0 {
+				err = errors.New("an installed index finds nothing for \"task done\"")
+			}
+			st.Close()
+		}
+		if err != nil {
+			bad = append(bad, err)
+			continue
+		}
+		complete++
+	}
+	if len(bad) > 0 {
+		t.Errorf("%d of %d reads saw a half-made index; first: %v", len(bad), reads, bad[0])
+	}
+	t.Logf("%d reads, %d on a complete index", reads, complete)
+}
+
+// TestSymlinkedDB is the fault campaign's case (issue 17): the lock was
+// "<name given>.lock", so an indexer through a symlinked --db was not
+// excluded, and a full run through the link replaced the link with a
+// regular file.
+func TestSymlinkedDB(t *testing.T) {
+	v, real := testVault(t)
+	mustRun(t, opts(v, real))
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	release, err := lock(resolve(real))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var le *LockedError
+	if _, err := Run(context.Background(), opts(v, link)); !errors.As(err, &le) || le.PID != os.Getpid() {
+		t.Errorf("run through the link while the real name is locked: %v, want LockedError naming pid %d", err, os.Getpid())
+	}
+	release()
+	o := opts(v, link)
+	o.Full = true
+	want := mustRun(t, o).Chunks
+	fi, err := os.Lstat(link)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("after a full run through it, %s is no longer a symlink (%v)", link, err)
+	}
+	st := check(t, real)
+	if stats, err := st.Stats(context.Background()); err != nil || stats.Chunks != want {
+		t.Errorf("the link's target holds %d chunks (%v), want %d", stats.Chunks, err, want)
+	}
+	// A dangling link names the file the first index creates.
+	dangling := filepath.Join(t.TempDir(), "dangling.db")
+	made := filepath.Join(t.TempDir(), "made.db")
+	if err := os.Symlink(made, dangling); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, opts(v, dangling))
+	if fi, err := os.Lstat(dangling); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the first index through a dangling link replaced the link (%v)", err)
+	}
+	check(t, made)
+}
+
+// TestWALLeftAfterIncremental is the fault campaign's case (issue 17): an
+// incremental run that ended while readers were open left a 56 MB WAL,
+// which read-only readers cannot checkpoint, and every read paid for it
+// (p50 8.9 to 23 ms) until the next quiet run. With four reader loops
+// active throughout, the run must leave at most 1 MiB of WAL.
+func TestWALLeftAfterIncremental(t *testing.T) {
+	dir := t.TempDir()
+	v := filepath.Join(dir, "vault")
+	testkit.CopyTree(t, filepath.Join(shared, "corpora/large/cpp-docs/docs/build"), v)
+	db := filepath.Join(dir, "index.db")
+	mustRun(t, opts(v, db))
+
+	// Change every note, so the run rewrites all of its chunks.
+	later := time.Now().Add(time.Minute)
+	err := filepath.WalkDir(v, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, append(b, "\n\nEdited once more.\n"...), 0o644); err != nil {
+			return err
+		}
+		return os.Chtimes(p, later, later)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	ctx := context.Background()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var reads atomic.Int64
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				st, err := store.Open(ctx, db, store.Options{ReadOnly: true})
+				if err != nil {
+					continue
+				}
+				st.KeywordHits(ctx, "linker options", 10, store.DefaultColumnWeights)
+				st.Close()
+				reads.Add(1)
+			}
+		}()
+	}
+	sum := mustRun(t, opts(v, db))
+	fi, err := os.Stat(db + "-wal")
+	close(stop)
+	wg.Wait()
+	if sum.FilesIndexed == 0 {
+		t.Fatal("the incremental run indexed nothing")
+	}
+	var wal int64
+	if err == nil {
+		wal = fi.Size()
+	}
+	t.Logf("%d files re-indexed, %d reads alongside, WAL left: %d bytes", sum.FilesIndexed, reads.Load(), wal)
+	if wal > 1<<20 {
+		t.Errorf("the run left a WAL of %d bytes, want at most 1 MiB", wal)
+	}
+}
+
+// TestLockRaceKeepsPID is the fault campaign's case (issue 17): of two
+// indexers that start in the same instant, the loser read the lock file
+// before the winner wrote its pid, and said "locked by another indexer".
+// Here the winner holds the lock and writes its pid a moment later.
+func TestLockRaceKeepsPID(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "index.db")
+	f, err := os.OpenFile(db+".lock", os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}()
+	_, err = lock(db)
+	var le *LockedError
+	if !errors.As(err, &le) || le.PID != os.Getpid() {
+		t.Errorf("lock while the winner has yet to write its pid: %v, want LockedError naming pid %d", err, os.Getpid())
+	}
+}
+
+// TestStaleFullTempRemoved is the fault campaign's case (issue 17): a
+// killed `index --full` left an index-sized .full-PID.tmp until the next
+// full run. Any run that holds the lock removes it.
+func TestStaleFullTempRemoved(t *testing.T) {
+	v, db := testVault(t)
+	mustRun(t, opts(v, db))
+	var stale []string
+	for _, suffix := range []string{"", "-wal", "-shm", ".packed"} {
+		p := db + ".full-999999.tmp" + suffix
+		if err := os.WriteFile(p, []byte("left by a killed run"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stale = append(stale, p)
+	}
+	mustRun(t, opts(v, db)) // incremental
+	for _, p := range stale {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("%s survived an incremental run", filepath.Base(p))
+		}
+	}
+}
+
+// TestEarlierSchemaRebuilt: an incremental run on an index an earlier
+// version made (another schema) rebuilds it whole instead of failing, so
+// an upgrade needs no `index --full` by hand; an index of a later schema
+// is left alone with ErrSchema.
+func TestEarlierSchemaRebuilt(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		have    string
+		rebuilt bool
+	}{{"1", true}, {"99", false}} {
+		t.Run(c.have, func(t *testing.T) {
+			v, db := testVault(t)
+			want := mustRun(t, opts(v, db)).Chunks
+			st, err := store.Open(ctx, db, store.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.SetMeta(ctx, store.MetaSchemaVersion, c.have); err != nil {
+				t.Fatal(err)
+			}
+			st.Close()
+			sum, err := Run(ctx, opts(v, db))
+			if !c.rebuilt {
+				if !errors.Is(err, store.ErrSchema) {
+					t.Fatalf("run on a later schema: %v, want ErrSchema", err)
+				}
+				return
+			}
+			if err != nil || sum.SchemaUpgraded != c.have || sum.Chunks != want {
+				t.Fatalf("run on schema %s: %+v, %v; want it rebuilt with %d chunks", c.have, sum, err, want)
+			}
+			check(t, db)
+		})
+	}
+}

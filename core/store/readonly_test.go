@@ -1,0 +1,111 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func sha(tb testing.TB, p string) [32]byte {
+	tb.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sha256.Sum256(b)
+}
+
+// TestCheckLeavesHotJournal is the fault campaign's case (issue 17):
+// doctor's FTS5 check opened the file read-write, so SQLite rolled back a
+// hot journal and the file changed. A read-only store's Check and
+// Consistency run read statements only, and a read-only Open of a file
+// with a hot journal fails with ErrHotJournal instead of reading the
+// half-made write as an immutable file.
+func TestCheckLeavesHotJournal(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "index.db")
+	s, err := Open(ctx, db, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		put(t, s, fmt.Sprint(i, ".md"), strings.Repeat(fmt.Sprint("word", i, " "), 500))
+	}
+	s.Close()
+
+	// A write interrupted halfway: rollback-journal mode, a page cache of
+	// two pages so the change spills into the file, and a copy of the
+	// file and its journal taken before the rollback.
+	raw, err := sql.Open("sqlite3", "file:"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.SetMaxOpenConns(1)
+	for _, q := range []string{"PRAGMA journal_mode=DELETE", "PRAGMA cache_size=2"} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx, err := raw.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec("UPDATE chunks SET chunk_text = chunk_text || 'x'"); err != nil {
+		t.Fatal(err)
+	}
+	hot := filepath.Join(dir, "hot")
+	os.Mkdir(hot, 0o755)
+	h := filepath.Join(hot, "index.db")
+	copyFile(t, db, h)
+	copyFile(t, db+"-journal", h+"-journal")
+	tx.Rollback()
+	raw.Close()
+
+	before := sha(t, h)
+	_, err = Open(ctx, h, Options{ReadOnly: true})
+	if !errors.Is(err, ErrHotJournal) {
+		t.Errorf("read-only open with a hot journal: %v, want ErrHotJournal", err)
+	}
+	if sha(t, h) != before {
+		t.Fatal("a read-only open changed the file")
+	}
+
+	// An intact WAL-mode file with a WAL pending (copied while its writer
+	// was open): Check and Consistency read it and leave it unchanged.
+	w, err := Open(ctx, db, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, w, "late.md", "written after the last checkpoint")
+	pending := filepath.Join(dir, "pending")
+	os.Mkdir(pending, 0o755)
+	p := filepath.Join(pending, "index.db")
+	copyFile(t, db, p)
+	copyFile(t, db+"-wal", p+"-wal")
+	w.Close()
+	before = sha(t, p)
+	r, err := Open(ctx, p, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Check(ctx); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	if err := r.Consistency(ctx, true); err != nil {
+		t.Errorf("Consistency: %v", err)
+	}
+	if hits, err := r.KeywordHits(ctx, "checkpoint", 5, DefaultColumnWeights); err != nil || len(hits) != 1 {
+		t.Errorf("the WAL's chunk: %v %v", hits, err)
+	}
+	r.Close()
+	if sha(t, p) != before {
+		t.Error("Check of a read-only store changed the file")
+	}
+}
