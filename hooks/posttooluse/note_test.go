@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -9,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vaultctx/vaultctx/internal/hooktest"
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // TestNoteWrittenIsIndexed: after Claude writes (Write), edits (Edit) or
@@ -17,11 +18,55 @@ import (
 // exits printing nothing; the note is then searchable. A file outside the
 // vault, or inside it but no note under its rules, asks for nothing.
 func TestNoteWrittenIsIndexed(t *testing.T) {
-	env := hooktest.NewEnv(t, false)
-	binDir := t.TempDir()
-	bin := hooktest.BuildAs(t, binDir, "vaultctx-posttooluse", ".")
-	vaultctx := hooktest.BuildAs(t, binDir, "vaultctx", "../../indexer")
-	vars := append(env.Vars, "VAULTCTX_VAULT="+env.Vault)
+	if testing.Short() {
+		t.Skip("builds vaultctx with cgo and indexes a vault")
+	}
+	// This package stays free of cgo (it is tested with CGO_ENABLED=0), so
+	// the index and vaultctx come from a build, not from core/index.
+	dir := t.TempDir()
+	binDir := filepath.Join(dir, "bin")
+	build := func(name, pkg string) string {
+		bin := filepath.Join(binDir, name)
+		cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, pkg)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+		return bin
+	}
+	bin := build("vaultctx-posttooluse", ".")
+	vaultctx := build("vaultctx", "../../indexer")
+	env := struct{ Dir, Vault, DB string }{dir, filepath.Join(dir, "vault"), filepath.Join(dir, "data", "index.db")}
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), filepath.Join(env.Vault, "tasks"))
+	vars := []string{
+		"HOME=" + dir, "PATH=" + os.Getenv("PATH"),
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
+		"XDG_STATE_HOME=" + filepath.Join(dir, "state"), "VAULTCTX_HOOK_DEADLINE=60s",
+		"VAULTCTX_DB=" + env.DB, "VAULTCTX_VAULT=" + env.Vault,
+	}
+	index := exec.Command(vaultctx, "index", "--no-model")
+	index.Env = vars
+	if out, err := index.CombinedOutput(); err != nil {
+		t.Fatalf("index: %v\n%s", err, out)
+	}
+	type result struct {
+		Stdout, Stderr []byte
+		Code           int
+	}
+	runHook := func(stdin []byte) result {
+		cmd := exec.Command(bin)
+		cmd.Stdin, cmd.Env = bytes.NewReader(stdin), vars
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		r := result{Stdout: out.Bytes(), Stderr: errb.Bytes()}
+		if ee, ok := err.(*exec.ExitError); ok {
+			r.Code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
 	payload := func(tool, path string) []byte {
 		b, err := json.Marshal(map[string]any{
 			"session_id": "s", "hook_event_name": "PostToolUse", "tool_name": tool, "cwd": env.Dir,
@@ -36,7 +81,7 @@ func TestNoteWrittenIsIndexed(t *testing.T) {
 	request := env.DB + ".refresh"
 	run := func(tool, path string) {
 		t.Helper()
-		r := hooktest.Run(t, bin, payload(tool, path), vars)
+		r := runHook(payload(tool, path))
 		if r.Code != 0 || len(r.Stdout) != 0 || len(r.Stderr) != 0 {
 			t.Fatalf("%s %s: exit %d, stdout %q, stderr %q; want exit 0 and nothing", tool, path, r.Code, r.Stdout, r.Stderr)
 		}

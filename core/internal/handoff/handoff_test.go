@@ -33,7 +33,7 @@ func TestRequestDetaches(t *testing.T) {
 	done := filepath.Join(dir, "done")
 	// The child prints its session id and its own pid: equal when it leads
 	// a session of its own. It then waits for the test to let it finish.
-	script := `ps -o sid= -p $$; echo $$; while [ ! -e "` + done + `" ]; do sleep 0.05; done; echo finished`
+	script := `if [ -r /proc/$$/stat ]; then cut -d' ' -f6 /proc/$$/stat; else ps -o sid= -p $$; fi; echo $$; while [ ! -e "` + done + `" ]; do sleep 0.05; done; echo finished`
 	if err := Request(db, []string{"/bin/sh", "-c", script}, log); err != nil {
 		t.Fatal(err)
 	}
