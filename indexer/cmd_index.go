@@ -15,6 +15,7 @@ import (
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/index"
 	"github.com/vaultctx/vaultctx/core/recall"
+	"github.com/vaultctx/vaultctx/core/refresh"
 	"github.com/vaultctx/vaultctx/core/store"
 )
 
@@ -26,6 +27,8 @@ type indexCmd struct {
 	NoModel bool   `help:"Index for BM25 only, without vectors."`
 	Full    bool   `help:"Rebuild from scratch into a new file and swap it in atomically."`
 	JSON    bool   `name:"json" help:"Print the summary as JSON."`
+	// Background is the detached refresh the hooks start (core/refresh).
+	Background bool `help:"Run as the background refresh the hooks start: exit at once if one already runs, index again while new requests arrive, wait for another indexer instead of failing, log to stderr."`
 }
 
 // Run indexes the vault.
@@ -37,6 +40,9 @@ func (c *indexCmd) Run(g *globals) error {
 	vault := orDefault(c.Vault, cfg.Vault)
 	if vault == "" {
 		return usageError{"no vault to index: pass --vault DIR, or set vault = \"...\" in " + configHint(g)}
+	}
+	if c.Background {
+		return c.background(g, cfg)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	opt := index.Options{
@@ -178,4 +184,25 @@ func configHint(g *globals) string {
 		return g.ConfigPath
 	}
 	return config.DefaultPath(os.Getenv)
+}
+
+// background is `vaultctx index --background`: refresh.Background with the
+// flags applied to the config, logging (with times) to stderr, which the
+// hooks point at the refresh log.
+func (c *indexCmd) background(g *globals, cfg config.Config) error {
+	if c.Full || c.JSON {
+		return usageError{"--background runs incremental refreshes and prints nothing: drop --full and --json"}
+	}
+	cfg.Vault = orDefault(c.Vault, cfg.Vault)
+	cfg.DB = orDefault(c.DB, cfg.DB)
+	cfg.Model = orDefault(c.Model, cfg.Model)
+	if c.NoModel {
+		return usageError{"--background indexes with the configured model: drop --no-model"}
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})).With("pid", os.Getpid())
+	runs, err := refresh.Background(g.Ctx, cfg, log)
+	if runs == 0 && err == nil {
+		log.Info("another background refresh serves the request")
+	}
+	return err
 }

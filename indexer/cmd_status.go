@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/recall"
+	"github.com/vaultctx/vaultctx/core/refresh"
 	"github.com/vaultctx/vaultctx/core/store"
 )
 
@@ -48,6 +51,23 @@ type statusReport struct {
 	Chunkless  []string       `json:"chunkless"`
 	Problems   []store.Skip   `json:"problems"`
 	Redactions map[string]int `json:"redactions"`
+	// Freshness: the stat walk of the vault against the index
+	// (refresh.Check), and the indexers running.
+	Changed    changedReport `json:"changed_since_index"`
+	Refreshing bool          `json:"refreshing"`  // an index run or a background refresh is under way
+	IndexerPID int           `json:"indexer_pid"` // the process holding the index, 0 when none
+	RefreshPID int           `json:"refresh_pid"` // the background refresh, 0 when none
+	RefreshLog string        `json:"refresh_log"` // where the background refresh logs
+}
+
+// changedReport is what changed in the vault since the last index run.
+type changedReport struct {
+	Files    int      `json:"files"` // new + modified + deleted
+	New      int      `json:"new"`
+	Modified int      `json:"modified"`
+	Deleted  int      `json:"deleted"`
+	Examples []string `json:"examples"`        // a few of their paths
+	Error    string   `json:"error,omitempty"` // why the walk could not run (a missing vault)
 }
 
 // Run prints what the index holds.
@@ -103,6 +123,18 @@ func (c *statusCmd) Run(g *globals) error {
 	if r.Problems == nil {
 		r.Problems = []store.Skip{}
 	}
+	fresh := cfg
+	fresh.Vault, fresh.DB = orDefault(r.Vault, cfg.Vault), db
+	fr, ferr := refresh.Check(g.Ctx, fresh, os.Getenv)
+	ch := fr.Changes
+	r.Changed = changedReport{Files: ch.Files(), New: ch.New, Modified: ch.Modified, Deleted: ch.Deleted, Examples: ch.Examples}
+	if r.Changed.Examples == nil {
+		r.Changed.Examples = []string{}
+	}
+	if ferr != nil {
+		r.Changed.Error = ferr.Error()
+	}
+	r.Refreshing, r.IndexerPID, r.RefreshPID, r.RefreshLog = fr.Refreshing(), fr.Indexer, fr.Runner, fr.Log
 	if c.JSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
@@ -115,7 +147,26 @@ func (c *statusCmd) Run(g *globals) error {
 	fmt.Printf("vault           %s\n", r.Vault)
 	fmt.Printf("files           %d\n", r.Files)
 	fmt.Printf("chunks          %d\n", r.Chunks)
-	fmt.Printf("last index      %s\n", r.LastIndexTime)
+	fmt.Printf("last index      %s%s\n", r.LastIndexTime, ago(r.LastIndexTime))
+	switch {
+	case r.Changed.Error != "":
+		fmt.Printf("changed since   unknown: %s\n", r.Changed.Error)
+	case r.Changed.Files == 0:
+		fmt.Printf("changed since   nothing (stat walk of the vault)\n")
+	default:
+		fmt.Printf("changed since   %s (%d new, %d modified, %d deleted): %s%s\n", files(r.Changed.Files), r.Changed.New, r.Changed.Modified, r.Changed.Deleted,
+			strings.Join(r.Changed.Examples, ", "), more(r.Changed.Files, len(r.Changed.Examples)))
+	}
+	switch {
+	case r.RefreshPID != 0:
+		fmt.Printf("refresh         running in the background (pid %d, log %s)\n", r.RefreshPID, r.RefreshLog)
+	case r.IndexerPID != 0:
+		fmt.Printf("refresh         an indexer is running (pid %d)\n", r.IndexerPID)
+	case r.Changed.Files > 0:
+		fmt.Printf("refresh         not running: the next session start refreshes, or run `vaultctx index`\n")
+	default:
+		fmt.Printf("refresh         not running\n")
+	}
 	fmt.Printf("schema version  %s\n", r.SchemaVersion)
 	if r.ModelDir == "" {
 		fmt.Printf("model           none (BM25 only)\n")
@@ -174,6 +225,41 @@ func (c *statusCmd) Run(g *globals) error {
 		}
 	}
 	return nil
+}
+
+// ago says how long before now an RFC 3339 time was, as " (3 min ago)";
+// "" when t does not parse.
+func ago(t string) string {
+	at, err := time.Parse(time.RFC3339, t)
+	if err != nil {
+		return ""
+	}
+	d := time.Since(at).Round(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf(" (%d s ago)", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf(" (%d min ago)", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf(" (%.1f h ago)", d.Hours())
+	}
+	return fmt.Sprintf(" (%d days ago)", int(d.Hours()/24))
+}
+
+// files is "1 file" or "N files".
+func files(n int) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
+}
+
+// more is ", ..." when shown of n paths were listed.
+func more(n, shown int) string {
+	if n > shown {
+		return fmt.Sprintf(" and %d more", n-shown)
+	}
+	return ""
 }
 
 // maxListed is how many chunkless notes status prints before it refers to

@@ -3,7 +3,9 @@
 //
 // Usage:
 //
-//	vaultctx index [--vault DIR] [--db FILE] [--full] [--json]
+//	vaultctx index [--vault DIR] [--db FILE] [--full] [--json] [--background]
+//	vaultctx watch [--vault DIR] [--db FILE] [--quiet DURATION]
+//	vaultctx service install|uninstall [--dry-run]
 //	vaultctx search [--db FILE] [--mode bm25|vector|hybrid] [-k N] [--json] [--explain] QUERY...
 //	vaultctx status [--db FILE] [--json]
 //	vaultctx scrub [--json] [FILE|-]
@@ -17,7 +19,8 @@
 //
 // Environment: VAULTCTX_CONFIG (config file), VAULTCTX_DB (index file),
 // VAULTCTX_VAULT, VAULTCTX_MODEL, XDG_CONFIG_HOME, XDG_DATA_HOME,
-// XDG_CACHE_HOME, VAULTCTX_LOG (debug log file).
+// XDG_CACHE_HOME, XDG_STATE_HOME (the background refresh's log),
+// VAULTCTX_LOG (debug log file).
 package main
 
 import (
@@ -55,6 +58,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"index", "Index the vault (incremental by default).", &indexCmd{}, true},
+		{"watch", "Keep the index fresh as notes change, until stopped.", &watchCmd{}, true},
+		{"service", "Run watch as a user service (systemd on Linux, launchd on macOS).", &serviceCmd{}, false},
 		{"search", "Search the index.", &searchCmd{}, false},
 		{"status", "Show what the index holds.", &statusCmd{}, false},
 		{"scrub", "Redact credentials from a file or stdin.", &scrubCmd{}, false},

@@ -8,9 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/embed"
+	"github.com/vaultctx/vaultctx/core/refresh"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/core/store"
 )
@@ -169,7 +171,8 @@ type doctor struct {
 // doctorConfig is the part of the config the checks need.
 type doctorConfig struct {
 	Vault, DB, Model string
-	Hooks            config.Hooks // the switches and output_passthrough
+	Hooks            config.Hooks  // the switches and output_passthrough
+	All              config.Config // the whole config (the freshness check walks the vault with its rules)
 }
 
 // check is one named check.
@@ -183,6 +186,7 @@ var checks = []check{
 	{"binaries on PATH", (*doctor).checkPath},
 	{"config parses", (*doctor).checkConfig},
 	{"index integrity", (*doctor).checkIndex},
+	{"index freshness", (*doctor).checkFresh},
 	{"sqlite-vec loads", (*doctor).checkVec},
 	{"model matches index", (*doctor).checkModel},
 	{"hooks wired", (*doctor).checkHooks},
@@ -316,7 +320,7 @@ func (d *doctor) loadConfig() (*doctorConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &doctorConfig{Vault: c.Vault, DB: c.DB, Model: c.Model, Hooks: c.Hooks}, nil
+	return &doctorConfig{Vault: c.Vault, DB: c.DB, Model: c.Model, Hooks: c.Hooks, All: c}, nil
 }
 
 // openIndex opens the configured index read-only.
@@ -368,6 +372,44 @@ func (d *doctor) checkIndex(ctx context.Context) Finding {
 			len(kept), kept[0].Path, kept[0].Reason)
 	}
 	return f
+}
+
+// checkFresh reports the files changed since the last index run (a stat
+// walk, refresh.Check), the last run's time, and whether a refresh runs.
+// Changes with no refresh under way are a warning: the next session start
+// (or `vaultctx index`) picks them up.
+func (d *doctor) checkFresh(ctx context.Context) Finding {
+	if d.cfg == nil {
+		return failed(HintFixConfig, "", "no usable config")
+	}
+	r, err := refresh.Check(ctx, d.cfg.All, d.opt.Getenv)
+	switch {
+	case errors.Is(err, store.ErrNotIndexed):
+		return failed(HintIndex, "", "no index at %s", d.cfg.DB)
+	case err != nil:
+		return failed(HintVaultDir, "", "%v", err)
+	}
+	last := "never"
+	if !r.Changes.LastIndex.IsZero() {
+		last = r.Changes.LastIndex.Format(time.RFC3339)
+	}
+	running := ""
+	switch {
+	case r.Runner != 0:
+		running = fmt.Sprintf("; a background refresh is running (pid %d, log %s)", r.Runner, r.Log)
+	case r.Indexer != 0:
+		running = fmt.Sprintf("; an indexer is running (pid %d)", r.Indexer)
+	}
+	n := r.Changes.Files()
+	if n == 0 {
+		return passed("no file changed since the last index (%s)%s", last, running)
+	}
+	msg := fmt.Sprintf("%d changed since the last index (%s): %d new, %d modified, %d deleted, e.g. %s%s",
+		n, last, r.Changes.New, r.Changes.Modified, r.Changes.Deleted, strings.Join(r.Changes.Examples, ", "), running)
+	if r.Refreshing() {
+		return passed("%s", msg)
+	}
+	return Finding{Status: Warn, Hint: HintIndex, Message: msg + "; the next session start refreshes them"}
 }
 
 func (d *doctor) checkVec(ctx context.Context) Finding {

@@ -191,6 +191,13 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	if err := r.setupModel(modelDir); err != nil {
 		return sum, err
 	}
+	// A long-lived caller (`vaultctx watch`) runs again and again: each run
+	// unmaps the model it mapped.
+	defer func() {
+		if r.model != nil {
+			r.model.Close()
+		}
+	}()
 	if err := r.indexFiles(); err != nil {
 		return sum, err
 	}

@@ -83,3 +83,24 @@ func alive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
+
+// Holder returns the pid of the live process holding the indexer lock of
+// dbPath, or 0 when none does. It only reads the lock file (the pid the
+// holder wrote there) and asks the kernel whether that process exists, so
+// it never takes the lock itself, nor waits: an indexer starting at that
+// moment is not turned away. A holder killed with kill -9 leaves its pid
+// behind; it reads as free once the process is gone. A recycled pid can
+// read as held, which costs a caller a needless hand-off, never a lost
+// update.
+func Holder(dbPath string) int {
+	b, err := os.ReadFile(dbPath + ".lock")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	pid, err := strconv.Atoi(string(bytes.TrimSpace(line)))
+	if err != nil || pid <= 0 || !alive(pid) {
+		return 0
+	}
+	return pid
+}

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/vaultctx/vaultctx/core/hookio"
 	"github.com/vaultctx/vaultctx/core/internal/session"
 	"github.com/vaultctx/vaultctx/core/internal/xdg"
+	"github.com/vaultctx/vaultctx/core/refresh"
 )
 
 // Further events the prompt hook answers (PromptHook).
@@ -39,32 +41,50 @@ func PromptHook(ctx context.Context, cfg config.Config, in hookio.Input, opts Op
 // (it starts a new session_id, whose state is empty anyway).
 var ResetSources = []string{"compact", "clear"}
 
-// SessionStart answers a SessionStart payload. For a source in
-// ResetSources it forgets the chunks every vaultctx hook showed in the
-// session (session.Reset of session_id), so that the next prompt gets them
-// again instead of nothing: after /compact none of them are in the
-// conversation any more. It does so whatever the config's switches say,
-// as forgetting never adds anything to a conversation, and leaves the
-// state of the session's subagents alone. It prints nothing: it returns
-// nil, and an error only when the state file exists and cannot be
-// removed.
+// SessionStart answers a SessionStart payload. It prints nothing: it
+// returns nil, and an error (one stderr line) when one of its two jobs
+// fails.
+//
+// First, for a source in ResetSources it forgets the chunks every vaultctx
+// hook showed in the session (session.Reset of session_id), so that the
+// next prompt gets them again instead of nothing: after /compact none of
+// them are in the conversation any more. It does so whatever the config's
+// switches say, as forgetting never adds anything to a conversation, and
+// leaves the state of the session's subagents alone.
+//
+// Then, for every source, it brings the index up to date before the
+// session's first prompt (refresh.AtSessionStart): a stat walk, an inline
+// incremental run for a small change, and a hand-off to a detached
+// background run for a large one or when another indexer holds the index.
+// It never waits on another indexer.
 func SessionStart(ctx context.Context, cfg config.Config, in hookio.Input, opts Options) ([]byte, error) {
 	reset := false
 	for _, s := range ResetSources {
 		reset = reset || in.Source == s
 	}
-	if !reset || in.SessionID == "" {
-		return nil, nil
+	var errs []error
+	if reset && in.SessionID != "" {
+		if err := resetSession(in.SessionID); err != nil {
+			errs = append(errs, err)
+		} else {
+			hookio.Logger(ctx).Debug("session state reset", "source", in.Source)
+		}
 	}
+	out, err := refresh.AtSessionStart(ctx, cfg, refresh.Options{Logger: hookio.Logger(ctx)})
+	if err != nil {
+		errs = append(errs, fmt.Errorf("refresh: %w", err))
+	}
+	hookio.Logger(ctx).Debug("index refresh", "action", out.Action, "reason", out.Reason, "changed", out.Changes.Files())
+	return nil, errors.Join(errs...)
+}
+
+// resetSession forgets the chunks shown in session id.
+func resetSession(id string) error {
 	dir, err := sessionsDir()
 	if err != nil {
-		return nil, fmt.Errorf("session start: %w", err)
+		return fmt.Errorf("session start: %w", err)
 	}
-	if err := session.Reset(dir, in.SessionID); err != nil {
-		return nil, err
-	}
-	hookio.Logger(ctx).Debug("session state reset", "source", in.Source)
-	return nil, nil
+	return session.Reset(dir, id)
 }
 
 // SubagentStart answers a SubagentStart payload: context for the

@@ -37,7 +37,7 @@ func ExampleMerge() {
 	//     "PostToolUse": [
 	//       {"matcher": "Edit", "hooks": [{"type": "command", "command": "prettier --write"}]},
 	//       {
-	//         "matcher": "Bash",
+	//         "matcher": "Bash|Write|Edit|MultiEdit",
 	//         "hooks": [
 	//           {
 	//             "type": "command",
@@ -62,7 +62,7 @@ func ExampleMerge() {
 	//     ],
 	//     "SessionStart": [
 	//       {
-	//         "matcher": "compact|clear",
+	//         "matcher": "startup|resume|clear|compact",
 	//         "hooks": [
 	//           {
 	//             "type": "command",

@@ -740,7 +740,7 @@ func TestReinstallKeepsUserEdits(t *testing.T) {
     ],
     "SessionStart": [
       {
-        "matcher": "compact|clear",
+        "matcher": "startup|resume|clear|compact",
         "hooks": [
           {
             "type": "command",

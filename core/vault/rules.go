@@ -73,6 +73,29 @@ func (r Rules) Match(relPath string) bool {
 	return included
 }
 
+// MatchDir reports whether Walk would walk into relDir, a vault-relative
+// folder path with forward slashes: no component is a dot-folder (unless a
+// literal include rule spells it out) or excluded, and each is included
+// or could hold an included folder below it. "" and "." are the root,
+// always walked. A watcher (core/watch) watches exactly these folders.
+// Invalid rules never match, as in Match.
+func (r Rules) MatchDir(relDir string) bool {
+	c, _ := r.compile()
+	comps := splitPath(nfc(relDir))
+	included := len(c.include) == 0
+	for i := range comps {
+		p := comps[:i+1]
+		if c.hidden(p) || c.excluded(p) {
+			return false
+		}
+		included = included || c.includes(p)
+		if !included && !c.mayIncludeBelow(p) {
+			return false
+		}
+	}
+	return true
+}
+
 // maxBytes returns the effective size cap.
 func (r Rules) maxBytes() int64 {
 	if r.MaxFileBytes <= 0 {

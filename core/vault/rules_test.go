@@ -254,3 +254,42 @@ func FuzzMatch(f *testing.F) {
 		}
 	})
 }
+
+// TestMatchDir: the folders Walk enters. A note that Match accepts always
+// lies in a folder MatchDir accepts.
+func TestMatchDir(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules Rules
+		yes   []string
+		no    []string
+	}{
+		{"defaults", Rules{}, []string{"", ".", "a", "a/b", "./a/"}, []string{".obsidian", ".trash/x", "a/.git", "a/.b/c"}},
+		{"exclude", Rules{Exclude: []string{"Archive", "**/_templates"}}, []string{"ArchiveOld", "Notes/Archive"},
+			[]string{"Archive", "Archive/2020", "x/_templates", "_templates"}},
+		{"include", Rules{Include: []string{"Projects", "Areas/Health"}}, []string{"", "Projects", "Projects/x", "Areas", "Areas/Health/y"},
+			[]string{"Notes", "ProjectsOld", "Areas/Money"}},
+		{"include a dot-folder", Rules{Include: []string{"*", ".notes"}}, []string{".notes", "a", ".notes/x"}, []string{".obsidian", "a/.b"}},
+		{"exclude wins", Rules{Include: []string{"Projects"}, Exclude: []string{"Projects/Old"}}, []string{"Projects"}, []string{"Projects/Old", "Projects/Old/x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, d := range tt.yes {
+				if !tt.rules.MatchDir(d) {
+					t.Errorf("MatchDir(%q) = false, want true", d)
+				}
+				if f := strings.TrimSuffix(d, "/") + "/n.md"; tt.rules.Match(f) && !tt.rules.MatchDir(d) {
+					t.Errorf("Match(%q) but not MatchDir(%q)", f, d)
+				}
+			}
+			for _, d := range tt.no {
+				if tt.rules.MatchDir(d) {
+					t.Errorf("MatchDir(%q) = true, want false", d)
+				}
+				if f := d + "/n.md"; tt.rules.Match(f) {
+					t.Errorf("Match(%q) in a folder MatchDir refuses", f)
+				}
+			}
+		})
+	}
+}

@@ -106,7 +106,7 @@ func TestClaudeCodeReceivesExtract(t *testing.T) {
 	for _, u := range mock.Unexpected() {
 		t.Errorf("unexpected request %s %s", u.Method, u.Path)
 	}
-	checkHooks(t, r, 3) // UserPromptSubmit, PostToolUse twice
+	checkHooks(t, r, 4) // SessionStart (the index refresh), UserPromptSubmit, PostToolUse twice
 }
 
 // TestClaudeCodeWholeOutput runs, in the real CLI with the installed
@@ -160,7 +160,7 @@ func TestClaudeCodeWholeOutput(t *testing.T) {
 	if err != nil || !bytes.Equal(saved, persisted) {
 		t.Errorf("saved full output (%d bytes, %v) is not Claude Code's complete file (%d bytes)", len(saved), err, len(persisted))
 	}
-	checkHooks(t, r, 3) // UserPromptSubmit, PostToolUse: ours and the recorder
+	checkHooks(t, r, 4) // SessionStart, UserPromptSubmit, PostToolUse: ours and the recorder
 }
 
 // TestClaudeCodeKeepsAnomalies runs, in the real CLI with the installed
@@ -221,5 +221,5 @@ func TestClaudeCodeKeepsAnomalies(t *testing.T) {
 			t.Errorf("anomaly lost: %q", a)
 		}
 	}
-	checkHooks(t, r, 2) // UserPromptSubmit, PostToolUse
+	checkHooks(t, r, 3) // SessionStart, UserPromptSubmit, PostToolUse
 }

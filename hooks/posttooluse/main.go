@@ -21,6 +21,11 @@
 // file of the reported size and at most 64 MiB (posttool.MaxPersistedBytes);
 // otherwise the output passes through untouched.
 //
+// For Write, Edit and MultiEdit it re-indexes the note Claude wrote: when
+// tool_input.file_path is a note of the configured vault (posttool.NoteWritten),
+// it starts a detached `vaultctx index --background` (logged to
+// $XDG_STATE_HOME/vaultctx/refresh.log) and exits at once, printing nothing.
+//
 // It always exits 0. On any error (a payload over 16 MiB too), panic or
 // when its deadline (1.5 s, VAULTCTX_HOOK_DEADLINE) passes, it prints
 // nothing on stdout and one line on stderr.
@@ -40,6 +45,7 @@ import (
 	"context"
 	"os"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/config"
@@ -58,6 +64,9 @@ func main() {
 	os.Exit(hookio.Run("PostToolUse", deadline, func(ctx context.Context, in hookio.Input) ([]byte, error) {
 		if cfgErr != nil {
 			return nil, cfgErr
+		}
+		if slices.Contains(posttool.NoteTools, in.ToolName) {
+			return posttool.NoteWritten(ctx, cfg, in, "")
 		}
 		opts, err := posttool.OptionsFromConfig(cfg.Hooks, os.Getenv)
 		if err != nil {

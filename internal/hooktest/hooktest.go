@@ -134,6 +134,21 @@ func BuildDir(tb testing.TB, dir string) string {
 	return bin
 }
 
+// BuildAs compiles the main package in dir (relative to the test's
+// directory) with the sqlite_fts5 tag into binDir/name and returns its
+// path: hooks that start `vaultctx` find it beside themselves, so a test
+// builds both into one folder.
+func BuildAs(tb testing.TB, binDir, name, dir string) string {
+	tb.Helper()
+	bin := filepath.Join(binDir, name)
+	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("go build %s: %v\n%s", dir, err, out)
+	}
+	return bin
+}
+
 // Result is one hook run.
 type Result struct {
 	Stdout, Stderr []byte

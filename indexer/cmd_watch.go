@@ -1,0 +1,45 @@
+package main
+
+import (
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/vaultctx/vaultctx/core/index"
+	"github.com/vaultctx/vaultctx/core/watch"
+)
+
+// watchCmd is `vaultctx watch`: it keeps the index fresh as notes change
+// (core/watch), logging each run to stderr, until SIGINT or SIGTERM, and
+// then exits 0 once the run in progress has committed.
+type watchCmd struct {
+	Vault   string        `help:"Vault root directory (default: vault in the config)." type:"path" placeholder:"DIR"`
+	DB      string        `help:"Index file (default: as for index)." type:"path" placeholder:"FILE"`
+	Model   string        `help:"Embedding model directory (default: model in the config, else the one the index records)." type:"path" placeholder:"DIR"`
+	NoModel bool          `help:"Index for BM25 only, without vectors."`
+	Quiet   time.Duration `help:"Index this long after the last change of a burst." default:"500ms"`
+}
+
+// Run watches the vault.
+func (c *watchCmd) Run(g *globals) error {
+	cfg, err := loadConfig(g)
+	if err != nil {
+		return err
+	}
+	vault := orDefault(c.Vault, cfg.Vault)
+	if vault == "" {
+		return usageError{"no vault to watch: pass --vault DIR, or set vault = \"...\" in " + configHint(g)}
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	return watch.Watch(g.Ctx, watch.Options{
+		Index: index.Options{
+			Vault:    vault,
+			DB:       orDefault(c.DB, cfg.DB),
+			ModelDir: orDefault(c.Model, cfg.Model),
+			NoModel:  c.NoModel,
+			Rules:    cfg.Rules(),
+		},
+		Quiet:  c.Quiet,
+		Logger: log,
+	})
+}
