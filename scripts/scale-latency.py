@@ -32,9 +32,12 @@ kinds = ("hybrid search", "vector search", "prompt hook")
 wall = {(p[0], k): [] for p in pairs for k in kinds}
 
 
+devnull = open(os.devnull, "wb")  # opened once: a run spawns thousands of processes
+
+
 def run(key, env, cmd, stdin=b""):
     start = time.perf_counter_ns()
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, env=env, stdout=devnull, stderr=devnull)
     p.stdin.write(stdin)
     p.stdin.close()
     p.wait()
