@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -42,7 +43,8 @@ import (
 //     in SQL functions of our own (vecscan.c), so no vector is copied out.
 //     The score is the one vec0's own MATCH gives; TestScanMatchesVec0
 //     checks that. On the large corpus (508 lists, 51 probed) a query reads
-//     about 18,000 of 162,728 vectors.
+//     about 18,000 of 162,728 vectors; at four times it (2,034 lists, 101
+//     probed) about 32,000 of 651,120.
 //
 // A process caches the centroids on first use; a reader that outlives a
 // TrainVectorLists of another process probes with stale centroids (poor
@@ -83,17 +85,51 @@ const ListSize = 320
 // query of the large corpus does.
 const MinTrain = 32 * ListSize
 
-// Probes returns how many of lists IVF lists a query reads: a tenth, but
-// at least 16 (all of them when there are fewer). On the large corpus (508
-// lists), recall@10 over the 73 queries of eval/large-queries.jsonl and
-// 200 chunk prefixes (the 73 alone in brackets) was 0.976 (0.953) probing
-// a twelfth, 0.980 (0.958) a tenth, and 0.989 (0.974) an eighth, the scan
-// growing with the lists read (p50 2.6, 3.1 and about 4 ms). The floor of 16
-// matters for small indexes: on the 1,000-note subset of the same queries
-// (about 30 lists), 8 probes cost 0.04 of the vector leg's nDCG@10 and 16
-// lost nothing against an exhaustive scan.
+// Probes returns how many of lists IVF lists a query reads: a tenth up to
+// 500 lists (about 160,000 vectors), then sqrt(5·lists), which equals the
+// tenth at 500 lists and grows as its square root; at least 16 (all of
+// them when there are fewer).
+//
+// The tenth: on the large corpus (508 lists), recall@10 over the 73
+// queries of eval/large-queries.jsonl and 200 chunk prefixes (the 73 alone
+// in brackets) was 0.976 (0.953) probing a twelfth, 0.980 (0.958) a tenth,
+// and 0.989 (0.974) an eighth, the scan growing with the lists read (p50
+// 2.6, 3.1 and about 4 ms). The floor of 16 matters for small indexes: on
+// the 1,000-note subset of the same queries (about 30 lists), 8 probes
+// cost 0.04 of the vector leg's nDCG@10 and 16 lost nothing against an
+// exhaustive scan.
+//
+// The square root: lists grow with the vectors (one per ListSize), so a
+// fixed fraction scans a fixed fraction of the index, and a query's cost
+// grows linearly with it. Probing c·sqrt(lists) lists scans
+// c·sqrt(n·ListSize) of n vectors, the growth of the layout FAISS
+// recommends (about sqrt(n) lists, a fixed number probed: "Guidelines to
+// choose an index", FAISS wiki; the cost model of the IVF in Jégou, Douze
+// and Schmid, TPAMI 2011, Sec. IV). Measured with BenchmarkProbeSchedule
+// on scripts/scale-vault.sh vaults (large corpus with GloVe, same
+// queries): at 1x (508 lists, 51 probes either way) recall@10 0.981
+// (0.975); at 4x (2,034 lists) 101 probes gave 0.980 (0.986) against 0.995
+// (0.997) for the tenth's 204, with half the vectors scanned.
 func Probes(lists int) int {
-	return min(lists, max((lists+9)/10, 16))
+	return min(lists, max(min((lists+9)/10, ceilSqrt(5*lists)), 16))
+}
+
+// ceilSqrt is the smallest r ≥ 0 with r·r ≥ n, in integers (a float
+// square root can round an exact square up).
+func ceilSqrt(n int) int {
+	r := int(math.Sqrt(float64(n)))
+	for r*r > n {
+		r--
+	}
+	for r*r < n {
+		r++
+	}
+	return r
+}
+
+// sqrtProbes is c·sqrt(lists) rounded up, at least 16 and at most lists.
+func sqrtProbes(lists int, c float64) int {
+	return min(lists, max(int(math.Ceil(c*math.Sqrt(float64(lists)))), 16))
 }
 
 func (s *Store) initVec(ctx context.Context) error {
@@ -361,17 +397,19 @@ func (s *Store) loadCenter(ctx context.Context) ([]float32, error) {
 // VecDim dimensions; it need not be normalised. It returns nil when the
 // file has no vector index.
 func (s *Store) VectorHits(ctx context.Context, q []float32, k int) ([]Hit, error) {
-	return s.vectorHits(ctx, q, k, false)
+	return s.vectorHits(ctx, q, k, Probes)
 }
 
 // ExactVectorHits is the exhaustive reference for VectorHits: it scores
 // every stored vector, in every list, the same way. It exists to measure
 // the recall of the list probing.
 func (s *Store) ExactVectorHits(ctx context.Context, q []float32, k int) ([]Hit, error) {
-	return s.vectorHits(ctx, q, k, true)
+	return s.vectorHits(ctx, q, k, nil)
 }
 
-func (s *Store) vectorHits(ctx context.Context, q []float32, k int, all bool) ([]Hit, error) {
+// vectorHits reads the probes(lists) nearest lists, or every list when
+// probes is nil.
+func (s *Store) vectorHits(ctx context.Context, q []float32, k int, probes func(lists int) int) ([]Hit, error) {
 	if !s.vecOK || k <= 0 {
 		return nil, nil
 	}
@@ -384,11 +422,11 @@ func (s *Store) vectorHits(ctx context.Context, q []float32, k int, all bool) ([
 	}
 	qq := ivf.Quantize(q, center)
 	var probe []int64
-	if !all {
+	if probes != nil {
 		if probe, err = s.nearestLists(ctx, qq); err != nil {
 			return nil, err
 		}
-		probe = probe[:Probes(len(probe))]
+		probe = probe[:probes(len(probe))]
 	}
 	return s.scanLists(ctx, qq, probe, k)
 }

@@ -404,14 +404,26 @@ func TestOlderVectorLayoutIsRebuilt(t *testing.T) {
 }
 
 func TestProbes(t *testing.T) {
-	for _, tc := range []struct{ lists, want int }{{0, 0}, {1, 1}, {16, 16}, {20, 16}, {160, 16}, {161, 17}, {508, 51}} {
+	for _, tc := range []struct{ lists, want int }{
+		{0, 0}, {1, 1}, {16, 16}, {20, 16}, {160, 16}, {161, 17}, {500, 50}, {508, 51}, {2034, 101}, {8136, 202},
+	} {
 		if got := Probes(tc.lists); got != tc.want {
 			t.Errorf("Probes(%d) = %d, want %d", tc.lists, got, tc.want)
 		}
 	}
-	for l := 1; l < 5000; l++ {
-		if p := Probes(l); p < 1 || p > l || p*10 < l || (l >= 16 && p < 16) {
-			t.Fatalf("Probes(%d) = %d", l, p)
+	prev := 0
+	for l := 1; l < 100000; l++ {
+		p := Probes(l)
+		if p < 1 || p > l || (l >= 16 && p < 16) || p < prev {
+			t.Fatalf("Probes(%d) = %d (Probes(%d) = %d)", l, p, l-1, prev)
 		}
+		tenth := min(l, max((l+9)/10, 16))
+		if l <= 500 && p != tenth {
+			t.Fatalf("Probes(%d) = %d, want the tenth %d", l, p, tenth)
+		}
+		if l > 500 && p > 16 && ((p-1)*(p-1) >= 5*l || p*p < 5*l) {
+			t.Fatalf("Probes(%d) = %d, want ceil(sqrt(5·%d))", l, p, l)
+		}
+		prev = p
 	}
 }
