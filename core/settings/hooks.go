@@ -419,6 +419,14 @@ func ShellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// earlierMatchers are the matchers earlier versions of
+// install/settings.json.tmpl gave each event, which Merge updates to the
+// current template's (see step).
+var earlierMatchers = map[string][]string{
+	"SessionStart": {"compact|clear"},
+	"PostToolUse":  {"Bash"},
+}
+
 // maxSteps bounds the edit loop of apply; every step is one splice, and a
 // settings file holds a handful of our entries at most.
 const maxSteps = 10000
@@ -545,6 +553,20 @@ func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
 					if h.kind == '{' && h.get("type") == nil {
 						// Claude Code runs only hooks that say their type.
 						return appendMember(src, st, h, "type", []byte(`"command"`)), true, nil
+					}
+					// A matcher an earlier vaultctx template wrote, in a group
+					// holding only our hook, follows the template: the user did
+					// not choose it, and keeping it would keep the hook off the
+					// events the new version answers (SessionStart at startup,
+					// PostToolUse on Write). A matcher of the user's own stays.
+					if mn := g.get("matcher"); mn != nil && len(hs.elems) == 1 && want.Matcher != "" {
+						if m, ok := mn.str(src); ok && m != want.Matcher && slices.Contains(earlierMatchers[em.key], m) {
+							raw, err := marshalNoEscape(want.Matcher)
+							if err != nil {
+								return nil, false, fmt.Errorf("merge settings: %w", err)
+							}
+							return splice(src, mn.start, mn.end, raw), true, nil
+						}
 					}
 					continue
 				}

@@ -859,3 +859,42 @@ func mustJSON(t *testing.T, s string) []byte {
 	}
 	return b
 }
+
+// TestReinstallUpdatesEarlierTemplateMatchers: an install from a version
+// whose template gave SessionStart "compact|clear" and PostToolUse "Bash"
+// takes the current template's matchers on re-install (else the
+// session-start refresh and the re-index of notes Claude writes never
+// run), while a matcher the user wrote, or a group the user shares with a
+// hook of their own, keeps its matcher.
+func TestReinstallUpdatesEarlierTemplateMatchers(t *testing.T) {
+	old := `{"hooks": {
+  "SessionStart": [{"matcher": "compact|clear", "hooks": [{"type": "command", "command": "/b/vaultctx-userprompt", "timeout": 5}]}],
+  "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/b/vaultctx-posttooluse", "timeout": 5}]}]
+}}
+`
+	plan := mustPlan(t, "/b")
+	out, err := Merge([]byte(old), plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"matcher": "startup|resume|clear|compact"`, `"matcher": "Bash|Write|Edit|MultiEdit"`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("re-install kept an earlier template's matcher, want %s:\n%s", want, out)
+		}
+	}
+	if again, _ := Merge(out, plan); !bytes.Equal(again, out) {
+		t.Errorf("not idempotent:\n%s", again)
+	}
+	for _, user := range []string{
+		`{"hooks": {"PostToolUse": [{"matcher": "Bash|mcp__shell", "hooks": [{"type": "command", "command": "/b/vaultctx-posttooluse"}]}]}}`,
+		`{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/b/vaultctx-posttooluse"}, {"type": "command", "command": "my-logger"}]}]}}`,
+	} {
+		out, err := Merge([]byte(user), plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(out), "Write|Edit") {
+			t.Errorf("a matcher of the user's changed:\n%s\n->\n%s", user, out)
+		}
+	}
+}
