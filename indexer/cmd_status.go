@@ -42,6 +42,9 @@ type statusReport struct {
 	// RelevanceFloor is the context hooks' floor as `vaultctx index`
 	// calibrated it (null for an index without one: built-in thresholds).
 	RelevanceFloor *recall.Calibration `json:"relevance_floor"`
+	// FloorOverride is the floor the config sets instead (hooks.min_evidence
+	// above 0), as "min_evidence = X, min_coverage = Y"; "" when none.
+	FloorOverride string `json:"relevance_floor_override,omitempty"`
 	Skipped        []store.Skip        `json:"skipped"`
 	// Unreadable lists files and folders that could not be read at the
 	// last run; what was indexed of them is kept.
@@ -101,6 +104,9 @@ func (c *statusCmd) Run(g *globals) error {
 	}
 	if cal, ok := recall.LoadCalibration(g.Ctx, e); ok {
 		r.RelevanceFloor = &cal
+	}
+	if f := recall.FloorOf(cfg); f.Clauses != nil {
+		r.FloorOverride = fmt.Sprintf("min_evidence = %g, min_coverage = %g", f.Clauses[0].Evidence, f.Clauses[0].Coverage)
 	}
 	if r.Redactions, err = st.Redactions(g.Ctx); err != nil {
 		return err
@@ -174,7 +180,9 @@ func (c *statusCmd) Run(g *globals) error {
 		fmt.Printf("model           %s (%s)\n", r.Model, r.ModelDir)
 	}
 	fmt.Printf("vec_available   %t (%d vectors)\n", r.VecAvailable, r.Vectors)
-	if r.RelevanceFloor != nil {
+	if r.FloorOverride != "" {
+		fmt.Printf("relevance floor set by the config ([hooks] %s): a keyword hit holds that share of the prompt's term weight with that many rare-term units\n", r.FloorOverride)
+	} else if r.RelevanceFloor != nil {
 		fmt.Printf("relevance floor %s\n", r.RelevanceFloor)
 	} else {
 		fmt.Printf("relevance floor not calibrated (built-in thresholds); `vaultctx index --full` calibrates it\n")

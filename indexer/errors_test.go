@@ -47,3 +47,24 @@ func TestCoreErrorsCarryNoHints(t *testing.T) {
 		}
 	}
 }
+
+// TestHintNamesDB: a hint that names `vaultctx index` names the index the
+// command was pointed at, quoted for a shell.
+func TestHintNamesDB(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"status", "--db", "/tmp/my index.db"}, "run `vaultctx index --full --db '/tmp/my index.db'`"},
+		{[]string{"search", "--db=/x.db", "q"}, "run `vaultctx index --full --db /x.db`"},
+		{[]string{"search", "--", "--db", "x"}, "run `vaultctx index --full`"},
+		{[]string{"status"}, "run `vaultctx index --full`"},
+	} {
+		if got := withDB("run `vaultctx index --full`", dbFlag(c.args)); got != c.want {
+			t.Errorf("%q: %q, want %q", c.args, got, c.want)
+		}
+	}
+	if got := withDB("run `vaultctx index`, which rolls back", "/a.db"); got != "run `vaultctx index --db /a.db`, which rolls back" {
+		t.Errorf("plain index hint: %q", got)
+	}
+}

@@ -26,6 +26,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/vaultctx/vaultctx/core/settings"
 	"os"
 	"os/signal"
 	"strings"
@@ -151,8 +152,35 @@ func run(args []string) int {
 	if err != nil && code != exitInterrupted {
 		fmt.Fprintln(os.Stderr, "vaultctx:", err)
 		if hint != "" {
-			fmt.Fprintln(os.Stderr, "vaultctx:", hint)
+			fmt.Fprintln(os.Stderr, "vaultctx:", withDB(hint, dbFlag(args)))
 		}
 	}
 	return code
+}
+
+// dbFlag returns the value of a --db flag in args ("" when none), so that
+// a hint names the index the command was pointed at.
+func dbFlag(args []string) string {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if v, ok := strings.CutPrefix(a, "--db="); ok {
+			return v
+		}
+		if a == "--db" && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
+}
+
+// withDB adds --db DB to the vaultctx index commands a hint names.
+func withDB(hint, db string) string {
+	if db == "" {
+		return hint
+	}
+	q := settings.ShellQuote(db)
+	hint = strings.ReplaceAll(hint, "`vaultctx index --full`", "`vaultctx index --full --db "+q+"`")
+	return strings.ReplaceAll(hint, "`vaultctx index`", "`vaultctx index --db "+q+"`")
 }

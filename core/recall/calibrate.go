@@ -200,21 +200,25 @@ func LoadCalibration(ctx context.Context, e *engine.Engine) (c Calibration, ok b
 }
 
 // String describes c in one line, as `vaultctx index` and `vaultctx
-// status` print it: "a hit holds 30% of the prompt's term weight with 2.78
-// rare-term units, or 90% with 1.38 (5 of 315 background prompts pass)".
+// status` print it: what a keyword hit must hold for a hook to print
+// context, in rare-term units (a term in n^a of the index's n chunks
+// counts 1-a), how many background prompts that lets through, and the
+// config keys that override it.
 func (c Calibration) String() string {
 	var b strings.Builder
+	b.WriteString("context needs a keyword hit holding ")
 	for i, cl := range c.Clauses {
 		switch {
 		case cl.Ident:
-			fmt.Fprintf(&b, ", or a name the prompt writes (an identifier) worth %.2f", cl.Evidence)
+			fmt.Fprintf(&b, ", or (code searches) the searched name worth %.2f", cl.Evidence)
 		case i == 0:
-			fmt.Fprintf(&b, "a hit holds %.0f%% of the prompt's term weight with %.2f rare-term units", 100*cl.Coverage, cl.Evidence)
+			fmt.Fprintf(&b, "%.0f%% of the prompt's term weight and %.2f rare-term units", 100*cl.Coverage, cl.Evidence)
 		default:
-			fmt.Fprintf(&b, ", or %.0f%% with %.2f", 100*cl.Coverage, cl.Evidence)
+			fmt.Fprintf(&b, ", or %.0f%% and %.2f", 100*cl.Coverage, cl.Evidence)
 		}
 	}
-	fmt.Fprintf(&b, " (%d of %d background prompts pass)", c.Passed, c.Prompts)
+	fmt.Fprintf(&b, " (a term in n^a of the n chunks counts 1-a); %d of %d everyday coding prompts pass; [hooks] min_evidence and min_coverage override it",
+		c.Passed, c.Prompts)
 	return b.String()
 }
 
