@@ -48,6 +48,40 @@ type Search struct {
 	Columns      [3]float64 `toml:"bm25_columns"`  // FTS5 bm25() weights of chunk text, section, heading context: default [1.0, 0.5, 0.3]
 	MinCosine    float64    `toml:"min_cosine"`    // vector hits below this cosine are left out of the fusion, default DefaultMinCosine
 	BM25Lead     int        `toml:"bm25_lead"`     // BM25's first N hits stay first in hybrid mode, default DefaultBM25Lead (0 = plain RRF)
+
+	// VectorWeightSet and MinCosineSet record that the file set
+	// vector_weight and min_cosine (Parse sets them; they are not keys).
+	// A key the file sets wins over the index's fusion calibration; an
+	// absent one is calibrated (see WithFusion), and falls back to the
+	// Default* constants on an index without a calibration.
+	VectorWeightSet bool `toml:"-"`
+	MinCosineSet    bool `toml:"-"`
+}
+
+// The origins of a fusion setting, as WithFusion reports them.
+const (
+	FromConfig     = "config"     // set in the config file
+	FromCalibrated = "calibrated" // the index's fusion calibration
+	FromDefault    = "default"    // the built-in default: the index has no calibration
+)
+
+// WithFusion returns s with the index's fusion calibration f (ok: the
+// index has one, engine.Engine.Fusion) applied to every key the file did
+// not set, and the origin of vector_weight and min_cosine (FromConfig,
+// FromCalibrated or FromDefault).
+func (s Search) WithFusion(f retrieve.Fusion, ok bool) (out Search, weightFrom, cosineFrom string) {
+	weightFrom, cosineFrom = FromDefault, FromDefault
+	if s.VectorWeightSet {
+		weightFrom = FromConfig
+	} else if ok {
+		s.VectorWeight, weightFrom = f.VectorWeight, FromCalibrated
+	}
+	if s.MinCosineSet {
+		cosineFrom = FromConfig
+	} else if ok {
+		s.MinCosine, cosineFrom = f.MinCosine, FromCalibrated
+	}
+	return s, weightFrom, cosineFrom
 }
 
 // The hybrid ranking defaults below were chosen together on the train
@@ -256,6 +290,8 @@ func parse(r io.Reader) (Config, error) {
 	if err := unknownKeys(md); err != nil {
 		return Defaults(), err
 	}
+	c.Search.VectorWeightSet = md.IsDefined("search", "vector_weight")
+	c.Search.MinCosineSet = md.IsDefined("search", "min_cosine")
 	for i, e := range c.Extensions {
 		n, err := vault.NormalizeExtension(e)
 		if err != nil {

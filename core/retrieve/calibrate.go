@@ -1,0 +1,252 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Fusion calibration: how much the vector leg of hybrid search is worth on
+// one index with one model, measured at index time instead of tuned once
+// to one model.
+//
+// Each sampled chunk gives one pseudo-query: its first sentence (see
+// PseudoQuery). Both legs are asked for Candidates hits, and the rank of
+// the source chunk in each list is its reciprocal rank; the mean over all
+// pseudo-queries is each leg's MRR@Candidates. This is the Inverse Cloze
+// Task of Lee, Chang and Toutanova ("Latent retrieval for weakly
+// supervised open domain question answering", ACL 2019): a sentence of a
+// passage is the query and the passage the relevant document. The vector
+// weight is the ratio of the two legs' MRR, the rule of weighting each
+// input of a rank fusion by its measured quality (Aslam and Montague,
+// "Models for metasearch", SIGIR 2001), applied to the weights w_i of
+// weighted RRF (Cormack, Clarke and Büttcher, SIGIR 2009; see Fuse), with
+// pseudo-relevance judgments in place of real ones as in automatic
+// evaluation without judgments (Soboroff, Nicholas and Cahan, "Ranking
+// retrieval systems without relevance judgments", SIGIR 2001).
+//
+// Leakage: the query sentence is in its chunk word for word, which favours
+// BM25 (an exact match of every term) far more than an averaged static
+// embedding. The MRR ratio is therefore a lower bound of the vector leg's
+// worth on real queries, never an overestimate, so a weak model cannot be
+// given a large weight by it. Headings and titles are not used as
+// queries: they are indexed in every chunk of their note (section and
+// heading-context columns), which would make BM25 near perfect and the
+// measure blind. Near-duplicate copies of a chunk elsewhere in the vault
+// are counted as misses for both legs alike.
+//
+// The vector cut-off comes from the background: the cosines of the
+// vector hits that are not the source chunk, i.e. the chance neighbours of
+// the pseudo-queries (siblings of the same note included). MinCosine is
+// their BackgroundQuantile-quantile, so that a KNN hit must be closer than
+// nearly all of what a query finds by chance to enter the fusion: score
+// normalisation against a null distribution, as in query performance
+// prediction (Shtok, Kurland and Carmel, ICTIR 2009). The level is a
+// quantile of a measured distribution, not a cosine, so it carries over
+// between models and corpora: with GloVe it is 0.83 on the large corpus
+// and 0.69 on SciFact.
+//
+// Measured on the train sets with GloVe (eval/README.md), two other
+// cut-offs let in noise: the background median (0.70 on the large corpus,
+// 0.49 to 0.57 on SciFact) and the lowest cosine at which the vector hits
+// are the source chunk as often as BM25's hits are (0.37 on SciFact),
+// which cost 0.007 and 0.010 nDCG@10 on SciFact train@1000.
+
+// BackgroundQuantile is the quantile of the background cosines that
+// CalibrateFusion takes as MinCosine: 0.9, a vector hit must beat 90% of
+// the chance neighbours of the pseudo-queries.
+const BackgroundQuantile = 0.9
+
+// DefaultPseudoQueries is how many chunks CalibrateFusion's caller should
+// sample: 300, two searches each (about 1 s on the 163k-chunk large
+// corpus with GloVe). The standard error of an MRR over 300 queries is
+// about 0.02.
+const DefaultPseudoQueries = 300
+
+// MinPseudoQueries is the fewest usable pseudo-queries CalibrateFusion
+// accepts; with fewer it returns ErrFewPseudoQueries and the index keeps
+// the configured defaults.
+const MinPseudoQueries = 20
+
+// MinCalibratedVectorWeight is the least vector weight a calibration
+// sets (0.05), so a leg that found nothing on the sample still breaks
+// ties; MaxCalibratedVectorWeight (1) is the most, the weight of BM25: a
+// vector leg that beats BM25 on its own first sentences is not trusted to
+// outrank it on real queries.
+const (
+	MinCalibratedVectorWeight = 0.05
+	MaxCalibratedVectorWeight = 1.0
+)
+
+// ErrFewPseudoQueries is returned (wrapped) by CalibrateFusion when fewer
+// than MinPseudoQueries samples give a pseudo-query.
+var ErrFewPseudoQueries = fmt.Errorf("too few pseudo-queries to calibrate the fusion (at least %d)", MinPseudoQueries)
+
+// Sample is one chunk drawn for the calibration: its id and text.
+type Sample struct {
+	ChunkID int64
+	Text    string
+}
+
+// Fusion is the fusion calibration of one index: the vector leg's RRF
+// weight (BM25's is 1) and the cosine cut-off of its hits, with the
+// measurements they come from. It is stored as JSON in the index meta.
+type Fusion struct {
+	VectorWeight float64 `json:"vector_weight"` // RRF weight of the vector leg: VecMRR / BM25MRR, clamped to [MinCalibratedVectorWeight, MaxCalibratedVectorWeight]
+	MinCosine    float64 `json:"min_cosine"`    // BackgroundQuantile-quantile of the background cosines, rounded to 0.01
+	Queries      int     `json:"queries"`       // pseudo-queries run
+	BM25MRR      float64 `json:"bm25_mrr"`      // MRR@Candidates of the source chunk, BM25 leg
+	VecMRR       float64 `json:"vec_mrr"`       // the same, vector leg
+	Background   int     `json:"background"`    // background cosines seen (vector hits that are not the source chunk)
+	Model        string  `json:"model"`         // base name of the model folder the vectors come from
+}
+
+// String describes f in one line, as `vaultctx status`, `vaultctx index`
+// and `vaultctx search --explain` print it: "vector_weight 0.20,
+// min_cosine 0.83 on 247 pseudo-queries of glove-120k (MRR@30 vector 0.108
+// / BM25 0.531; min_cosine is the 90th percentile of 7359 chance
+// neighbours' cosines)".
+func (f Fusion) String() string {
+	return fmt.Sprintf("vector_weight %.2f, min_cosine %.2f on %d pseudo-queries of %s (MRR@30 vector %.3f / BM25 %.3f; min_cosine is the %.0fth percentile of %d chance neighbours' cosines)",
+		f.VectorWeight, f.MinCosine, f.Queries, f.Model, f.VecMRR, f.BM25MRR, 100*BackgroundQuantile, f.Background)
+}
+
+// Valid reports whether f holds values Search can use.
+func (f Fusion) Valid() bool {
+	return f.Queries > 0 && finite(f.VectorWeight) && f.VectorWeight > 0 && finite(f.MinCosine) && f.MinCosine >= 0 && f.MinCosine <= 1
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// PseudoQuery returns the pseudo-query of a chunk text: its first sentence
+// of at least 4 words (lines that are headings, list markers, tables, code
+// fences or links only are skipped), cut to its first 24 words; "" when
+// the text has none. Markdown emphasis and link punctuation stay: both
+// legs see the same string.
+func PseudoQuery(text string) string {
+	inFence := false
+	for _, line := range strings.Split(text, "\n") {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		if inFence || l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "|") || strings.HasPrefix(l, ">") {
+			continue
+		}
+		l = strings.TrimLeft(l, "-*+0123456789. ")
+		if s := firstSentence(l); len(sentenceWords(s)) >= 4 {
+			w := sentenceWords(s)
+			if len(w) > 24 {
+				w = w[:24]
+			}
+			return strings.Join(w, " ")
+		}
+	}
+	return ""
+}
+
+func firstSentence(l string) string {
+	for i, r := range l {
+		if (r == '.' || r == '?' || r == '!') && (i+1 == len(l) || l[i+1] == ' ') {
+			return l[:i+1]
+		}
+	}
+	return l
+}
+
+// sentenceWords splits s at spaces, keeping only fields holding a letter.
+func sentenceWords(s string) []string {
+	var out []string
+	for _, f := range strings.Fields(s) {
+		if strings.ContainsFunc(f, unicode.IsLetter) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// CalibrateFusion measures the two legs on the pseudo-queries of samples
+// (see the comment block above and PseudoQuery) and returns the
+// calibration. Each leg is asked for opt.Candidates hits (0 =
+// DefaultCandidates) of BM25 and of KNN without a cosine cut-off; a
+// pseudo-query whose embedding is zero (no word the model knows) is
+// skipped. Model is left empty for the caller. Errors: those of the
+// source and the embedder, and ErrFewPseudoQueries.
+func CalibrateFusion(ctx context.Context, src Source, emb Embedder, samples []Sample, opt Options) (Fusion, error) {
+	n := opt.Candidates
+	if n <= 0 {
+		n = DefaultCandidates
+	}
+	var f Fusion
+	var bm, vm float64
+	var bg []float64
+	for _, s := range samples {
+		if err := ctx.Err(); err != nil {
+			return Fusion{}, err
+		}
+		q := PseudoQuery(s.Text)
+		if q == "" {
+			continue
+		}
+		v, err := emb.Encode(q)
+		if err != nil {
+			return Fusion{}, fmt.Errorf("calibrate the fusion: embed a pseudo-query: %w", err)
+		}
+		if isZero(v) {
+			continue
+		}
+		kw, err := src.KeywordHits(ctx, q, n)
+		if err != nil {
+			return Fusion{}, fmt.Errorf("calibrate the fusion: %w", err)
+		}
+		vec, err := src.VectorHits(ctx, v, n)
+		if err != nil {
+			return Fusion{}, fmt.Errorf("calibrate the fusion: %w", err)
+		}
+		f.Queries++
+		bm += reciprocalRank(kw, s.ChunkID)
+		vm += reciprocalRank(vec, s.ChunkID)
+		for _, h := range vec {
+			if h.ID != s.ChunkID {
+				bg = append(bg, h.Score)
+			}
+		}
+	}
+	if f.Queries < MinPseudoQueries {
+		return Fusion{}, fmt.Errorf("%w: %d of %d samples", ErrFewPseudoQueries, f.Queries, len(samples))
+	}
+	f.BM25MRR, f.VecMRR = bm/float64(f.Queries), vm/float64(f.Queries)
+	f.VectorWeight = MaxCalibratedVectorWeight
+	if f.BM25MRR > 0 {
+		f.VectorWeight = min(MaxCalibratedVectorWeight, max(MinCalibratedVectorWeight, f.VecMRR/f.BM25MRR))
+	}
+	f.VectorWeight = math.Round(f.VectorWeight*100) / 100
+	f.Background = len(bg)
+	f.MinCosine = math.Round(min(1, max(0, quantile(bg, BackgroundQuantile)))*100) / 100
+	return f, nil
+}
+
+// reciprocalRank is 1/rank of id in hits (1-based), 0 when absent.
+func reciprocalRank(hits []Scored, id int64) float64 {
+	for i, h := range hits {
+		if h.ID == id {
+			return 1 / float64(i+1)
+		}
+	}
+	return 0
+}
+
+// quantile is the nearest-rank q-quantile of vals (0 for none).
+func quantile(vals []float64, q float64) float64 {
+	if len(vals) == 0 {
+		return 0
+	}
+	v := slices.Clone(vals)
+	slices.Sort(v)
+	i := int(math.Ceil(q*float64(len(v)))) - 1
+	return v[min(len(v)-1, max(0, i))]
+}
