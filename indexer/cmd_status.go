@@ -9,6 +9,7 @@ import (
 
 	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/recall"
+	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/store"
 )
 
@@ -39,7 +40,11 @@ type statusReport struct {
 	// RelevanceFloor is the context hooks' floor as `vaultctx index`
 	// calibrated it (null for an index without one: built-in thresholds).
 	RelevanceFloor *recall.Calibration `json:"relevance_floor"`
-	Skipped        []store.Skip        `json:"skipped"`
+	// Fusion is the fusion of hybrid search as `vaultctx index`
+	// calibrated it (null for an index without one: the configured
+	// vector_weight and min_cosine, or their defaults).
+	Fusion  *retrieve.Fusion `json:"fusion"`
+	Skipped []store.Skip     `json:"skipped"`
 	// Unreadable lists files and folders that could not be read at the
 	// last run; what was indexed of them is kept.
 	Unreadable []store.Kept `json:"unreadable"`
@@ -81,6 +86,9 @@ func (c *statusCmd) Run(g *globals) error {
 	}
 	if cal, ok := recall.LoadCalibration(g.Ctx, e); ok {
 		r.RelevanceFloor = &cal
+	}
+	if f, ok := e.Fusion(g.Ctx); ok {
+		r.Fusion = &f
 	}
 	if r.Redactions, err = st.Redactions(g.Ctx); err != nil {
 		return err
@@ -128,6 +136,14 @@ func (c *statusCmd) Run(g *globals) error {
 	} else {
 		fmt.Printf("relevance floor not calibrated (built-in thresholds); `vaultctx index --full` calibrates it\n")
 	}
+	search, weightFrom, cosineFrom := cfg.Search.WithFusion(e.Fusion(g.Ctx))
+	fusion := fmt.Sprintf("vector_weight %g (%s), min_cosine %g (%s)", search.VectorWeight, weightFrom, search.MinCosine, cosineFrom)
+	if r.Fusion != nil {
+		fusion += "; index calibration " + r.Fusion.String()
+	} else if r.ModelDir != "" {
+		fusion += "; not calibrated: `vaultctx index --full` calibrates it"
+	}
+	fmt.Printf("fusion          %s\n", fusion)
 	if len(r.Redactions) > 0 {
 		fmt.Println("credentials scrubbed:")
 		rules := make([]string, 0, len(r.Redactions))
