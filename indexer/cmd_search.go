@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/store"
@@ -85,7 +86,7 @@ func (c *searchCmd) Run(g *globals) error {
 	if k <= 0 {
 		k = cfg.Search.K
 	}
-	search, weightFrom, cosineFrom := cfg.Search.WithFusion(e.Fusion(g.Ctx))
+	search, weightFrom := cfg.Search.WithFusion(e.Fusion(g.Ctx))
 	opt := search.Options(c.Mode, k)
 	opt.MaxTokens = c.MaxTokens
 	opt.Collapse = !c.AllCopies
@@ -130,7 +131,7 @@ func (c *searchCmd) Run(g *globals) error {
 			// Vector hits under min_cosine never enter the fusion, so they
 			// show as vec_rank=- here.
 			fmt.Fprintf(w, "fusion: %s\n", search.Summary())
-			fmt.Fprintf(w, "fusion: vector_weight from %s, min_cosine from %s", weightFrom, cosineFrom)
+			fmt.Fprintf(w, "fusion: vector_weight from %s, min_cosine from %s", weightFrom, minCosineFrom(cfg.Search))
 			if f, ok := e.Fusion(g.Ctx); ok {
 				fmt.Fprintf(w, "; index calibration %s", f)
 			}
@@ -167,6 +168,15 @@ func (c *searchCmd) Run(g *globals) error {
 		fmt.Fprintf(w, "    %s\n", retrieve.Snippet(text, query, 200, highlighter(color)))
 	}
 	return w.Flush()
+}
+
+// minCosineFrom says where search.min_cosine comes from: the config file
+// when it sets the key, else the default (it is not calibrated).
+func minCosineFrom(s config.Search) string {
+	if s.MinCosineSet {
+		return config.FromConfig
+	}
+	return config.FromDefault
 }
 
 // alsoIn says where else the text of h is, from its folded

@@ -136,8 +136,8 @@ func (c *statusCmd) Run(g *globals) error {
 	} else {
 		fmt.Printf("relevance floor not calibrated (built-in thresholds); `vaultctx index --full` calibrates it\n")
 	}
-	search, weightFrom, cosineFrom := cfg.Search.WithFusion(e.Fusion(g.Ctx))
-	fusion := fmt.Sprintf("vector_weight %g (%s), min_cosine %g (%s)", search.VectorWeight, weightFrom, search.MinCosine, cosineFrom)
+	search, weightFrom := cfg.Search.WithFusion(e.Fusion(g.Ctx))
+	fusion := fmt.Sprintf("vector_weight %g (%s), min_cosine %g (%s)", search.VectorWeight, weightFrom, search.MinCosine, minCosineFrom(cfg.Search))
 	if r.Fusion != nil {
 		fusion += "; index calibration " + r.Fusion.String()
 	} else if r.ModelDir != "" {

@@ -91,7 +91,7 @@ func TestCalibrateFusionAdapts(t *testing.T) {
 			t.Fatalf("%s: calibrate: ok %t, %v", name, ok, err)
 		}
 		t.Logf("%s: %s", name, f)
-		if !f.Valid() || f.Queries < retrieve.MinPseudoQueries || f.MinCosine <= 0 || f.MinCosine >= 1 || f.BM25MRR <= 0 || f.VecMRR <= 0 {
+		if !f.Valid() || f.Queries < retrieve.MinPseudoQueries || f.BackgroundCosine <= 0 || f.BackgroundCosine >= 1 || f.BM25MRR <= 0 || f.VecMRR <= 0 {
 			t.Errorf("%s: implausible calibration %+v", name, f)
 		}
 		if got, ok := storedFusion(t, db); !ok || got != f {

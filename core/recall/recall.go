@@ -190,7 +190,7 @@ func Search(ctx context.Context, e *engine.Engine, cfg config.Config, query stri
 	if len(terms) < MinTerms {
 		return nil, Signals{}, nil
 	}
-	search, _, _ := cfg.Search.WithFusion(e.Fusion(ctx))
+	search, _ := cfg.Search.WithFusion(e.Fusion(ctx))
 	hits, err := e.Search(ctx, query, search.Options(retrieve.ModeHybrid, 0))
 	if err != nil {
 		return nil, Signals{}, fmt.Errorf("recall search: %w", err)

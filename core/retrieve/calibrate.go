@@ -38,26 +38,25 @@ import (
 // measure blind. Near-duplicate copies of a chunk elsewhere in the vault
 // are counted as misses for both legs alike.
 //
-// The vector cut-off comes from the background: the cosines of the
-// vector hits that are not the source chunk, i.e. the chance neighbours of
-// the pseudo-queries (siblings of the same note included). MinCosine is
-// their BackgroundQuantile-quantile, so that a KNN hit must be closer than
-// nearly all of what a query finds by chance to enter the fusion: score
-// normalisation against a null distribution, as in query performance
-// prediction (Shtok, Kurland and Carmel, ICTIR 2009). The level is a
-// quantile of a measured distribution, not a cosine, so it carries over
-// between models and corpora: with GloVe it is 0.83 on the large corpus
-// and 0.69 on SciFact.
-//
-// Measured on the train sets with GloVe (eval/README.md), two other
-// cut-offs let in noise: the background median (0.70 on the large corpus,
-// 0.49 to 0.57 on SciFact) and the lowest cosine at which the vector hits
-// are the source chunk as often as BM25's hits are (0.37 on SciFact),
-// which cost 0.007 and 0.010 nDCG@10 on SciFact train@1000.
+// The calibration also measures the background of the vector leg: the
+// cosines of the vector hits that are not the source chunk, i.e. the
+// chance neighbours of the pseudo-queries (siblings of the same note
+// included), and records their BackgroundQuantile-quantile as
+// BackgroundCosine: the cosine that a KNN hit must pass to be closer than
+// nearly all of what a query finds by chance, the score normalisation
+// against a null distribution of query performance prediction (Shtok,
+// Kurland and Carmel, ICTIR 2009). It is shown, not applied as the
+// search.min_cosine cut-off: measured with GloVe (eval/README.md), it is
+// 0.83 on the large corpus, where it keeps every vector hit of the train
+// queries out (the concept query "how to handle authentication failures"
+// needs its section's cosine of 0.714), and 0.69 on SciFact; the median
+// (0.70 and 0.57) let in enough noise on SciFact to cost 0.007 nDCG@10, and
+// the lowest cosine at which vector hits are the source chunk as often as
+// BM25's hits are gave 0.37 there. Pseudo-queries of 24 words also have
+// higher cosines than queries of 5 words, so one cosine cannot serve both.
 
 // BackgroundQuantile is the quantile of the background cosines that
-// CalibrateFusion takes as MinCosine: 0.9, a vector hit must beat 90% of
-// the chance neighbours of the pseudo-queries.
+// CalibrateFusion records as BackgroundCosine: 0.9.
 const BackgroundQuantile = 0.9
 
 // DefaultPseudoQueries is how many chunks CalibrateFusion's caller should
@@ -92,31 +91,31 @@ type Sample struct {
 }
 
 // Fusion is the fusion calibration of one index: the vector leg's RRF
-// weight (BM25's is 1) and the cosine cut-off of its hits, with the
-// measurements they come from. It is stored as JSON in the index meta.
+// weight (BM25's is 1), with the measurements it comes from, and the
+// background cosine of the vector leg. It is stored as JSON in the index
+// meta.
 type Fusion struct {
-	VectorWeight float64 `json:"vector_weight"` // RRF weight of the vector leg: VecMRR / BM25MRR, clamped to [MinCalibratedVectorWeight, MaxCalibratedVectorWeight]
-	MinCosine    float64 `json:"min_cosine"`    // BackgroundQuantile-quantile of the background cosines, rounded to 0.01
-	Queries      int     `json:"queries"`       // pseudo-queries run
-	BM25MRR      float64 `json:"bm25_mrr"`      // MRR@Candidates of the source chunk, BM25 leg
-	VecMRR       float64 `json:"vec_mrr"`       // the same, vector leg
-	Background   int     `json:"background"`    // background cosines seen (vector hits that are not the source chunk)
-	Model        string  `json:"model"`         // base name of the model folder the vectors come from
+	VectorWeight     float64 `json:"vector_weight"`     // RRF weight of the vector leg: VecMRR / BM25MRR, clamped to [MinCalibratedVectorWeight, MaxCalibratedVectorWeight]
+	BackgroundCosine float64 `json:"background_cosine"` // BackgroundQuantile-quantile of the background cosines, rounded to 0.01 (shown, not applied)
+	Queries          int     `json:"queries"`           // pseudo-queries run
+	BM25MRR          float64 `json:"bm25_mrr"`          // MRR@Candidates of the source chunk, BM25 leg
+	VecMRR           float64 `json:"vec_mrr"`           // the same, vector leg
+	Background       int     `json:"background"`        // background cosines seen (vector hits that are not the source chunk)
+	Model            string  `json:"model"`             // base name of the model folder the vectors come from
 }
 
 // String describes f in one line, as `vaultctx status`, `vaultctx index`
-// and `vaultctx search --explain` print it: "vector_weight 0.20,
-// min_cosine 0.83 on 247 pseudo-queries of glove-120k (MRR@30 vector 0.108
-// / BM25 0.531; min_cosine is the 90th percentile of 7359 chance
-// neighbours' cosines)".
+// and `vaultctx search --explain` print it: "vector_weight 0.20 =
+// MRR@30 vector 0.108 / BM25 0.531 on 247 pseudo-queries of glove-120k;
+// 90% of 7359 chance neighbours have a cosine below 0.83".
 func (f Fusion) String() string {
-	return fmt.Sprintf("vector_weight %.2f, min_cosine %.2f on %d pseudo-queries of %s (MRR@30 vector %.3f / BM25 %.3f; min_cosine is the %.0fth percentile of %d chance neighbours' cosines)",
-		f.VectorWeight, f.MinCosine, f.Queries, f.Model, f.VecMRR, f.BM25MRR, 100*BackgroundQuantile, f.Background)
+	return fmt.Sprintf("vector_weight %.2f = MRR@30 vector %.3f / BM25 %.3f on %d pseudo-queries of %s; %.0f%% of %d chance neighbours have a cosine below %.2f",
+		f.VectorWeight, f.VecMRR, f.BM25MRR, f.Queries, f.Model, 100*BackgroundQuantile, f.Background, f.BackgroundCosine)
 }
 
 // Valid reports whether f holds values Search can use.
 func (f Fusion) Valid() bool {
-	return f.Queries > 0 && finite(f.VectorWeight) && f.VectorWeight > 0 && finite(f.MinCosine) && f.MinCosine >= 0 && f.MinCosine <= 1
+	return f.Queries > 0 && finite(f.VectorWeight) && f.VectorWeight > 0 && finite(f.BackgroundCosine) && f.BackgroundCosine >= -1 && f.BackgroundCosine <= 1
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -226,7 +225,7 @@ func CalibrateFusion(ctx context.Context, src Source, emb Embedder, samples []Sa
 	}
 	f.VectorWeight = math.Round(f.VectorWeight*100) / 100
 	f.Background = len(bg)
-	f.MinCosine = math.Round(min(1, max(0, quantile(bg, BackgroundQuantile)))*100) / 100
+	f.BackgroundCosine = math.Round(quantile(bg, BackgroundQuantile)*100) / 100
 	return f, nil
 }
 

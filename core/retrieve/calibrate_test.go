@@ -83,8 +83,8 @@ func TestCalibrateFusion(t *testing.T) {
 		}
 		// The chance neighbours' cosines are 0.5 and 0.6: the 90th
 		// percentile is 0.6.
-		if f.MinCosine != 0.6 {
-			t.Errorf("vector rank %d: min_cosine %g, want 0.6", c.vecRank, f.MinCosine)
+		if f.BackgroundCosine != 0.6 {
+			t.Errorf("vector rank %d: background cosine %g, want 0.6", c.vecRank, f.BackgroundCosine)
 		}
 	}
 	if _, err := CalibrateFusion(context.Background(), src, emb, samples[:MinPseudoQueries-1], Options{}); !errors.Is(err, ErrFewPseudoQueries) {

@@ -235,14 +235,14 @@ func search(ctx context.Context, opt Options, db, model string, set *eval.Set) (
 			return nil, &VectorsError{Err: err}
 		}
 	}
-	sc, weightFrom, cosineFrom := cfg.Search.WithFusion(e.Fusion(ctx))
+	sc, weightFrom := cfg.Search.WithFusion(e.Fusion(ctx))
 	s := engineSearcher{e: e, opt: sc.Options("", 0)}
 	fmt.Fprintf(opt.Progress, "running %d queries x %d modes ...\n", len(set.Queries), len(opt.Modes))
 	rep, err := eval.Run(ctx, s, set, eval.RunOptions{Modes: opt.Modes, K: opt.K, PerQuery: opt.PerQuery, Logger: opt.Logger})
 	if err != nil {
 		return nil, err
 	}
-	rep.Settings = fmt.Sprintf("%s (vector_weight from %s, min_cosine from %s)", sc.Summary(), weightFrom, cosineFrom)
+	rep.Settings = fmt.Sprintf("%s (vector_weight from %s)", sc.Summary(), weightFrom)
 	if f, ok := e.Fusion(ctx); ok {
 		rep.Settings += "; index calibration " + f.String()
 	}
