@@ -96,11 +96,14 @@ func (c *indexCmd) Run(g *globals) error {
 		if fusion != nil {
 			fmt.Printf("fusion of hybrid search calibrated: %s\n", fusion)
 		}
+		if errors.Is(fusionErr, retrieve.ErrFewPseudoQueries) {
+			fmt.Printf("fusion of hybrid search not calibrated, the vault is too small (%v): vector_weight stays %g\n", fusionErr, cfg.Search.VectorWeight)
+		}
 		if calibrated != nil {
 			fmt.Printf("relevance floor of the context hooks calibrated: %s\n", calibrated)
 		}
 	}
-	if fusionErr != nil {
+	if fusionErr != nil && !errors.Is(fusionErr, retrieve.ErrFewPseudoQueries) {
 		fmt.Fprintf(os.Stderr, "vaultctx: the fusion was not calibrated (hybrid search uses the configured vector_weight and min_cosine): %v\n", fusionErr)
 	}
 	if calErr != nil {
