@@ -158,7 +158,7 @@ func TestEvalCommand(t *testing.T) {
 		if rep.Set != filepath.Base(beir)+"/train" || rep.Queries != 2 || len(rep.Modes) != 1 || rep.Modes[0].MRR != 1 {
 			t.Errorf("report = %+v", rep)
 		}
-		if want := config.Defaults().Search.Summary(); rep.Settings != want {
+		if want := config.Defaults().Search.Summary() + " (vector_weight from default)"; rep.Settings != want {
 			t.Errorf("report settings = %q, want the default [search] table %q", rep.Settings, want)
 		}
 	})

@@ -13,9 +13,11 @@ import (
 	"golang.org/x/term"
 
 	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/index"
 	"github.com/vaultctx/vaultctx/core/recall"
 	"github.com/vaultctx/vaultctx/core/refresh"
+	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/store"
 )
 
@@ -63,6 +65,7 @@ func (c *indexCmd) Run(g *globals) error {
 	if err != nil && !errors.Is(err, index.ErrInterrupted) {
 		return err
 	}
+	fusion, fusionErr := calibrateFusion(g, cfg, opt, sum, err)
 	calibrated, calErr := calibrate(g, cfg, opt, sum, err)
 	if c.JSON {
 		enc := json.NewEncoder(os.Stdout)
@@ -96,9 +99,18 @@ func (c *indexCmd) Run(g *globals) error {
 		if sum.FilesSkipped+sum.FilesProblems > 0 {
 			fmt.Printf("run `%s` to see skipped files and parse problems\n", status)
 		}
+		if fusion != nil {
+			fmt.Printf("fusion of hybrid search calibrated: %s\n", fusion)
+		}
+		if errors.Is(fusionErr, retrieve.ErrFewPseudoQueries) {
+			fmt.Printf("fusion of hybrid search not calibrated, the vault is too small (%v): vector_weight stays %g\n", fusionErr, cfg.Search.VectorWeight)
+		}
 		if calibrated != nil {
 			fmt.Printf("relevance floor of the context hooks calibrated: %s\n", calibrated)
 		}
+	}
+	if fusionErr != nil && !errors.Is(fusionErr, retrieve.ErrFewPseudoQueries) {
+		fmt.Fprintf(os.Stderr, "vaultctx: the fusion was not calibrated (hybrid search uses the configured vector_weight and min_cosine): %v\n", fusionErr)
 	}
 	if calErr != nil {
 		fmt.Fprintf(os.Stderr, "vaultctx: the relevance floor was not calibrated (the hooks use its defaults): %v\n", calErr)
@@ -133,6 +145,41 @@ func calibrate(g *globals, cfg config.Config, opt index.Options, sum index.Summa
 		return nil, err
 	}
 	return &c, nil
+}
+
+// calibrateFusion re-measures the fusion of hybrid search on the index
+// (engine.CalibrateIndex) after a run that changed it, or when the index
+// has none yet; it runs before the relevance floor's calibration, which
+// searches with the calibrated fusion. It does nothing after an
+// interrupted run, and returns nil without an error for an index without
+// working vectors (whose stored calibration it clears).
+func calibrateFusion(g *globals, cfg config.Config, opt index.Options, sum index.Summary, runErr error) (*retrieve.Fusion, error) {
+	if runErr != nil {
+		return nil, nil
+	}
+	model := opt.ModelDir
+	if opt.NoModel {
+		model = ""
+	}
+	if sum.FilesIndexed+sum.FilesDeleted == 0 && !opt.Full && hasFusion(g, opt.DB) {
+		return nil, nil
+	}
+	f, ok, err := engine.CalibrateIndex(g.Ctx, opt.DB, model, cfg.Search.Columns, cfg.Search.Candidates)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// hasFusion reports whether the index at db holds a fusion calibration.
+func hasFusion(g *globals, db string) bool {
+	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true})
+	if err != nil {
+		return false
+	}
+	defer e.Close()
+	_, ok := e.Fusion(g.Ctx)
+	return ok
 }
 
 func total(m map[string]int) int {

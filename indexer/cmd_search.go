@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/store"
@@ -85,7 +86,8 @@ func (c *searchCmd) Run(g *globals) error {
 	if k <= 0 {
 		k = cfg.Search.K
 	}
-	opt := cfg.Search.Options(c.Mode, k)
+	search, weightFrom := cfg.Search.WithFusion(e.Fusion(g.Ctx))
+	opt := search.Options(c.Mode, k)
 	opt.MaxTokens = c.MaxTokens
 	opt.Collapse = !c.AllCopies
 	hits, err := e.Search(g.Ctx, query, opt)
@@ -128,7 +130,12 @@ func (c *searchCmd) Run(g *globals) error {
 		if c.Mode == retrieve.ModeHybrid || c.Mode == "" {
 			// Vector hits under min_cosine never enter the fusion, so they
 			// show as vec_rank=- here.
-			fmt.Fprintf(w, "fusion: %s\n", cfg.Search.Summary())
+			fmt.Fprintf(w, "fusion: %s\n", search.Summary())
+			fmt.Fprintf(w, "fusion: vector_weight from %s, min_cosine from %s", weightFrom, minCosineFrom(cfg.Search))
+			if f, ok := e.Fusion(g.Ctx); ok {
+				fmt.Fprintf(w, "; index calibration %s", f)
+			}
+			fmt.Fprintln(w)
 		}
 	}
 	if len(hits) == 0 {
@@ -146,7 +153,7 @@ func (c *searchCmd) Run(g *globals) error {
 		}
 		if c.Explain {
 			lead := ""
-			if (c.Mode == retrieve.ModeHybrid || c.Mode == "") && h.BM25Rank == i+1 && i < cfg.Search.BM25Lead {
+			if (c.Mode == retrieve.ModeHybrid || c.Mode == "") && h.BM25Rank == i+1 && i < search.BM25Lead {
 				lead = " (kept first: bm25_lead)"
 			}
 			fmt.Fprintf(w, "    score=%.5f bm25_rank=%s vec_rank=%s bm25=%s cosine=%s%s\n", h.Score, rank(h.BM25Rank), rank(h.VecRank),
@@ -161,6 +168,15 @@ func (c *searchCmd) Run(g *globals) error {
 		fmt.Fprintf(w, "    %s\n", retrieve.Snippet(text, query, 200, highlighter(color)))
 	}
 	return w.Flush()
+}
+
+// minCosineFrom says where search.min_cosine comes from: the config file
+// when it sets the key, else the default (it is not calibrated).
+func minCosineFrom(s config.Search) string {
+	if s.MinCosineSet {
+		return config.FromConfig
+	}
+	return config.FromDefault
 }
 
 // alsoIn says where else the text of h is, from its folded

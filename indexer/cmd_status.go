@@ -12,6 +12,7 @@ import (
 	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/recall"
 	"github.com/vaultctx/vaultctx/core/refresh"
+	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/store"
 )
 
@@ -45,7 +46,11 @@ type statusReport struct {
 	// FloorOverride is the floor the config sets instead (hooks.min_evidence
 	// above 0), as "min_evidence = X, min_coverage = Y"; "" when none.
 	FloorOverride string `json:"relevance_floor_override,omitempty"`
-	Skipped        []store.Skip        `json:"skipped"`
+	// Fusion is the fusion of hybrid search as `vaultctx index`
+	// calibrated it (null for an index without one: the configured
+	// vector_weight and min_cosine, or their defaults).
+	Fusion  *retrieve.Fusion `json:"fusion"`
+	Skipped []store.Skip     `json:"skipped"`
 	// Unreadable lists files and folders that could not be read at the
 	// last run; what was indexed of them is kept.
 	Unreadable []store.Kept `json:"unreadable"`
@@ -107,6 +112,9 @@ func (c *statusCmd) Run(g *globals) error {
 	}
 	if f := recall.FloorOf(cfg); f.Clauses != nil {
 		r.FloorOverride = fmt.Sprintf("min_evidence = %g, min_coverage = %g", f.Clauses[0].Evidence, f.Clauses[0].Coverage)
+	}
+	if f, ok := e.Fusion(g.Ctx); ok {
+		r.Fusion = &f
 	}
 	if r.Redactions, err = st.Redactions(g.Ctx); err != nil {
 		return err
@@ -187,6 +195,14 @@ func (c *statusCmd) Run(g *globals) error {
 	} else {
 		fmt.Printf("relevance floor not calibrated (built-in thresholds); `vaultctx index --full` calibrates it\n")
 	}
+	search, weightFrom := cfg.Search.WithFusion(e.Fusion(g.Ctx))
+	fusion := fmt.Sprintf("vector_weight %g (%s), min_cosine %g (%s)", search.VectorWeight, weightFrom, search.MinCosine, minCosineFrom(cfg.Search))
+	if r.Fusion != nil {
+		fusion += "; index calibration " + r.Fusion.String()
+	} else if r.ModelDir != "" {
+		fusion += "; not calibrated: `vaultctx index --full` calibrates it"
+	}
+	fmt.Printf("fusion          %s\n", fusion)
 	if len(r.Redactions) > 0 {
 		fmt.Println("credentials scrubbed:")
 		rules := make([]string, 0, len(r.Redactions))

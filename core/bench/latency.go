@@ -39,7 +39,8 @@ func searchLatency(ctx context.Context, opt Options, db string, queries []string
 			rep.Search = append(rep.Search, row)
 			continue
 		}
-		sopt := cfg.Search.Options(mode, 0)
+		search, _ := cfg.Search.WithFusion(e.Fusion(ctx))
+		sopt := search.Options(mode, 0)
 		if _, err := e.Search(ctx, queries[0], sopt); err != nil {
 			return fmt.Errorf("bench %s search: %w", mode, err)
 		}

@@ -44,10 +44,43 @@ type Search struct {
 	Candidates   int        `toml:"candidates"`    // candidates fetched per leg (BM25, vector) before fusion, default 30
 	RRFK         float64    `toml:"rrf_k"`         // RRF k constant (Cormack et al. 2009), default 60
 	BM25Weight   float64    `toml:"bm25_weight"`   // RRF weight of the BM25 leg, default 1.0
-	VectorWeight float64    `toml:"vector_weight"` // RRF weight of the vector leg, default DefaultVectorWeight
+	VectorWeight float64    `toml:"vector_weight"` // RRF weight of the vector leg; absent = the index's calibration (WithFusion), else DefaultVectorWeight
 	Columns      [3]float64 `toml:"bm25_columns"`  // FTS5 bm25() weights of chunk text, section, heading context: default [1.0, 0.5, 0.3]
 	MinCosine    float64    `toml:"min_cosine"`    // vector hits below this cosine are left out of the fusion, default DefaultMinCosine
 	BM25Lead     int        `toml:"bm25_lead"`     // BM25's first N hits stay first in hybrid mode, default DefaultBM25Lead (0 = plain RRF)
+
+	// VectorWeightSet records that the file set vector_weight (Parse sets
+	// it; it is not a key). A vector_weight the file sets wins over the
+	// index's fusion calibration; an absent one is calibrated (see
+	// WithFusion), and is DefaultVectorWeight on an index without a
+	// calibration.
+	VectorWeightSet bool `toml:"-"`
+	// MinCosineSet records that the file set min_cosine, for reports of
+	// where it came from; min_cosine is not calibrated.
+	MinCosineSet bool `toml:"-"`
+}
+
+// The origins of a fusion setting, as WithFusion reports them.
+const (
+	FromConfig     = "config"     // set in the config file
+	FromCalibrated = "calibrated" // the index's fusion calibration
+	FromDefault    = "default"    // the built-in default: the index has no calibration
+)
+
+// WithFusion returns s with the vector weight of the index's fusion
+// calibration f (ok: the index has one, engine.Engine.Fusion) unless the
+// file set vector_weight, and where vector_weight came from (FromConfig,
+// FromCalibrated or FromDefault). min_cosine is not calibrated (see
+// retrieve.Fusion.BackgroundCosine): it stays the file's or
+// DefaultMinCosine.
+func (s Search) WithFusion(f retrieve.Fusion, ok bool) (out Search, weightFrom string) {
+	weightFrom = FromDefault
+	if s.VectorWeightSet {
+		weightFrom = FromConfig
+	} else if ok {
+		s.VectorWeight, weightFrom = f.VectorWeight, FromCalibrated
+	}
+	return s, weightFrom
 }
 
 // The hybrid ranking defaults below were chosen together on the train
@@ -74,10 +107,13 @@ type Search struct {
 // without bm25_lead reached BM25 on both sets while keeping that section
 // in the first 10.
 const (
-	// DefaultVectorWeight is the default search.vector_weight: the largest
-	// weight measured (0.1 to 1.0) at which hybrid search, with the other
-	// defaults, is at least as good as BM25 on both train sets; it is about
-	// the vault set's quality ratio of the two legs (0.18).
+	// DefaultVectorWeight is search.vector_weight on an index without a
+	// fusion calibration (BM25 only, built before calibrations, or too
+	// small to calibrate); an index with one uses its calibrated weight
+	// (retrieve.CalibrateFusion) unless the file sets the key. 0.2 is the
+	// largest weight measured (0.1 to 1.0) at which hybrid search, with
+	// the other defaults, is at least as good as BM25 on both train sets;
+	// it is about the vault set's quality ratio of the two legs (0.18).
 	DefaultVectorWeight = 0.2
 	// DefaultMinCosine is the default search.min_cosine. With GloVe most
 	// nearest neighbours are noise (of the vector hits BM25 did not find,
@@ -256,6 +292,8 @@ func parse(r io.Reader) (Config, error) {
 	if err := unknownKeys(md); err != nil {
 		return Defaults(), err
 	}
+	c.Search.VectorWeightSet = md.IsDefined("search", "vector_weight")
+	c.Search.MinCosineSet = md.IsDefined("search", "min_cosine")
 	for i, e := range c.Extensions {
 		n, err := vault.NormalizeExtension(e)
 		if err != nil {

@@ -68,6 +68,7 @@ func TestSampleFile(t *testing.T) {
 	on := true
 	want.Hooks.UserPrompt, want.Hooks.PreToolUse, want.Hooks.PostToolUse = &on, &on, &on
 	want.Hooks.OutputPassthrough = []string{"terraform plan", "git diff"}
+	want.Search.VectorWeightSet, want.Search.MinCosineSet = true, true
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("Load(%s) =\n%+v\nwant\n%+v", sample, c, want)
 	}

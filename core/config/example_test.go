@@ -99,7 +99,7 @@ func ExampleLoad() {
 	// model: /opt/models/glove
 	// include: [Projects Areas/Health] exclude: [Projects/Old **/_templates]
 	// extensions: [.md] max bytes: 5242880
-	// search: {K:10 Candidates:30 RRFK:60 BM25Weight:1 VectorWeight:0.2 Columns:[1 0.5 0.3] MinCosine:0.7 BM25Lead:1}
+	// search: {K:10 Candidates:30 RRFK:60 BM25Weight:1 VectorWeight:0.2 Columns:[1 0.5 0.3] MinCosine:0.7 BM25Lead:1 VectorWeightSet:true MinCosineSet:true}
 	// hooks: 1500 ms, 500 300 tokens, 4096 bytes, 2000 tokens, min_score 0
 	// userprompt on: true
 	// pretooluse on: true

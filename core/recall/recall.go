@@ -191,7 +191,8 @@ func Search(ctx context.Context, e *engine.Engine, cfg config.Config, query stri
 	if len(terms) < MinTerms {
 		return nil, Signals{}, nil
 	}
-	hits, err := e.Search(ctx, query, cfg.Search.Options(retrieve.ModeHybrid, 0))
+	search, _ := cfg.Search.WithFusion(e.Fusion(ctx))
+	hits, err := e.Search(ctx, query, search.Options(retrieve.ModeHybrid, 0))
 	if err != nil {
 		return nil, Signals{}, fmt.Errorf("recall search: %w", err)
 	}

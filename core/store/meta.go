@@ -24,6 +24,10 @@ const (
 	MetaVault = "vault"
 	// MetaLastIndexTime is the end of the last index run, RFC 3339 UTC.
 	MetaLastIndexTime = "last_index_time"
+	// MetaFusion is the fusion calibration of hybrid search (a JSON
+	// retrieve.Fusion, written by engine.CalibrateFusion after an index
+	// run), "" for an index without one.
+	MetaFusion = "fusion_calibration"
 )
 
 // Keys of the meta table that only the store uses.

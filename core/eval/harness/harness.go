@@ -158,6 +158,9 @@ func runBEIR(ctx context.Context, opt Options) (*eval.Report, error) {
 	if _, err := index.Run(ctx, iopt); err != nil {
 		return nil, err
 	}
+	if err := calibrate(ctx, opt, db, model); err != nil {
+		return nil, err
+	}
 	return search(ctx, opt, db, model, eval.BEIRSet(ds, notes))
 }
 
@@ -212,6 +215,9 @@ func runQueries(ctx context.Context, opt Options) (*eval.Report, error) {
 		if _, err := index.Run(ctx, iopt); err != nil {
 			return nil, err
 		}
+		if err := calibrate(ctx, opt, db, model); err != nil {
+			return nil, err
+		}
 	}
 	return search(ctx, opt, orDefault(db, opt.Config.DB), model, set)
 }
@@ -229,14 +235,30 @@ func search(ctx context.Context, opt Options, db, model string, set *eval.Set) (
 			return nil, &VectorsError{Err: err}
 		}
 	}
-	s := engineSearcher{e: e, opt: cfg.Search.Options("", 0)}
+	sc, weightFrom := cfg.Search.WithFusion(e.Fusion(ctx))
+	s := engineSearcher{e: e, opt: sc.Options("", 0)}
 	fmt.Fprintf(opt.Progress, "running %d queries x %d modes ...\n", len(set.Queries), len(opt.Modes))
 	rep, err := eval.Run(ctx, s, set, eval.RunOptions{Modes: opt.Modes, K: opt.K, PerQuery: opt.PerQuery, Logger: opt.Logger})
 	if err != nil {
 		return nil, err
 	}
-	rep.Settings = cfg.Search.Summary()
+	rep.Settings = fmt.Sprintf("%s (vector_weight from %s)", sc.Summary(), weightFrom)
+	if f, ok := e.Fusion(ctx); ok {
+		rep.Settings += "; index calibration " + f.String()
+	}
 	return rep, nil
+}
+
+// calibrate runs the fusion calibration of the index Run just built, as
+// `vaultctx index` does after a run (engine.CalibrateIndex); an index
+// without working vectors keeps none.
+func calibrate(ctx context.Context, opt Options, db, model string) error {
+	fmt.Fprintf(opt.Progress, "calibrating the fusion ...\n")
+	_, _, err := engine.CalibrateIndex(ctx, db, model, opt.Config.Search.Columns, opt.Config.Search.Candidates)
+	if errors.Is(err, retrieve.ErrFewPseudoQueries) {
+		return nil // a set too small to calibrate keeps the defaults
+	}
+	return err
 }
 
 // engineSearcher adapts the engine to eval.Searcher with the configured
