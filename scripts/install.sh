@@ -123,8 +123,16 @@ if [ "$uninstall" = 1 ]; then
     warn "no vaultctx binaries in $bindir${others:+; one is still at $others: pass the --prefix you installed with}"
   fi
   if [ "$purge" = 1 ]; then
-    db="${VAULTCTX_DB:-$datadir/index.db}"
-    for f in "$config" "$db" "$db-wal" "$db-shm"; do
+    # The index the config names (db = "..."), else the default one; a file
+    # that is not an SQLite file is left alone.
+    cfgdb="$(sed -n 's/^[[:space:]]*db[[:space:]]*=[[:space:]]*"\(.*\)"[[:space:]]*$/\1/p' "$config" 2>/dev/null | head -n 1)"
+    case "$cfgdb" in "~/"*) cfgdb="$HOME/${cfgdb#"~/"}" ;; esac
+    db="${VAULTCTX_DB:-${cfgdb:-$datadir/index.db}}"
+    if [ -f "$db" ] && [ "$(head -c 15 "$db" 2>/dev/null)" != "SQLite format 3" ]; then
+      warn "$db is not an SQLite file; left in place"
+      db=""
+    fi
+    for f in "$config" ${db:+"$db" "$db-wal" "$db-shm" "$db.lock"}; do
       if [ -e "$f" ]; then rm -f "$f" && say "removed $f"; fi
     done
     statedir="${XDG_STATE_HOME:-$HOME/.local/state}/vaultctx"

@@ -172,6 +172,22 @@ cmp -s "$settings" "$tmp/settings.orig" || fail "uninstall of a --prefix install
 run --uninstall --purge || fail "purge after the --prefix install failed"
 pass "uninstall finds a --prefix install"
 
+# --purge deletes the index the config names with db = "...", not only the
+# default one, and leaves a non-SQLite file of that name alone.
+run --vault "$vault" --no-model || fail "install for the db = purge failed"
+printf 'db = "%s"\n' "$tmp/elsewhere/idx.db" >>"$config"
+"$HOME/.local/bin/vaultctx" index >/dev/null || fail "index into the config's db failed"
+[ -f "$tmp/elsewhere/idx.db" ] || fail "no index at the config's db"
+run --uninstall --purge || fail "purge with a config db failed"
+[ -e "$tmp/elsewhere/idx.db" ] && fail "purge kept the index the config names"
+[ -e "$tmp/elsewhere/idx.db.lock" ] && fail "purge kept the index's lock file"
+run --vault "$vault" --no-model || fail "install for the non-index purge failed"
+printf 'db = "%s"\n' "$tmp/elsewhere/notes.txt" >>"$config"
+echo "not an index" >"$tmp/elsewhere/notes.txt"
+run --uninstall --purge || fail "purge with a non-index db failed"
+[ -f "$tmp/elsewhere/notes.txt" ] || fail "purge deleted a file that is not an index"
+pass "purge deletes the config's db, and only an SQLite file"
+
 # Offline without --model: the pull fails fast (through a proxy that refuses
 # connections), the install goes on BM25-only, and doctor still passes.
 HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 run --vault "$vault" || fail "offline install failed"
