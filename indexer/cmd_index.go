@@ -96,7 +96,10 @@ func (c *indexCmd) Run(g *globals) error {
 		if n := total(sum.Redactions); n > 0 {
 			fmt.Printf("scrubbed %d credentials before indexing (see `%s`)\n", n, status)
 		}
-		if sum.FilesSkipped+sum.FilesProblems > 0 {
+		if sum.FilesKept > 0 {
+			fmt.Printf("%d unreadable file%s kept at the last indexed version\n", sum.FilesKept, plural(sum.FilesKept))
+		}
+		if sum.FilesSkipped+sum.FilesProblems+sum.FilesKept > 0 {
 			fmt.Printf("run `%s` to see skipped files and parse problems\n", status)
 		}
 		if fusion != nil {
