@@ -48,6 +48,7 @@ var hints = []struct {
 	{index.ErrNoDB, "pass --db FILE or set db in the config"},
 	{index.ErrDBIsDir, "pass a file path with --db"},
 	{index.ErrNotAnIndex, "remove it or choose another --db"},
+	{index.ErrVaultEmptied, "check that the vault is mounted and synced; if you emptied it on purpose, run `vaultctx index --full`"},
 	{index.ErrOtherVault, "pass --full to re-index it for the new vault, or choose another --db"},
 }
 

@@ -379,3 +379,34 @@ func TestRefusesSpecialFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptiedVaultKeepsIndex: an incremental run on a vault that holds no
+// note any more (an unmounted drive, a sync folder empty for a moment)
+// keeps the whole index and says why; a full run empties it on purpose.
+func TestEmptiedVaultKeepsIndex(t *testing.T) {
+	v, db := testVault(t)
+	want := mustRun(t, opts(v, db)).Chunks
+	moved := v + ".moved"
+	if err := os.Rename(v, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(v, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), opts(v, db)); !errors.Is(err, ErrVaultEmptied) {
+		t.Fatalf("incremental run on an emptied vault: %v, want ErrVaultEmptied", err)
+	}
+	os.Remove(v)
+	if err := os.Rename(moved, v); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustRun(t, opts(v, db)); got.Chunks != want || got.FilesDeleted != 0 {
+		t.Errorf("after the vault came back: %+v, want %d chunks and nothing deleted", got, want)
+	}
+	empty := t.TempDir()
+	o := opts(empty, db)
+	o.Full = true
+	if got := mustRun(t, o); got.Chunks != 0 {
+		t.Errorf("full run of an empty vault: %d chunks, want 0", got.Chunks)
+	}
+}

@@ -187,6 +187,11 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		}
 	}()
 
+	if !opt.Full {
+		if err := checkNotEmptied(wctx, st, opt); err != nil {
+			return sum, err
+		}
+	}
 	r := &run{opt: opt, st: st, log: log, sum: &sum, ctx: ctx, wctx: wctx}
 	if err := r.setupModel(modelDir); err != nil {
 		return sum, err
@@ -296,6 +301,30 @@ var ErrNotAnIndex = errors.New("not a vaultctx index")
 // index of another vault: indexing would delete all of it. The wrapping
 // error names both vaults; a full Run replaces the index.
 var ErrOtherVault = errors.New("the index holds another vault")
+
+// ErrVaultEmptied is returned by an incremental Run when the vault holds no
+// note at all while the index holds some: an unmounted drive or a sync
+// folder that is empty for a moment looks like that, and indexing it would
+// delete the whole index. A full Run empties the index on purpose.
+var ErrVaultEmptied = errors.New("the vault holds no notes, but the index does")
+
+// errFound stops checkNotEmptied's walk at the first note.
+var errFound = errors.New("found a note")
+
+// checkNotEmptied returns ErrVaultEmptied (wrapped) when st holds files and
+// opt.Vault holds no note under opt.Rules. The walk stops at the first
+// note, so a vault with notes costs one directory read or so.
+func checkNotEmptied(ctx context.Context, st *store.Store, opt Options) error {
+	stats, err := st.Stats(ctx)
+	if err != nil || stats.Files == 0 {
+		return nil
+	}
+	_, err = vault.Walk(ctx, opt.Vault, opt.Rules, func(vault.File) error { return errFound })
+	if err == nil {
+		return fmt.Errorf("%s: %w (%d files indexed); the index is kept", opt.Vault, ErrVaultEmptied, stats.Files)
+	}
+	return nil // a note was found, or the walk failed: the run reports that itself
+}
 
 // checkTarget refuses, before any work, an index path that is a directory,
 // an existing file that is not a vaultctx index (a note passed as --db by

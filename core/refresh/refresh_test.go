@@ -102,6 +102,21 @@ func TestAtSessionStart(t *testing.T) {
 		}
 	})
 
+	t.Run("a few large notes are handed off", func(t *testing.T) {
+		cfg, o, record := setup(t)
+		big := "# Big\n\n" + strings.Repeat("A long paragraph of a large note, to be read and chunked. ", 6000)
+		if err := os.WriteFile(filepath.Join(cfg.Vault, "big.md"), []byte(big), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := AtSessionStart(ctx, cfg, o)
+		if err != nil || out.Action != HandedOn || out.Summary.FilesIndexed != 0 || !strings.Contains(out.Reason, "bytes") {
+			t.Fatalf("one %d-byte note, %d inline at most: %+v, %v", len(big), DefaultInlineBytes, out, err)
+		}
+		if handedOff(t, record) == "" {
+			t.Error("nothing started")
+		}
+	})
+
 	t.Run("no time left is handed off", func(t *testing.T) {
 		cfg, o, record := setup(t)
 		addNotes(t, cfg, 1)

@@ -199,6 +199,13 @@ func Watch(ctx context.Context, opt Options) error {
 					dirty, first = true, time.Now()
 					pending, events = r.Trigger, r.Events
 				}
+			case r.Err != nil && (errors.Is(r.Err, index.ErrVaultEmptied) || !isDir(root)):
+				// The vault folder went away or came back empty (moved,
+				// unmounted): the watches hold the old folders, so no
+				// event would come again. End with the error, for the
+				// service manager to start a watch that sets them up anew.
+				inflight.Wait()
+				return fmt.Errorf("watch: %w", r.Err)
 			case r.Err != nil:
 				log.Error("index run failed", "err", r.Err)
 			default:
@@ -217,6 +224,12 @@ func Watch(ctx context.Context, opt Options) error {
 			}
 		}
 	}
+}
+
+// isDir reports whether p is a folder now.
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // watcher holds the watched folders.

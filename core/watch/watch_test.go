@@ -190,3 +190,53 @@ func TestWatchBurstIndexedOnce(t *testing.T) {
 	}
 	t.Logf("%d notes in %d runs", indexed, len(after))
 }
+
+// TestWatchEndsWhenVaultGoes: when the vault folder is moved away, the
+// watches hold the old folders and would never fire again, so Watch ends
+// with an error (for the service manager to restart it) instead of
+// running on deaf; the index is kept.
+func TestWatchEndsWhenVaultGoes(t *testing.T) {
+	dir := t.TempDir()
+	v, db := filepath.Join(dir, "vault"), filepath.Join(dir, "index.db")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), v)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ran := make(chan struct{}, 16)
+	errc := make(chan error, 1)
+	opt := Options{Index: index.Options{Vault: v, DB: db, NoModel: true}, OnRun: func(Run) { ran <- struct{}{} }}
+	go func() { errc <- Watch(ctx, opt) }()
+	select {
+	case <-ran:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("no first run")
+	}
+	if err := os.Rename(v, v+".away"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-errc:
+		if err == nil {
+			t.Fatal("Watch returned nil after the vault went away")
+		}
+		t.Logf("Watch ended: %v", err)
+	case <-time.After(2 * time.Minute):
+		t.Fatal("Watch kept running after the vault went away")
+	}
+	if len(mustFiles(t, db)) == 0 {
+		t.Error("the index was emptied")
+	}
+}
+
+func mustFiles(t *testing.T, db string) []string {
+	t.Helper()
+	e, err := engine.Open(context.Background(), db, engine.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	st, err := e.Store().Stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return make([]string, st.Files)
+}
