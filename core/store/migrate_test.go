@@ -16,17 +16,7 @@ func TestMigrateAddsColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{
-		"ALTER TABLE files DROP COLUMN ctime_ns",
-		"ALTER TABLE files DROP COLUMN inode",
-		"ALTER TABLE skips DROP COLUMN unreadable",
-		"INSERT INTO files(path, mtime_ns, size, hash) VALUES('old.md', 7, 3, 'abc')",
-		"INSERT INTO skips(path, reason) VALUES('locked', 'permission denied')",
-	} {
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	makeOlder(t, s)
 	if cols, _ := s.columns(ctx, "files"); cols["ctime_ns"] {
 		t.Fatal("setup: ctime_ns still there")
 	}
@@ -76,17 +66,7 @@ func TestReadOnlyReadsOlderFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{
-		"ALTER TABLE files DROP COLUMN ctime_ns",
-		"ALTER TABLE files DROP COLUMN inode",
-		"ALTER TABLE skips DROP COLUMN unreadable",
-		"INSERT INTO files(path, mtime_ns, size, hash) VALUES('old.md', 7, 3, 'abc')",
-		"INSERT INTO skips(path, reason) VALUES('locked', 'permission denied')",
-	} {
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	makeOlder(t, s)
 	s.Close()
 	ro, err := Open(ctx, path, Options{ReadOnly: true})
 	if err != nil {
@@ -99,5 +79,23 @@ func TestReadOnlyReadsOlderFile(t *testing.T) {
 	}
 	if kept, err := ro.Unreadable(ctx); err != nil || len(kept) != 0 {
 		t.Errorf("Unreadable of an unmigrated file: %v, %v", kept, err)
+	}
+}
+
+// makeOlder turns s into a file as an older binary left it: schema 1
+// without ctime_ns, inode and skips.unreadable, with one file and one skip.
+func makeOlder(t *testing.T, s *Store) {
+	t.Helper()
+	ctx := context.Background()
+	for _, q := range []string{
+		"ALTER TABLE files DROP COLUMN ctime_ns",
+		"ALTER TABLE files DROP COLUMN inode",
+		"ALTER TABLE skips DROP COLUMN unreadable",
+		"INSERT INTO files(path, mtime_ns, size, hash) VALUES('old.md', 7, 3, 'abc')",
+		"INSERT INTO skips(path, reason) VALUES('locked', 'permission denied')",
+	} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
 	}
 }
