@@ -81,3 +81,27 @@ func TestAnomaliesAtScale(t *testing.T) {
 		t.Errorf("extract of %d bytes over the budget", n)
 	}
 }
+
+// TestContinuationStopsAtPassingResults: jest's "FAIL test/cart.test.js"
+// is an error line followed by the file's test tree; the passing "✓" lines
+// under it are results to rank, not the failure's continuation, so the
+// run of them collapses instead of filling the extract. Without the stop,
+// all twelve "✓ of N lines" are kept.
+func TestContinuationStopsAtPassingResults(t *testing.T) {
+	for _, c := range loadFidelity(t) {
+		if c.Name != "test_jest_verbose_fail_a" {
+			continue
+		}
+		ex := Condense(context.Background(), c.Req, Options{}, testSavedPath)
+		if n := strings.Count(ex.Stderr, "✓ of "); n > 2 {
+			t.Errorf("%d passing \"✓ of N lines\" results kept, want the run collapsed:\n%s", n, ex.Stderr)
+		}
+		for _, want := range []string{"✕ unknown country", "● tax › unknown country", "Tests:       4 failed, 86 passed, 90 total"} {
+			if !strings.Contains(ex.Stderr, want) {
+				t.Errorf("%q lost", want)
+			}
+		}
+		return
+	}
+	t.Fatal("case test_jest_verbose_fail_a missing")
+}

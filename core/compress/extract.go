@@ -842,14 +842,16 @@ func isHeading(ls []line, i int) bool {
 // markContinuation promotes the lines that continue an error: more indented
 // lines right after it (Go's "have/want", an assertion diff, a source line
 // under a Python frame). The first three become tierLocate, later ones
-// tierContext; the block ends at a blank line or a line at the error's
-// indentation or less.
+// tierContext; the block ends at a blank line, a line at the error's
+// indentation or less, or a passing test's result line (jest's "FAIL
+// file" is followed by the file's test tree, whose "✓" lines are results,
+// not the failure's text).
 func markContinuation(ls []line, i int) {
 	base := indent(ls[i].text)
 	n := 0
 	for j := i + 1; j < len(ls) && n < 12; j++ {
 		l := &ls[j]
-		if l.kind == kindBlank || l.kind == kindError || indent(l.text) <= base && l.kind != kindExcerpt {
+		if l.kind == kindBlank || l.kind == kindError || indent(l.text) <= base && l.kind != kindExcerpt || isPassResult(l.text) {
 			return
 		}
 		if l.kind == kindFrame {
@@ -862,6 +864,22 @@ func markContinuation(ls []line, i int) {
 		}
 		n++
 	}
+}
+
+// passMarks open a passing test's result line in the JavaScript reporters
+// (jest, mocha, node:test spec).
+var passMarks = [...]string{"✓", "✔", "√"}
+
+// isPassResult reports whether s, its indentation aside, starts with a
+// pass mark.
+func isPassResult(s string) bool {
+	t := strings.TrimLeft(s, " \t")
+	for _, m := range passMarks {
+		if strings.HasPrefix(t, m) {
+			return true
+		}
+	}
+	return false
 }
 
 func promote(l *line, tier int8) {
