@@ -142,9 +142,10 @@ func markAnomalies(ls []line) {
 			logLike++
 		}
 	}
-	if logLike*10 >= len(idx)*6 {
-		groupFrequent(ls, idx, tmpl, count)
-	}
+	// A log's usual templates are interchangeable events; elsewhere only
+	// per-item verdicts are (see demoteItemVerdicts): a go test -v run's
+	// "=== RUN" lines belong next to the logs that follow them.
+	groupFrequent(ls, idx, tmpl, count, logLike*10 >= len(idx)*6)
 }
 
 // groupFrequent shows each usual template of a repetitive log (60% of its
@@ -153,12 +154,14 @@ func markAnomalies(ls []line) {
 // markers, never shown), as log summarisers do: the exemplar is the
 // member holding the most query terms, then the smallest normalised text,
 // then the first, so two runs that differ in volatile tokens or in the
-// order of their lines pick alike. Anomalies among the members stay.
-func groupFrequent(ls []line, idx []int32, tmpl []uint64, count map[uint64]int32) {
+// order of their lines pick alike. Anomalies among the members stay. Outside
+// a log (log false) only templates of per-item verdicts are grouped (see
+// demoteItemVerdicts).
+func groupFrequent(ls []line, idx []int32, tmpl []uint64, count map[uint64]int32, log bool) {
 	best := map[uint64]int32{}
 	for k, i := range idx {
 		h := tmpl[k]
-		if count[h] < frequentTemplate || ls[i].anom != anomNone {
+		if count[h] < frequentTemplate || ls[i].anom != anomNone || !log && ls[i].kind != kindSummary {
 			continue
 		}
 		b, ok := best[h]

@@ -105,3 +105,41 @@ func TestContinuationStopsAtPassingResults(t *testing.T) {
 	}
 	t.Fatal("case test_jest_verbose_fail_a missing")
 }
+
+// TestItemVerdictsGroup: "go test ./..." over 600 packages prints one
+// verdict line per package. They are items, not the run's verdict: the
+// "ok" and "?" lines show as one exemplar each with a count, and the
+// failing package keeps its lines (a fresh user saw 175 "ok" lines kept).
+func TestItemVerdictsGroup(t *testing.T) {
+	var b strings.Builder
+	for i := range 600 {
+		switch {
+		case i == 311:
+			b.WriteString("--- FAIL: TestParse (0.00s)\n    parse_test.go:12: got 3, want 4\nFAIL\nFAIL\texample.com/proj/pkg311\t0.012s\n")
+		case i%7 == 0:
+			b.WriteString("?   \texample.com/proj/pkg" + itoa(i) + "\t[no test files]\n")
+		default:
+			b.WriteString("ok  \texample.com/proj/pkg" + itoa(i) + "\t0." + itoa(100+i%900) + "s\n")
+		}
+	}
+	b.WriteString("FAIL\n")
+	req := Request{Command: "go test ./...", Stdout: b.String()}
+	ex := Condense(context.Background(), req, Options{}, testSavedPath)
+	for _, want := range []string{"--- FAIL: TestParse (0.00s)", "    parse_test.go:12: got 3, want 4", "FAIL\texample.com/proj/pkg311\t0.012s"} {
+		if !strings.Contains(ex.Stdout, want+"\n") {
+			t.Errorf("%q lost", want)
+		}
+	}
+	if n := strings.Count(ex.Stdout, "\nok  \t"); n > 2 {
+		t.Errorf("%d \"ok\" verdicts shown, want the template's exemplar", n)
+	}
+	if n := strings.Count(ex.Stdout, "\n?   \t"); n > 2 {
+		t.Errorf("%d \"[no test files]\" verdicts shown, want the template's exemplar", n)
+	}
+	if !strings.Contains(ex.Stdout, "more lines of this shape in the output") {
+		t.Error("no count of the grouped verdicts")
+	}
+	if t.Failed() {
+		t.Logf("extract:\n%s", ex.Stdout)
+	}
+}

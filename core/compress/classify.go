@@ -456,7 +456,8 @@ func classify(line string, data bool) kind {
 	if strings.Contains(line, ".go:") && goTestLogRe.MatchString(line) {
 		return kindTestLog
 	}
-	if lw.summary {
+	if lw.summary || strings.HasPrefix(line, "?   \t") && strings.HasSuffix(line, "\t[no test files]") {
+		// go test's third per-package verdict, beside "ok" and "FAIL".
 		return kindSummary
 	}
 	if lw.err {

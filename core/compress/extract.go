@@ -550,10 +550,10 @@ func window(text string, share int) (head, tail string, skipped int) {
 // mayRank reports whether a line of kind k may end up in tierRank (see
 // assignTiers): plain lines, and frames and excerpts, which are ranked when
 // they point into libraries or quote no diagnostic, and test logs of
-// passing tests. Errors, warnings and summaries never are, so their tokens
-// are not counted.
+// passing tests, and verdicts of one item among many (demoteItemVerdicts).
+// Errors and warnings never are, so their tokens are not counted.
 func mayRank(k kind) bool {
-	return k == kindPlain || k == kindFrame || k == kindExcerpt || k == kindTestLog
+	return k == kindPlain || k == kindFrame || k == kindExcerpt || k == kindTestLog || k == kindSummary
 }
 
 // parallelMinLines is the line count from which prepareLines splits the
@@ -657,6 +657,9 @@ func assignTiers(ls []line, data bool) {
 			ls[i].tier = tierRank
 		}
 	}
+	if !data {
+		demoteItemVerdicts(ls)
+	}
 	// The last non-blank lines of a stream are its verdict, unless they are
 	// more of the same (the tail of a run of similar lines, such as the last
 	// of 200 download lines, whose order may vary between runs).
@@ -734,6 +737,27 @@ func assignTiers(ls []line, data bool) {
 					promote(&ls[j], tierError)
 				}
 			}
+		}
+	}
+}
+
+// demoteItemVerdicts ranks the verdict lines whose template recurs
+// (frequentTemplate times or more in the stream, see templateHash): such a
+// line is one item's result among many ("ok  \tpkgN\t0.12s" for each of
+// 600 packages of "go test ./..."), not the run's verdict, so it collapses
+// with its like (runs, groupFrequent) and the one that differs (a FAIL, a
+// slow package) stands out as an anomaly instead of 600 verdicts filling
+// the summary tier.
+func demoteItemVerdicts(ls []line) {
+	count := map[uint64]int{}
+	for i := range ls {
+		if ls[i].kind == kindSummary && ls[i].tier == tierSummary && !ls[i].ready {
+			count[ls[i].tmpl]++
+		}
+	}
+	for i := range ls {
+		if ls[i].kind == kindSummary && ls[i].tier == tierSummary && !ls[i].ready && count[ls[i].tmpl] >= frequentTemplate {
+			ls[i].tier = tierRank
 		}
 	}
 }
