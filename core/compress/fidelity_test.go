@@ -23,6 +23,9 @@ type fidelityCase struct {
 		MustKeepLines []string `json:"must_keep_lines"`
 		Anomalies     []string `json:"anomalies"`
 		PersistedFile string   `json:"persisted_file"`
+		// ExitStatus is the command's exit status; a case captured from
+		// a PostToolUse payload of the real client records none (0).
+		ExitStatus int `json:"exit_status"`
 	}
 }
 
@@ -240,45 +243,87 @@ func checkWholeSegments(t *testing.T, name string, req Request, src contentSourc
 }
 
 // TestCompressionRatio measures the compression of the noisy outputs (test
-// runs, builds, installs, progress and logs, by the cases' kind; bytes in
-// over bytes out, 1 for an output that passes through). It requires a
-// median of at least 8x over the noisy outputs of bigOutput bytes or more,
-// and logs the median over all of them: small outputs that are mostly
-// diagnostics (a 5 KB build of warnings with source excerpts) are kept
-// nearly whole by design, since each of their lines is one the agent
-// needs.
+// runs, builds, installs, progress and logs: the fidelity cases' kind, and
+// sharedKinds for ../shared/tool-outputs) that reach the condenser, those of
+// the hook's threshold or more (smaller ones pass through by design). Bytes
+// in over bytes out, 1 for an output the extract would not replace. It
+// requires a median of at least 8x over the ones PostToolUse receives:
+// Claude Code fires it only for a command that exits 0 (a failing one fires
+// PostToolUseFailure, which cannot replace the output), so the extracts of
+// failing runs reach the agent only through a pipe such as "| tail". Their
+// median is logged beside: a 5 KB failing build is mostly diagnostics the
+// agent needs, kept nearly whole by design. It also requires 8x over the
+// outputs of 16 KiB or more, whatever their exit status.
 func TestCompressionRatio(t *testing.T) {
 	const bigOutput = 16 << 10
-	names, kinds, reqs := allOutputs(t)
-	var all, big []float64
-	for i, req := range reqs {
-		switch kinds[i] {
-		case "test", "build", "install", "progress", "log":
-		default:
-			continue
-		}
+	type sample struct {
+		name  string
+		ok    bool // exit status 0: the output reaches PostToolUse
+		in    int
+		ratio float64
+	}
+	var samples []sample
+	add := func(name string, exit int, req Request) {
 		in := len(req.Stdout) + len(req.Stderr)
+		if !ShouldCondense(req, Options{}) {
+			return
+		}
 		r := 1.0
-		if ShouldCondense(req, Options{}) {
-			ex := Condense(context.Background(), req, Options{}, testSavedPath)
-			if out := len(ex.Stdout) + len(ex.Stderr); WorthReplacing(req, ex) {
-				r = float64(in) / float64(out)
+		ex := Condense(context.Background(), req, Options{}, testSavedPath)
+		if out := len(ex.Stdout) + len(ex.Stderr); WorthReplacing(req, ex) {
+			r = float64(in) / float64(out)
+		}
+		samples = append(samples, sample{name, exit == 0, in, r})
+		t.Logf("%-36s exit %-3d %8d bytes  %6.1fx", name, exit, in, r)
+	}
+	for _, c := range loadFidelity(t) {
+		switch c.Meta.Kind {
+		case "test", "build", "install", "progress", "log":
+			add(c.Name, c.Meta.ExitStatus, c.Req)
+		}
+	}
+	for _, c := range loadCases(t) {
+		if _, ok := sharedKinds[strings.TrimSuffix(strings.TrimSuffix(c.Name, "_a"), "_b")]; ok {
+			add(c.Name, c.Meta.ExitStatus, c.Req)
+		}
+	}
+	med := func(keep func(sample) bool) (float64, int) {
+		var rs []float64
+		for _, s := range samples {
+			if keep(s) {
+				rs = append(rs, s.ratio)
 			}
 		}
-		all = append(all, r)
-		if in >= bigOutput {
-			big = append(big, r)
+		if len(rs) == 0 {
+			return 0, 0
 		}
-		t.Logf("%-36s %8d bytes  %6.1fx", names[i], in, r)
+		return median(rs), len(rs)
 	}
-	if len(big) == 0 {
-		t.Skip("no noisy cases with a kind")
+	okMed, okN := med(func(s sample) bool { return s.ok })
+	failMed, failN := med(func(s sample) bool { return !s.ok })
+	allMed, allN := med(func(sample) bool { return true })
+	bigMed, bigN := med(func(s sample) bool { return s.in >= bigOutput })
+	t.Logf("median compression: %.1fx over the %d that exit 0 (PostToolUse), %.1fx over the %d failing runs, %.1fx over all %d, %.1fx over the %d of %d KiB or more",
+		okMed, okN, failMed, failN, allMed, allN, bigMed, bigN, bigOutput>>10)
+	if okN < 20 || bigN < 10 {
+		t.Fatalf("too few noisy cases: %d exit 0, %d large", okN, bigN)
 	}
-	t.Logf("median compression %.1fx over all %d noisy cases, %.1fx over the %d of %d KiB or more",
-		median(slices.Clone(all)), len(all), median(slices.Clone(big)), len(big), bigOutput>>10)
-	if m := median(slices.Clone(big)); m < 8 {
-		t.Errorf("median compression of the large noisy outputs %.1fx, want at least 8x", m)
+	if okMed < 8 {
+		t.Errorf("median compression of the noisy outputs PostToolUse receives %.1fx, want at least 8x", okMed)
 	}
+	if bigMed < 8 {
+		t.Errorf("median compression of the large noisy outputs %.1fx, want at least 8x", bigMed)
+	}
+}
+
+// sharedKinds gives the noisy cases of ../shared/tool-outputs (which record
+// no kind) theirs, by name without the _a/_b of a pair.
+var sharedKinds = map[string]string{
+	"apt_get_install_sim": "install", "apt_get_update": "install", "npm_install_http": "install",
+	"curl_progress":      "progress",
+	"go_test_fail_panic": "test", "go_test_v_multi": "test", "go_test_v_strings": "test", "npm_run_test_fail": "test",
+	"gcc_warnings_errors": "build", "go_build_errors": "build", "go_vet_errors": "build",
+	"python_logging_traceback": "log",
 }
 
 // TestFidelityPairs: the two runs of each timing pair (whose outputs are

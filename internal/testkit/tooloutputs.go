@@ -33,6 +33,9 @@ type ToolOutputMeta struct {
 	Command  string   `json:"command"`
 	PairOf   *string  `json:"pair_of"`
 	MustKeep []string `json:"must_keep"`
+	// ExitStatus is the command's exit status (Claude Code fires
+	// PostToolUse only for 0).
+	ExitStatus int `json:"exit_status"`
 }
 
 // ToolOutputs reads every case under ../shared/tool-outputs, in name order.
