@@ -82,3 +82,48 @@ func ExampleFormatContext() {
 	// Use WideCharToMultiByte with CP_UTF8 to…
 	// 1 hit shown
 }
+
+// TestFormatContextList: after the hits it shows with text, a block names
+// the next notes by path, one line each, even when the first hit's text
+// could fill the budget; a note already in the block is not named again,
+// and the returned hits mark the named ones Listed.
+func TestFormatContextList(t *testing.T) {
+	long := strings.Repeat("Converting wide strings needs care. ", 200)
+	hits := []Hit{
+		{Path: "/v/wcstombs-s.md", Section: "Remarks", Title: "wcstombs_s", Text: long, ChunkID: 1},
+		{Path: "/v/wcstombs-s.md", Section: "Example", Title: "wcstombs_s", Text: "Example text.", ChunkID: 2},
+		{Path: "/v/how-to-convert.md", Section: "Example", Title: "How to: Convert Between Various String Types", Text: long, ChunkID: 3},
+		{Path: "/v/wcstombs.md", Title: "wcstombs", Text: long, ChunkID: 4},
+		{Path: "/v/empty.md", Title: "Empty", Text: " ", ChunkID: 5},
+		{Path: "/v/widechartomultibyte.md", Section: "Syntax", Text: long, ChunkID: 6},
+		{Path: "/v/fifth.md", Section: "Fifth", Text: long, ChunkID: 7},
+	}
+	block, shown := FormatContext(hits, 500)
+	if n := utf8.RuneCountInString(block); n > textan.CharBudget(500) {
+		t.Fatalf("%d chars over budget", n)
+	}
+	list := block[strings.Index(block, "\n"+ListHeading+"\n")+1:]
+	if !strings.HasPrefix(list, ListHeading) {
+		t.Fatalf("no list:\n%s", block)
+	}
+	want := ListHeading + "\n" +
+		"- /v/how-to-convert.md § Example (How to: Convert Between Various String Types)\n" +
+		"- /v/wcstombs.md § wcstombs\n" +
+		"- /v/widechartomultibyte.md § Syntax\n"
+	if !strings.HasSuffix(block, want) {
+		t.Errorf("list:\n%s\nwant:\n%s", list, want)
+	}
+	var listed []int64
+	for _, h := range shown {
+		if h.Listed {
+			listed = append(listed, h.ChunkID)
+		}
+	}
+	if fmt.Sprint(listed) != "[3 4 6]" {
+		t.Errorf("listed chunk ids %v, want [3 4 6]", listed)
+	}
+	// A budget with room for one hit's text only shows no list.
+	if block, _ := FormatContext(hits, 20); strings.Contains(block, ListHeading) {
+		t.Errorf("list in a 20-token block:\n%s", block)
+	}
+}

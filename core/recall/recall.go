@@ -286,7 +286,9 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 	}
 	if seen != nil {
 		for _, h := range shown {
-			seen.Add(h.ChunkID)
+			if !h.Listed {
+				seen.Add(h.ChunkID)
+			}
 		}
 		if err := seen.Save(); err != nil {
 			log.Debug("session state not saved", "err", err)
