@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +14,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/vaultctx/vaultctx/core/config"
-	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/index"
 	"github.com/vaultctx/vaultctx/core/recall"
 	"github.com/vaultctx/vaultctx/core/refresh"
@@ -65,8 +65,8 @@ func (c *indexCmd) Run(g *globals) error {
 	if err != nil && !errors.Is(err, index.ErrInterrupted) {
 		return err
 	}
-	fusion, fusionErr := calibrateFusion(g, cfg, opt, sum, err)
-	calibrated, calErr := calibrate(g, cfg, opt, sum, err)
+	cal := recall.Recalibrate(g.Ctx, cfg, opt, sum, err, recall.IfChanged)
+	fusion, fusionErr, calibrated, calErr := cal.Fusion, cal.FusionErr, cal.Floor, cal.FloorErr
 	if c.JSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
@@ -127,62 +127,6 @@ func (c *indexCmd) Run(g *globals) error {
 		return errInterrupted
 	}
 	return nil
-}
-
-// calibrate re-measures the context hooks' relevance floor on the index
-// (recall.CalibrateIndex) after a run that changed it, or when the index
-// has no calibration yet. It does nothing after an interrupted run.
-func calibrate(g *globals, cfg config.Config, opt index.Options, sum index.Summary, runErr error) (*recall.Calibration, error) {
-	if runErr != nil {
-		return nil, nil
-	}
-	cfg.DB, cfg.Model = opt.DB, opt.ModelDir
-	if opt.NoModel {
-		cfg.Model = ""
-	}
-	if sum.FilesIndexed+sum.FilesDeleted == 0 && !opt.Full && recall.HasCalibration(g.Ctx, cfg.DB) {
-		return nil, nil
-	}
-	c, err := recall.CalibrateIndex(g.Ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &c, nil
-}
-
-// calibrateFusion re-measures the fusion of hybrid search on the index
-// (engine.CalibrateIndex) after a run that changed it, or when the index
-// has none yet; it runs before the relevance floor's calibration, which
-// searches with the calibrated fusion. It does nothing after an
-// interrupted run, and returns nil without an error for an index without
-// working vectors (whose stored calibration it clears).
-func calibrateFusion(g *globals, cfg config.Config, opt index.Options, sum index.Summary, runErr error) (*retrieve.Fusion, error) {
-	if runErr != nil {
-		return nil, nil
-	}
-	model := opt.ModelDir
-	if opt.NoModel {
-		model = ""
-	}
-	if sum.FilesIndexed+sum.FilesDeleted == 0 && !opt.Full && hasFusion(g, opt.DB) {
-		return nil, nil
-	}
-	f, ok, err := engine.CalibrateIndex(g.Ctx, opt.DB, model, cfg.Search.Columns, cfg.Search.Candidates)
-	if err != nil || !ok {
-		return nil, err
-	}
-	return &f, nil
-}
-
-// hasFusion reports whether the index at db holds a fusion calibration.
-func hasFusion(g *globals, db string) bool {
-	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true})
-	if err != nil {
-		return false
-	}
-	defer e.Close()
-	_, ok := e.Fusion(g.Ctx)
-	return ok
 }
 
 func total(m map[string]int) int {
@@ -250,7 +194,12 @@ func (c *indexCmd) background(g *globals, cfg config.Config) error {
 		return usageError{"--background indexes with the configured model: drop --no-model"}
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})).With("pid", os.Getpid())
-	runs, err := refresh.Background(g.Ctx, cfg, log)
+	opt := index.Options{Vault: cfg.Vault, DB: cfg.DB, ModelDir: cfg.Model}
+	// An index the background run rebuilt whole (after a schema upgrade)
+	// has no calibration yet: measure it once, as a plain index run would.
+	runs, err := refresh.Background(g.Ctx, cfg, log, func(ctx context.Context, sum index.Summary) {
+		logRecalibration(log, recall.Recalibrate(ctx, cfg, opt, sum, nil, recall.IfMissing))
+	})
 	if runs == 0 && err == nil {
 		log.Info("another background refresh serves the request")
 	}

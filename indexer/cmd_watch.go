@@ -1,11 +1,14 @@
 package main
 
 import (
+	"errors"
 	"log/slog"
 	"os"
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/index"
+	"github.com/vaultctx/vaultctx/core/recall"
+	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/watch"
 )
 
@@ -31,15 +34,37 @@ func (c *watchCmd) Run(g *globals) error {
 		return usageError{"no vault to watch: pass --vault DIR, or set vault = \"...\" in " + configHint(g)}
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	opt := index.Options{
+		Vault:    vault,
+		DB:       orDefault(c.DB, cfg.DB),
+		ModelDir: orDefault(c.Model, cfg.Model),
+		NoModel:  c.NoModel,
+		Rules:    cfg.Rules(),
+	}
 	return watch.Watch(g.Ctx, watch.Options{
-		Index: index.Options{
-			Vault:    vault,
-			DB:       orDefault(c.DB, cfg.DB),
-			ModelDir: orDefault(c.Model, cfg.Model),
-			NoModel:  c.NoModel,
-			Rules:    cfg.Rules(),
-		},
+		Index:  opt,
 		Quiet:  c.Quiet,
 		Logger: log,
+		// An index the watcher made or rebuilt whole has no calibration
+		// yet: measure it once, as `vaultctx index` would.
+		OnRun: func(r watch.Run) {
+			logRecalibration(log, recall.Recalibrate(g.Ctx, cfg, opt, r.Summary, r.Err, recall.IfMissing))
+		},
 	})
+}
+
+// logRecalibration logs what recall.Recalibrate measured, if anything.
+func logRecalibration(log *slog.Logger, r recall.Recalibration) {
+	if r.Fusion != nil {
+		log.Info("fusion of hybrid search calibrated", "fusion", r.Fusion.String())
+	}
+	if r.FusionErr != nil && !errors.Is(r.FusionErr, retrieve.ErrFewPseudoQueries) {
+		log.Warn("fusion not calibrated", "err", r.FusionErr)
+	}
+	if r.Floor != nil {
+		log.Info("relevance floor calibrated", "floor", r.Floor.String())
+	}
+	if r.FloorErr != nil {
+		log.Warn("relevance floor not calibrated", "err", r.FloorErr)
+	}
 }

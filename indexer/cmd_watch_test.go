@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultctx/vaultctx/core/recall"
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
@@ -44,7 +46,10 @@ func TestMain(m *testing.M) {
 }
 
 // TestWatchExitsCleanly: `vaultctx watch` indexes at start, picks up a new
-// note, and exits 0 on SIGTERM and on SIGINT.
+// note, and exits 0 on SIGTERM and on SIGINT. The index it makes gets the
+// relevance floor's calibration once (recall.IfMissing), as `vaultctx
+// index` gives it, and the second watch, on that calibrated index, does
+// not measure again.
 func TestWatchExitsCleanly(t *testing.T) {
 	dir := isolateCLI(t)
 	bin, err := os.Executable()
@@ -74,6 +79,12 @@ func TestWatchExitsCleanly(t *testing.T) {
 				t.Fatalf("gave up waiting for %s:\n%s", what, stderr.String())
 			}
 			wait("the first run", "msg=indexed")
+			if sig == syscall.SIGTERM {
+				wait("the calibration of the new index", `msg="relevance floor calibrated"`)
+				if !recall.HasCalibration(context.Background(), db) {
+					t.Fatal("the index watch made has no floor calibration")
+				}
+			}
 			note := filepath.Join(vault, "watched-"+sig.String()+".md")
 			os.WriteFile(note, []byte("# Watched\n\nA note written while vaultctx watch runs, long enough to keep a chunk.\n"), 0o644)
 			wait("the run for the new note", "msg=indexed files=1")
@@ -82,6 +93,9 @@ func TestWatchExitsCleanly(t *testing.T) {
 			}
 			if err := cmd.Wait(); err != nil {
 				t.Errorf("watch after %s: %v, want exit 0\n%s", sig, err, stderr.String())
+			}
+			if sig == syscall.SIGINT && strings.Contains(stderr.String(), "calibrated") {
+				t.Errorf("watch on a calibrated index measured it again:\n%s", stderr.String())
 			}
 		})
 	}

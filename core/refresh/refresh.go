@@ -191,10 +191,12 @@ const (
 // serves refresh requests for cfg's index one run at a time (handoff.Serve;
 // it returns at once, with 0 runs, when another background run serves
 // them), waits for another indexer instead of failing, and logs a line per
-// run to log. It returns the number of runs and the first error of a run;
-// ctx's cancellation (SIGTERM) ends it after the run in progress commits
-// what it did.
-func Background(ctx context.Context, cfg config.Config, log *slog.Logger) (int, error) {
+// run to log. After each run that succeeded it calls after (if not nil)
+// with the run's summary: the caller's hook to re-measure what depends on
+// the index (recall.Recalibrate). It returns the number of runs and the
+// first error of a run; ctx's cancellation (SIGTERM) ends it after the run
+// in progress commits what it did.
+func Background(ctx context.Context, cfg config.Config, log *slog.Logger, after func(context.Context, index.Summary)) (int, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -222,6 +224,9 @@ func Background(ctx context.Context, cfg config.Config, log *slog.Logger) (int, 
 			}
 			log.Info("background refresh", "indexed", sum.FilesIndexed, "unchanged", sum.FilesUnchanged,
 				"deleted", sum.FilesDeleted, "skipped", sum.FilesSkipped, "chunks", sum.Chunks, "seconds", sum.Seconds)
+			if after != nil {
+				after(ctx, sum)
+			}
 			return nil
 		}
 	})

@@ -169,7 +169,7 @@ func TestAtSessionStart(t *testing.T) {
 func TestBackground(t *testing.T) {
 	cfg, _, _ := setup(t)
 	addNotes(t, cfg, 20)
-	runs, err := Background(context.Background(), cfg, nil)
+	runs, err := Background(context.Background(), cfg, nil, nil)
 	if err != nil || runs != 1 {
 		t.Fatalf("Background = %d runs, %v", runs, err)
 	}
