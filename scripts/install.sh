@@ -132,7 +132,7 @@ if [ "$uninstall" = 1 ]; then
       warn "$db is not an SQLite file; left in place"
       db=""
     fi
-    for f in "$config" ${db:+"$db" "$db-wal" "$db-shm" "$db.lock"}; do
+    for f in "$config" ${db:+"$db" "$db-wal" "$db-shm" "$db.lock" "$db.watch.lock" "$db.refresh" "$db.refresh.lock"}; do
       if [ -e "$f" ]; then rm -f "$f" && say "removed $f"; fi
     done
     statedir="${XDG_STATE_HOME:-$HOME/.local/state}/vaultctx"

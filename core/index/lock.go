@@ -33,17 +33,56 @@ const (
 // lock takes an exclusive flock on dbPath+".lock" and writes our pid into
 // it. The kernel releases the lock when the process dies, even on kill -9.
 func lock(dbPath string) (release func(), err error) {
-	name := dbPath + ".lock"
+	release, pid, err := pidLock(dbPath + ".lock")
+	if errors.Is(err, errHeld) {
+		return nil, &LockedError{PID: pid}
+	}
+	return release, err
+}
+
+// WatchedError is returned by LockWatch when another process watches the
+// index.
+type WatchedError struct{ PID int }
+
+// Error names the watching process, when its pid is known.
+func (e *WatchedError) Error() string {
+	if e.PID > 0 {
+		return fmt.Sprintf("the index is already watched by pid %d (vaultctx watch)", e.PID)
+	}
+	return "the index is already watched by another vaultctx watch"
+}
+
+// LockWatch takes the watcher lock of the index at dbPath: an exclusive
+// flock on its resolved path (as Run resolves it, so two names of one
+// index are one lock) plus ".watch.lock", holding our pid. One `vaultctx
+// watch` then serves an index however many are started (a service and one
+// in a terminal): the others get a *WatchedError. The kernel releases the
+// lock when the process dies. Other errors: the lock file cannot be made.
+func LockWatch(dbPath string) (release func(), err error) {
+	release, pid, err := pidLock(resolve(dbPath) + ".watch.lock")
+	if errors.Is(err, errHeld) {
+		return nil, &WatchedError{PID: pid}
+	}
+	return release, err
+}
+
+// errHeld is pidLock's error for a lock another process holds.
+var errHeld = errors.New("lock held")
+
+// pidLock takes an exclusive flock on the file name, creating it, and
+// writes our pid into it. When another process holds it, it returns errHeld
+// and that process's pid (0 when unknown).
+func pidLock(name string) (release func(), holderPID int, err error) {
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", name, err)
+		return nil, 0, fmt.Errorf("lock %s: %w", name, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, &LockedError{PID: holder(name)}
+			return nil, holder(name), errHeld
 		}
-		return nil, fmt.Errorf("lock %s: %w", name, err)
+		return nil, 0, fmt.Errorf("lock %s: %w", name, err)
 	}
 	// The pid first, then the length: the file never reads as empty once
 	// it held a pid, and a shorter pid over a longer one is cut to size.
@@ -54,7 +93,7 @@ func lock(dbPath string) (release func(), err error) {
 		f.Truncate(0)
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
-	}, nil
+	}, 0, nil
 }
 
 // holder returns the pid in the lock file name, waiting up to pidWait for

@@ -64,7 +64,8 @@ const MaxTrigger = 10
 // locked.
 //
 // Errors: the vault cannot be watched (missing, not a folder, no inotify
-// instance left), or the rules do not validate.
+// instance left), the rules do not validate, or another process watches
+// the index (*index.WatchedError, see index.LockWatch).
 func Watch(ctx context.Context, opt Options) error {
 	log := opt.Logger
 	if log == nil {
@@ -93,6 +94,11 @@ func Watch(ctx context.Context, opt Options) error {
 	} else if !fi.IsDir() {
 		return fmt.Errorf("watch: %s is not a folder", root)
 	}
+	release, err := index.LockWatch(opt.Index.DB)
+	if err != nil {
+		return fmt.Errorf("watch: %w", err)
+	}
+	defer release()
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -239,4 +240,56 @@ func mustFiles(t *testing.T, db string) []string {
 		t.Fatal(err)
 	}
 	return make([]string, st.Files)
+}
+
+// TestOneWatcherPerIndex: a second Watch of an index already watched
+// (here through a symlink to the index, a second name for it) returns at
+// once with the first one's pid, and the vault is not watched twice; once
+// the first has stopped, a new one may start.
+func TestOneWatcherPerIndex(t *testing.T) {
+	v, db, _ := watching(t)
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Symlink(db, link); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Index: index.Options{Vault: v, DB: link, NoModel: true}}
+	err := Watch(context.Background(), opt)
+	var we *index.WatchedError
+	if !errors.As(err, &we) || we.PID != os.Getpid() {
+		t.Fatalf("second Watch = %v, want an *index.WatchedError naming pid %d", err, os.Getpid())
+	}
+	if !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
+		t.Errorf("error %q does not name the watching pid", err)
+	}
+}
+
+// TestWatchLockReleased: the watcher lock is released when Watch returns,
+// so a later Watch of the same index starts.
+func TestWatchLockReleased(t *testing.T) {
+	dir := t.TempDir()
+	v, db := filepath.Join(dir, "vault"), filepath.Join(dir, "index.db")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), v)
+	for i := range 2 {
+		ctx, cancel := context.WithCancel(context.Background())
+		ran := make(chan struct{}, 1)
+		opt := Options{Index: index.Options{Vault: v, DB: db, NoModel: true}, OnRun: func(Run) {
+			select {
+			case ran <- struct{}{}:
+			default:
+			}
+		}}
+		errc := make(chan error, 1)
+		go func() { errc <- Watch(ctx, opt) }()
+		select {
+		case <-ran:
+		case err := <-errc:
+			t.Fatalf("watch %d returned %v before its first run", i+1, err)
+		case <-time.After(2 * time.Minute):
+			t.Fatalf("watch %d: no run", i+1)
+		}
+		cancel()
+		if err := <-errc; err != nil {
+			t.Fatalf("watch %d: %v", i+1, err)
+		}
+	}
 }
