@@ -1,7 +1,6 @@
 package compress
 
 import (
-	"path"
 	"regexp"
 	"strings"
 )
@@ -680,35 +679,46 @@ func opensWithLevel(l string) bool {
 }
 
 // isDataCommand reports whether the stdout of a shell command line is data:
-// the command that writes the final stdout (the last stage of the last
-// pipeline, after env assignments and wrappers such as sudo, time, xargs,
-// command) is a viewer, search or listing tool.
+// the command that writes the final stdout is a viewer, search or listing
+// tool. That command is the last stage of the last pipeline (after env
+// assignments, wrappers such as sudo, time, command, and xargs), unless
+// that stage only filters its standard input (`| cat`, `| tail -n 50`,
+// `| grep FAIL`, `| tee log`, `| sort`: a filter with no file operand),
+// whose lines are then the previous stage's: `go test ./... | cat` prints
+// test results, which are classified, and `cat notes.txt | grep x` prints
+// a file's lines, which are data.
 func isDataCommand(command string) bool {
-	cmd := command
-	for _, sep := range []string{"&&", "||", ";", "|", "\n"} {
-		if i := strings.LastIndex(cmd, sep); i >= 0 {
-			if rest := strings.TrimSpace(cmd[i+len(sep):]); rest != "" {
-				cmd = rest
-			}
+	// Every pipeline writes to stdout: the output is data when all that
+	// write more than a line or two are data tools (`make -k; echo
+	// "exit=$?"` is make's output), or, when only such short writers run,
+	// when one of them is (`echo $(git diff)`).
+	data, other, quiet := false, false, false
+	for _, stages := range shellPipelines(command) {
+		k := len(stages) - 1
+		for k > 0 && isStdinFilter(programWords(stages[k])) {
+			k--
 		}
-	}
-	words := strings.Fields(cmd)
-	for len(words) > 0 {
-		w := words[0]
+		words := programWords(stages[k])
 		switch {
-		case strings.Contains(w, "=") && !strings.HasPrefix(w, "-"):
-			words = words[1:]
-			continue
-		case w == "sudo" || w == "time" || w == "command" || w == "exec" || w == "nice" || w == "xargs" || w == "env" && len(words) > 1 && strings.Contains(words[1], "="):
-			words = words[1:]
-			continue
+		case len(words) == 0:
+		case quietCommands[words[0]]:
+			quiet = quiet || writerIsData(words)
+		case writerIsData(words):
+			data = true
+		default:
+			other = true
 		}
-		break
 	}
-	if len(words) == 0 {
-		return false
+	if data || other {
+		return data && !other
 	}
-	name := path.Base(strings.Trim(words[0], `"'()`))
+	return quiet
+}
+
+// writerIsData reports whether the command words (programWords of the
+// stage that writes a pipeline's stdout) name a data tool.
+func writerIsData(words []string) bool {
+	name := strings.Trim(words[0], `"'()`)
 	if name == "git" {
 		for i := 1; i < len(words); i++ {
 			w := words[i]
@@ -724,4 +734,73 @@ func isDataCommand(command string) bool {
 		return false
 	}
 	return dataCommands[name]
+}
+
+// programWords is commandWords of a stage, with xargs and its options
+// stripped too: `xargs -0 cat` runs cat.
+func programWords(stage []string) []string {
+	words := commandWords(stage)
+	if len(words) > 0 && words[0] == "xargs" {
+		i := 1
+		for i < len(words) && strings.HasPrefix(words[i], "-") {
+			switch words[i] {
+			case "-I", "-L", "-n", "-P", "-d", "-E", "-s", "-a":
+				i++ // the option's argument
+			}
+			i++
+		}
+		words = commandWords(words[min(i, len(words)):])
+	}
+	return words
+}
+
+// filterValueOptions are, per stdin filter, the options that take the next
+// word as their value; filterOperands is how many leading operands are not
+// files (grep's pattern, tr's sets).
+var (
+	filterValueOptions = map[string]string{
+		"head": "-n -c", "tail": "-n -c -s --pid", "grep": "-e -f -m -A -B -C --color", "egrep": "-e -f -m -A -B -C",
+		"fgrep": "-e -f -m -A -B -C", "rg": "-e -f -m -A -B -C -g -t -T", "sort": "-k -t -o -S -T", "uniq": "-f -s -w",
+		"cut": "-d -f -c -b", "column": "-s -c -o -t", "nl": "-w -s -b -v -i", "cat": "", "tee": "", "less": "", "more": "", "tr": "",
+	}
+	filterOperands = map[string]int{"grep": 1, "egrep": 1, "fgrep": 1, "rg": 1, "tr": 2}
+)
+
+// isStdinFilter reports whether words (programWords of a stage) run a
+// filter of standard input: one of filterValueOptions with no file
+// operand ("-" names standard input). tee's operands are files it writes,
+// so it is always one.
+func isStdinFilter(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	name := words[0]
+	valueOpts, ok := filterValueOptions[name]
+	if !ok {
+		return false
+	}
+	if name == "tee" {
+		return true
+	}
+	skip := filterOperands[name]
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "-" || w == "--":
+		case strings.HasPrefix(w, "-") && len(w) > 1:
+			if (name == "grep" || name == "egrep" || name == "fgrep" || name == "rg") && (w == "-e" || w == "-f" || strings.HasPrefix(w, "--regexp") || strings.HasPrefix(w, "--file")) {
+				skip = 0 // the pattern is an option's value, not an operand
+			}
+			if strings.Contains(" "+valueOpts+" ", " "+w+" ") {
+				i++
+			}
+		case (name == "head" || name == "tail") && strings.HasPrefix(w, "+"):
+			// tail +5: a line number
+		case skip > 0:
+			skip--
+		default:
+			return false // a file operand
+		}
+	}
+	return true
 }

@@ -53,9 +53,12 @@ var contentFilters = map[string]bool{"head": true, "tail": true, "sed": true, "c
 	"tr": true, "expand": true, "unexpand": true, "cut": true, "fold": true, "iconv": true, "dos2unix": true}
 
 // quietCommands print a line or nothing: "cat f; echo done", "cat f ||
-// echo missing" and "sed -n 1,9p f && go version" are still the file.
+// echo missing" and "sed -n 1,9p f && go version" are still the file, and
+// "make -k; echo exit=$?" is still make's output (isDataCommand).
 var quietCommands = map[string]bool{"echo": true, "printf": true, "true": true, "false": true, ":": true, "exit": true,
-	"test": true, "[": true, "pwd": true, "date": true, "cd": true, "export": true, "set": true, "sleep": true}
+	"test": true, "[": true, "pwd": true, "date": true, "cd": true, "export": true, "set": true, "sleep": true,
+	"pushd": true, "popd": true, "unset": true, "mkdir": true, "rm": true, "cp": true, "mv": true, "touch": true,
+	"source": true, ".": true, "wait": true, "trap": true}
 
 // contentOf decides whether req's stdout is content (see contentKind), by
 // the command that writes it (the first stage of the last pipeline, every
