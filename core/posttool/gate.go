@@ -24,9 +24,12 @@ func gate(in hookio.Input, opts Options) (why, prefix string) {
 	return "", ""
 }
 
-// wrappers are programs that run the command after them; a prefix is also
-// tried after each of them.
-var wrappers = map[string]bool{"sudo": true, "env": true, "time": true, "nohup": true, "exec": true, "command": true}
+// wrappers are programs that run the command after them, and the shell's
+// reserved words that open a command of a compound one (`if git diff`,
+// `then git diff`, `do git diff $f`, `{ git diff; }`, `! git diff`); a
+// prefix is also tried after each of them.
+var wrappers = map[string]bool{"sudo": true, "env": true, "time": true, "nohup": true, "exec": true, "command": true,
+	"if": true, "then": true, "else": true, "elif": true, "do": true, "while": true, "until": true, "{": true, "!": true}
 
 // PassthroughPrefix returns the first of prefixes that command starts
 // with, or "" when none does. command is a shell command line; it is split
@@ -147,6 +150,17 @@ func shellCommands(line string) [][]string {
 			switch {
 			case c == '"':
 				quote = 0
+			case c == '$' && i+1 < len(line) && line[i+1] == '(' || c == '`':
+				// A command substitution inside double quotes runs its
+				// commands too: "$(git diff)" is git diff's output.
+				end := substitutionEnd(line, i)
+				inner := line[i+1 : end]
+				if c == '$' {
+					inner = line[i+2 : end]
+				}
+				cmds = append(cmds, shellCommands(inner)...)
+				word.WriteString(line[i:min(end+1, len(line))])
+				i = end
 			case c == '\\' && i+1 < len(line) && strings.IndexByte("\"\\$`\n", line[i+1]) >= 0:
 				i++
 				if line[i] != '\n' {
@@ -179,6 +193,48 @@ func shellCommands(line string) [][]string {
 	}
 	endCmd()
 	return cmds
+}
+
+// substitutionEnd returns the index of the byte that closes the command
+// substitution opened at line[i] ("$(" or a backquote), or len(line) when
+// none does: the matching ")" counting nested parentheses outside quotes,
+// or the next unescaped backquote.
+func substitutionEnd(line string, i int) int {
+	if line[i] == '`' {
+		for j := i + 1; j < len(line); j++ {
+			switch line[j] {
+			case '\\':
+				j++
+			case '`':
+				return j
+			}
+		}
+		return len(line)
+	}
+	depth, quote := 0, byte(0)
+	for j := i + 1; j < len(line); j++ {
+		c := line[j]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				j++
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\':
+			j++
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(line)
 }
 
 // dropRedirections returns words without redirections: a word starting

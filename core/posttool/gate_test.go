@@ -41,6 +41,19 @@ func TestPassthroughPrefix(t *testing.T) {
 		{"sudo apt install -y jq", "sudo apt"},
 		{"/opt/bin/tool run x", "/opt/bin/tool run"},
 		{"make check", "make"},
+		// Substitutions inside double quotes, and the commands of compound
+		// ones (fresh-user report).
+		{`echo "$(git diff HEAD~10)"`, "git diff"},
+		{`x="$(git diff --stat)"; echo "$x"`, "git diff"},
+		{"echo \"`git diff`\"", "git diff"},
+		{`echo "a $(printf '%s' "$(git diff)") b"`, "git diff"},
+		{"if true; then git diff; fi", "git diff"},
+		{"for f in a b; do git diff $f; done", "git diff"},
+		{"{ git diff; }", "git diff"},
+		{"! git diff --quiet", "git diff"},
+		{"while read f; do git diff -- \"$f\"; done < list", "git diff"},
+		{`echo "git diff"`, ""},
+		{`echo "$HOME/git diff"`, ""},
 
 		{"git difftool", ""},
 		{"git log -p", ""},
@@ -191,4 +204,21 @@ func TestOptionsFromConfigOff(t *testing.T) {
 	if err != nil || o.Disabled || len(o.Passthrough) != 1 || o.Passthrough[0] != "git diff" {
 		t.Fatalf("got %+v, %v", o, err)
 	}
+}
+
+// FuzzPassthroughPrefix: any command line, however its quotes and
+// substitutions nest or fail to close, is split without a panic, and a
+// prefix that is the whole command matches it.
+func FuzzPassthroughPrefix(f *testing.F) {
+	for _, s := range []string{`echo "$(git diff)"`, "echo \"`x`\"", `"$(`, "\"`", `a "$( "$( ) " )"`, "if x; then y; fi", `\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, command string) {
+		PassthroughPrefix(command, []string{"git diff", "make"})
+		if words := shellCommands(command); len(words) == 1 && len(words[0]) > 0 && !wrappers[words[0][0]] && !isAssignment(words[0][0]) {
+			if got := PassthroughPrefix(command, []string{command}); got == "" && !strings.ContainsAny(command, "\"'\\`$()|&;<>\n\t{}!#") {
+				t.Errorf("command %q does not match itself", command)
+			}
+		}
+	})
 }
