@@ -58,7 +58,11 @@ var contentFilters = map[string]bool{"head": true, "tail": true, "sed": true, "c
 var quietCommands = map[string]bool{"echo": true, "printf": true, "true": true, "false": true, ":": true, "exit": true,
 	"test": true, "[": true, "pwd": true, "date": true, "cd": true, "export": true, "set": true, "sleep": true,
 	"pushd": true, "popd": true, "unset": true, "mkdir": true, "rm": true, "cp": true, "mv": true, "touch": true,
-	"source": true, ".": true, "wait": true, "trap": true}
+	"source": true, ".": true, "wait": true, "trap": true, "read": true}
+
+// loopWords open or close a compound command without running one: in
+// "for f in a b; do cat $f; done" the cat is the command that prints.
+var loopWords = map[string]bool{"for": true, "done": true, "fi": true, "esac": true, "}": true, "select": true}
 
 // contentOf decides whether req's stdout is content (see contentKind), by
 // the command that writes it (the first stage of the last pipeline, every
@@ -99,7 +103,7 @@ func contentByCommand(command string) contentSource {
 	// quiet command (echo, cd …), when every other one is quiet.
 	main := -1
 	for i, p := range pipes {
-		if w := commandWords(p[0]); len(p) == 1 && (len(w) == 0 || quietCommands[w[0]] || w[0] == "go" && len(w) > 1 && w[1] == "version") {
+		if w := commandWords(p[0]); len(p) == 1 && (len(w) == 0 || quietCommands[w[0]] || loopWords[w[0]] || w[0] == "go" && len(w) > 1 && w[1] == "version") {
 			continue
 		}
 		if main >= 0 {
@@ -112,10 +116,24 @@ func contentByCommand(command string) contentSource {
 		return contentSource{}
 	}
 	stages := pipes[main]
-	for _, st := range stages[1:] {
+	// The stage that writes the content: the first, or a later one where
+	// xargs hands a file viewer its files ("find … | xargs cat").
+	writer := 0
+	for i := len(stages) - 1; i > 0; i-- {
+		if w := commandWords(stages[i]); len(w) > 0 && w[0] == "xargs" {
+			if v := programWords(stages[i]); len(v) > 0 && fileViewers[v[0]] {
+				writer = i
+			}
+			break
+		}
+	}
+	for _, st := range stages[writer+1:] {
 		if w := commandWords(st); len(w) == 0 || !contentFilters[w[0]] {
 			return contentSource{}
 		}
+	}
+	if writer > 0 {
+		return contentSource{kind: contentFile} // the files are not named on the line
 	}
 	w := commandWords(stages[0])
 	if len(w) == 0 {
@@ -143,7 +161,7 @@ func contentByCommand(command string) contentSource {
 
 // gitContent classifies a git command by its subcommand (global options
 // skipped): diff, show, log -p, format-patch, stash show -p give diffs;
-// blame and cat-file -p give a file's lines.
+// blame, cat-file -p and show REV:path give a file's lines.
 func gitContent(args []string) contentSource {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -156,7 +174,14 @@ func gitContent(args []string) contentSource {
 		}
 		rest := args[i+1:]
 		switch a {
-		case "diff", "show", "format-patch", "range-diff":
+		case "show":
+			for _, r := range rest {
+				if !strings.HasPrefix(r, "-") && strings.Contains(r, ":") {
+					return contentSource{kind: contentFile} // git show REV:path prints a file of REV
+				}
+			}
+			return contentSource{kind: contentDiff}
+		case "diff", "format-patch", "range-diff":
 			return contentSource{kind: contentDiff}
 		case "log", "whatchanged":
 			for _, r := range rest {
