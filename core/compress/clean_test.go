@@ -3,6 +3,7 @@ package compress
 import (
 	"context"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,6 +80,47 @@ func TestBinaryOutput(t *testing.T) {
 	for _, c := range loadCases(t) {
 		if looksBinary(c.Req.Stdout) && c.Name != "binary_elf_head" {
 			t.Errorf("%s: text output taken for binary", c.Name)
+		}
+	}
+}
+
+// TestLooksBinary: binary bytes are told from text by their control
+// characters, so text in a legacy encoding (each accented letter a U+FFFD,
+// as Claude Code hands invalid UTF-8 over) is still text.
+func TestLooksBinary(t *testing.T) {
+	asClaude := func(b []byte) string { return strings.ToValidUTF8(string(b), "\uFFFD") }
+	latin1 := func(s string) []byte {
+		var b []byte
+		for _, r := range s {
+			b = append(b, byte(r)) // every rune here is below U+0100
+		}
+		return b
+	}
+	french := strings.Repeat("Élève été à Noël: déjà reçu, où ça? Très bien, garçon.\n", 100)
+	random := make([]byte, 8192)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for i := range random {
+		random[i] = byte(rnd.Uint32())
+	}
+	utf16 := make([]byte, 0, 2*len(french))
+	for _, c := range []byte("plain ascii text, as UTF-16LE\n") {
+		utf16 = append(utf16, c, 0)
+	}
+	elf := append([]byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00>\x00"), make([]byte, 64)...)
+	for _, c := range []struct {
+		name   string
+		text   string
+		binary bool
+	}{
+		{"latin-1 french", asClaude(latin1(french)), false},
+		{"utf-8 french", french, false},
+		{"ansi colours", strings.Repeat("\x1b[31mFAIL\x1b[0m x_test.go:12\n", 50), false},
+		{"random bytes", asClaude(random), true},
+		{"utf-16le", asClaude(utf16), true},
+		{"elf header", asClaude(elf), true},
+	} {
+		if got := looksBinary(c.text); got != c.binary {
+			t.Errorf("%s: looksBinary = %v, want %v", c.name, got, c.binary)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package compress
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -42,6 +44,16 @@ func TestContentByCommand(t *testing.T) {
 		{"sed -n '1000,5000p;6000,7000p' f", contentFile, "f", 0},
 		{"sed -n -e 100,2000p -e 3000,5000p f", contentFile, "f", 0},
 		{"cat a && cat b", contentNone, "", 0},
+		{"git show HEAD~3:docs/ARCHITECTURE.md", contentFile, "", 0},
+		{"git show --no-patch v1.2:go.mod", contentFile, "", 0},
+		{"git show HEAD --stat", contentDiff, "", 0},
+		{`find . -name "*.go" | xargs cat`, contentFile, "", 0},
+		{`git ls-files '*.md' | xargs -n1 head -n 40 | head -500`, contentFile, "", 0},
+		{`find . | xargs grep -n TODO`, contentNone, "", 0},
+		{`for f in a.go b.go; do cat "$f"; done`, contentFile, "", 0},
+		{`if [ -f x.go ]; then cat x.go; fi`, contentFile, "", 0},
+		{`while read f; do cat "$f"; done < list`, contentFile, "", 0},
+		{`for f in *.go; do go vet $f; done`, contentNone, "", 0},
 	} {
 		got := contentByCommand(c.cmd)
 		if got.kind != c.kind || got.path != c.path || got.firstLine != c.first {
@@ -121,4 +133,28 @@ func FuzzShellPipelines(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLatin1FileIsContent: a file in a legacy 8-bit encoding (each
+// accented letter a U+FFFD) read with cat is the file's lines, cut between
+// regions like any file, and the header counts its lines.
+func TestLatin1FileIsContent(t *testing.T) {
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "ligne %d: \uFFFDl\uFFFDve \uFFFDt\uFFFD \uFFFD No\uFFFDl, d\uFFFDj\uFFFD re\uFFFDu\n", i+1)
+	}
+	req := Request{Command: "cat notes-latin1.txt", Stdout: b.String()}
+	if src := contentOf(req); src.kind != contentFile || src.path != "notes-latin1.txt" {
+		t.Fatalf("contentOf = %+v, want the file's lines", src)
+	}
+	ex := Condense(context.Background(), req, Options{}, testSavedPath)
+	if strings.Contains(ex.Stdout, "binary") {
+		t.Errorf("latin-1 text shown as binary:\n%.400s", ex.Stdout)
+	}
+	if head, _, _ := strings.Cut(ex.Stdout, "\n"); !strings.Contains(head, "2,000 lines") && !strings.Contains(head, "2000 lines") {
+		t.Errorf("header %q does not count 2,000 lines", head)
+	}
+	if !strings.Contains(ex.Stdout, "sed -n ") {
+		t.Errorf("the cut does not say how to read the rest:\n%.600s", ex.Stdout)
+	}
 }

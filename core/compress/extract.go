@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/vaultctx/vaultctx/core/internal/textan"
 )
@@ -426,7 +425,7 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 			// One line stands for the whole stream: its bytes are no use
 			// to the model and would only fill the budget with U+FFFD.
 			lines = append(lines, line{text: "[… binary output, " + itoa(len(text)) + " bytes, not shown …]", stream: int8(s), unit: -1, kind: kindSummary, tier: tierSummary, ready: true})
-			counts[s] = strings.Count(text, "\n") + 1
+			counts[s] = strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1
 			continue
 		}
 		real, skips := 0, 0
@@ -602,20 +601,23 @@ func prepareLines(ls []line, q *query) {
 	wg.Wait()
 }
 
-// looksBinary reports whether text is binary data rather than output: more
-// than 10% of its first 8 KiB are U+FFFD (how Claude Code passes invalid
-// UTF-8) or control characters other than tab, newline, carriage return,
-// form feed and escape.
+// looksBinary reports whether text is binary data rather than output:
+// more than 1% of the characters of its first 8 KiB are control
+// characters other than tab, newline, carriage return, form feed and
+// escape. NUL-padded executables, UTF-16, compressed and random bytes all
+// have them. U+FFFD (how Claude Code passes invalid UTF-8) does not count:
+// text in a legacy 8-bit encoding such as Latin-1 has one for each
+// accented letter, and its lines are still the command's output.
 func looksBinary(text string) bool {
 	sample := text[:min(len(text), 8192)]
-	bad, n := 0, 0
+	ctrl, n := 0, 0
 	for _, r := range sample {
 		n++
-		if r == utf8.RuneError || r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != '\f' && r != 0x1b || r == 0x7f {
-			bad++
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != '\f' && r != 0x1b || r == 0x7f {
+			ctrl++
 		}
 	}
-	return n > 0 && bad*10 > n
+	return n > 0 && ctrl*100 > n
 }
 
 // assignTiers sets each line's tier from its kind and its neighbours.
