@@ -158,3 +158,24 @@ func TestLatin1FileIsContent(t *testing.T) {
 		t.Errorf("the cut does not say how to read the rest:\n%.600s", ex.Stdout)
 	}
 }
+
+// TestLongContentLineNamed: a line of a content output too long to show
+// (minified JSON, a blob in a diff) is replaced by a marker that names its
+// line and the command that prints it whole.
+func TestLongContentLineNamed(t *testing.T) {
+	long := `{"data":"` + strings.Repeat("abcdefghij", 4000) + `"}`
+	for _, c := range []struct {
+		req   Request
+		saved string
+		want  string
+	}{
+		{Request{Command: "cat data.json", Stdout: "[\n" + long + "\n]\n"}, "", "[… line 2 of 40011 bytes cut, whole with sed -n '2,2p' data.json; it begins: {\"data\":\"abc"},
+		{Request{Command: "cat data.json", Stdout: "[\n" + long + "\n]\n"}, testSavedPath, "whole with sed -n '2,2p' " + testSavedPath + ";"},
+		{Request{Command: "git diff", Stdout: "diff --git a/d.json b/d.json\n--- a/d.json\n+++ b/d.json\n@@ -1 +1 @@\n-{}\n+" + long + "\n"}, "", "[… line 6 of 40012 bytes cut, whole with (git diff) | sed -n '6,6p'; it begins: +{"},
+	} {
+		ex := Condense(context.Background(), c.req, Options{}, c.saved)
+		if !strings.Contains(ex.Stdout, c.want) {
+			t.Errorf("%q: extract lacks %q:\n%.800s", c.req.Command, c.want, ex.Stdout)
+		}
+	}
+}

@@ -369,10 +369,8 @@ const maxContentLine = 4000
 // within the budget and scrubbed.
 func condenseContent(req Request, src contentSource, opts Options, savedPath string) Extract {
 	raw := strings.Split(strings.TrimSuffix(req.Stdout, "\n"), "\n")
-	shown := make([]string, len(raw))
-	for i, l := range raw {
-		shown[i] = cutLine(cleanLine(l), maxContentLine, maxImportantHead)
-	}
+	hint := contentHint(req, src, savedPath)
+	shown := contentLines(raw, hint)
 	var errLines []string
 	if req.Stderr != "" {
 		errLines = strings.Split(strings.TrimSuffix(req.Stderr, "\n"), "\n")
@@ -392,7 +390,26 @@ func condenseContent(req Request, src contentSource, opts Options, savedPath str
 		eb.WriteByte('\n')
 	}
 	errOut := opts.Scrub(eb.String())
-	hint := func(x, y int) string {
+	pattern := strings.Replace(hint(1, 2), "'1,2p'", "'A,Bp'", 1)
+	budget := limit - len(errOut)
+	for range 4 {
+		out, kept := cutContent(shown, src.kind, budget, hint, pattern)
+		out = opts.Scrub(out)
+		if over := len(out) + len(errOut) - limit; over > 0 && budget > over {
+			budget -= over // scrubbing made it longer: cut again, smaller
+			continue
+		}
+		return Extract{Stdout: header + "\n" + out, Stderr: errOut, Lines: total, Kept: kept + min(len(errLines), strings.Count(errOut, "\n"))}
+	}
+	return Extract{Stdout: header + "\n", Stderr: errOut, Lines: total}
+}
+
+// contentHint returns the command that prints lines x to y (1-based,
+// inclusive) of a content output: sed -n over the saved copy when there is
+// one, else over the file the command read when its first line is known,
+// else over Claude Code's own copy, else the command itself piped to sed.
+func contentHint(req Request, src contentSource, savedPath string) func(x, y int) string {
+	return func(x, y int) string {
 		r := "'" + itoa(x) + "," + itoa(y) + "p' "
 		switch {
 		case savedPath != "":
@@ -407,18 +424,21 @@ func condenseContent(req Request, src contentSource, opts Options, savedPath str
 		}
 		return "(" + req.Command + ") | sed -n " + strings.TrimSpace(r)
 	}
-	pattern := strings.Replace(hint(1, 2), "'1,2p'", "'A,Bp'", 1)
-	budget := limit - len(errOut)
-	for range 4 {
-		out, kept := cutContent(shown, src.kind, budget, hint, pattern)
-		out = opts.Scrub(out)
-		if over := len(out) + len(errOut) - limit; over > 0 && budget > over {
-			budget -= over // scrubbing made it longer: cut again, smaller
-			continue
+}
+
+// contentLines is raw cleaned for display, each line longer than
+// maxContentLine replaced by a marker that names it, quotes its head and
+// gives the command that prints it whole (hint).
+func contentLines(raw []string, hint func(x, y int) string) []string {
+	shown := make([]string, len(raw))
+	for i, l := range raw {
+		l = cleanLine(l)
+		if len(l) > maxContentLine {
+			l = "[… line " + itoa(i+1) + " of " + itoa(len(l)) + " bytes cut, whole with " + hint(i+1, i+1) + "; it begins: " + prefix(l, maxImportantHead) + " …]"
 		}
-		return Extract{Stdout: header + "\n" + out, Stderr: errOut, Lines: total, Kept: kept + min(len(errLines), strings.Count(errOut, "\n"))}
+		shown[i] = l
 	}
-	return Extract{Stdout: header + "\n", Stderr: errOut, Lines: total}
+	return shown
 }
 
 // shellQuote quotes a word for sh(1) when it needs it.

@@ -197,16 +197,13 @@ func TestContentWhole(t *testing.T) {
 func checkWholeSegments(t *testing.T, name string, req Request, src contentSource, ex Extract) {
 	t.Helper()
 	raw := strings.Split(strings.TrimSuffix(req.Stdout, "\n"), "\n")
-	shown := make([]string, len(raw))
-	for i, l := range raw {
-		shown[i] = cutLine(cleanLine(l), maxContentLine, maxImportantHead)
-	}
+	shown := contentLines(raw, contentHint(req, src, testSavedPath))
 	// Match the extract's lines, in order, to output lines.
 	got := strings.Split(strings.TrimSuffix(ex.Stdout, "\n"), "\n")[1:]
 	at := make([]bool, len(raw))
 	next := 0
 	for _, g := range got {
-		if IsMarkerLine(g) && !strings.HasPrefix(g, "[… line of ") {
+		if IsMarkerLine(g) && !strings.HasPrefix(g, "[… line ") {
 			continue
 		}
 		k := next
