@@ -350,7 +350,7 @@ func headerLine(total, bytes, skipped int, savedPath, fullPath string) string {
 	if savedPath != "" {
 		where = "full output: " + savedPath
 	}
-	size := itoa(total) + " lines"
+	size := plural(total, "line")
 	if fullPath != "" {
 		where += "; Claude Code's copy: " + fullPath
 		size += ", " + itoa(bytes) + " bytes"
@@ -1182,7 +1182,7 @@ func groupMarker(n int) string {
 	return "[… " + itoa(n) + " more lines of this shape in the output …]"
 }
 
-func gapMarker(n int) string { return "[… " + itoa(n) + " lines omitted …]" }
+func gapMarker(n int) string { return "[… " + plural(n, "line") + " omitted …]" }
 
 // selectionOrder lists unit indices by tier, then within tierRank by rank
 // and within other tiers by position.
@@ -1294,7 +1294,8 @@ func choose(units []unit, order []int, budget, rankBytes int) []int {
 }
 
 // render writes the chosen units of each stream in original order, with a
-// marker for every gap. A blank line is kept only between two kept lines.
+// marker for every gap that holds a line of text. Blank lines are kept
+// only between two kept lines, and counted in a marker beside them.
 func render(lines []line, units []unit, chosen []int) (stdout, stderr string, kept int) {
 	keep := make([]bool, len(units))
 	for _, u := range chosen {
@@ -1303,18 +1304,28 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 	isKept := func(i int) bool { return lines[i].unit >= 0 && keep[lines[i].unit] }
 	var out [2]strings.Builder
 	gap, gapText := 0, 0 // omitted lines, of which not blank
-	flush := func(b *strings.Builder) {
-		if gapText > 0 { // a gap of blank lines only is dropped silently
+	var blanks []string  // the gap's blank lines, as printed
+	// flush ends a gap: with a marker when it holds a line of text; a gap
+	// of blank lines only is written as printed between two kept lines
+	// (before says a kept line follows), and dropped at a stream's edge.
+	flush := func(b *strings.Builder, before bool) {
+		switch {
+		case gapText > 0:
 			b.WriteString(gapMarker(gap))
 			b.WriteByte('\n')
+		case before && b.Len() > 0:
+			for _, bl := range blanks {
+				b.WriteString(bl)
+				b.WriteByte('\n')
+			}
 		}
-		gap, gapText = 0, 0
+		gap, gapText, blanks = 0, 0, blanks[:0]
 	}
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		b := &out[l.stream]
 		if i > 0 && lines[i-1].stream != l.stream {
-			flush(&out[lines[i-1].stream])
+			flush(&out[lines[i-1].stream], false)
 		}
 		switch {
 		case l.skip > 0:
@@ -1329,12 +1340,13 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 				b.WriteByte('\n')
 			} else {
 				gap++
+				blanks = append(blanks, l.show)
 			}
 		case !isKept(i):
 			gap++
 			gapText++
 		case units[l.unit].run:
-			flush(b)
+			flush(b, true)
 			u := units[l.unit]
 			b.WriteString(u.repText(lines))
 			b.WriteByte('\n')
@@ -1343,7 +1355,7 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 			kept++
 			i = u.last
 		default:
-			flush(b)
+			flush(b, true)
 			b.WriteString(l.show)
 			b.WriteByte('\n')
 			if l.group > 1 {
@@ -1354,7 +1366,7 @@ func render(lines []line, units []unit, chosen []int) (stdout, stderr string, ke
 		}
 	}
 	if len(lines) > 0 {
-		flush(&out[lines[len(lines)-1].stream])
+		flush(&out[lines[len(lines)-1].stream], false)
 	}
 	return out[0].String(), out[1].String(), kept
 }

@@ -88,6 +88,8 @@ func TestHugeOutputWindow(t *testing.T) {
 		var n int
 		if _, err := fmt.Sscanf(ln, "[… %d lines omitted …]", &n); err == nil {
 			omitted += n
+		} else if ln == "[… 1 line omitted …]" {
+			omitted++
 		} else if _, err := fmt.Sscanf(ln, "[… %d similar lines omitted …]", &n); err == nil {
 			omitted += n
 		}
@@ -154,4 +156,70 @@ func BenchmarkCondense32MB(b *testing.B) {
 	for b.Loop() {
 		Condense(context.Background(), req, Options{}, testSavedPath)
 	}
+}
+
+// TestLinesAccounted: in an extract of command output (not content, every
+// line read), the lines shown plus the lines its gap and run markers count
+// are the header's total, less the blank lines at a stream's start or end
+// (the only lines dropped without a marker).
+func TestLinesAccounted(t *testing.T) {
+	names, _, reqs := allOutputs(t)
+	checked := 0
+	for i, req := range reqs {
+		if !ShouldCondense(req, Options{}) || contentOf(req).kind != contentNone || len(req.Stdout)+len(req.Stderr) > MaxExaminedBytes || looksBinary(req.Stdout) || looksBinary(req.Stderr) {
+			continue
+		}
+		ex := Condense(context.Background(), req, Options{}, testSavedPath)
+		head, body, _ := strings.Cut(ex.Stdout, "\n")
+		var total int
+		if _, err := fmt.Sscanf(strings.ReplaceAll(head[strings.Index(head, "from ")+5:], ",", ""), "%d lines", &total); err != nil {
+			continue // the header counts bytes or lines not read
+		}
+		if strings.Contains(ex.Stdout, "more lines of this shape") || strings.Contains(ex.Stderr, "more lines of this shape") {
+			continue // a group's count names lines shown or omitted elsewhere
+		}
+		edge := 0
+		for _, s := range []string{req.Stdout, req.Stderr} {
+			ls := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+			if s == "" {
+				continue
+			}
+			for k := 0; k < len(ls) && strings.TrimSpace(cleanLine(ls[k])) == ""; k++ {
+				edge++
+			}
+			for k := len(ls) - 1; k >= 0 && strings.TrimSpace(cleanLine(ls[k])) == ""; k-- {
+				edge++
+			}
+		}
+		n := 0
+		var shown []string
+		for _, part := range []string{body, ex.Stderr} {
+			if part != "" {
+				shown = append(shown, strings.Split(strings.TrimSuffix(part, "\n"), "\n")...)
+			}
+		}
+		for _, l := range shown {
+			var k int
+			switch {
+			case l == "[… 1 line omitted …]" || strings.HasPrefix(l, "[… line of "):
+				n++
+			case !IsMarkerLine(l):
+				n++
+			default:
+				if _, err := fmt.Sscanf(l, "[… %d lines omitted …]", &k); err == nil {
+					n += k
+				} else if _, err := fmt.Sscanf(l, "[… %d similar lines omitted …]", &k); err == nil {
+					n += k
+				}
+			}
+		}
+		checked++
+		if n != total && n != total-edge {
+			t.Errorf("%s: header says %d lines, the extract accounts for %d (%d blank at the edges)", names[i], total, n, edge)
+			if testing.Verbose() {
+				t.Logf("%s\n--- stderr\n%s", ex.Stdout, ex.Stderr)
+			}
+		}
+	}
+	t.Logf("%d extracts checked", checked)
 }
