@@ -117,10 +117,10 @@ func (c *hooksInstallCmd) Run(g *globals) error {
 	for _, grp := range plan.Groups {
 		name := settings.HookName(grp.Handler.Binary)
 		switch {
+		case !cfg.Hooks.Enabled(name): // the lasting reason first: a later install leaves it out too
+			fmt.Fprintf(w, "  %-17s not wired: %s = false under [hooks] in %s\n", grp.Event, name, orDefault(cfg.File, configPath()))
 		case !slices.Contains(names, name):
 			fmt.Fprintf(w, "  %-17s not wired: not in --only\n", grp.Event)
-		case !cfg.Hooks.Enabled(name):
-			fmt.Fprintf(w, "  %-17s not wired: %s = false under [hooks] in %s\n", grp.Event, name, orDefault(cfg.File, configPath()))
 		default:
 			fmt.Fprintf(w, "  %-17s %s%s, timeout %gs\n", grp.Event, grp.Handler.Command, matcherNote(grp.Event, grp.Matcher), grp.Handler.Timeout)
 		}

@@ -173,6 +173,8 @@ func TestHooksInstallOnlyAndSwitches(t *testing.T) {
 			[]string{"PostToolUse       not wired: posttooluse = false under [hooks] in " + cfg}},
 		{"--only cannot wire a hook the config turns off", "[hooks]\nposttooluse = false\n", []string{"--only", "userprompt,posttooluse"},
 			prompt, []string{"not wired: posttooluse = false"}},
+		{"the config is named before --only", "[hooks]\nposttooluse = false\n", []string{"--only", "userprompt,pretooluse"},
+			append(slices.Clone(prompt), "PreToolUse"), []string{"PostToolUse       not wired: posttooluse = false under [hooks]"}},
 		{"nothing left to wire", "[hooks]\nuserprompt = false\npretooluse = false\nposttooluse = false\n", nil, nil,
 			[]string{"No hook to wire: took ours out of " + path}},
 		{"on again", "[hooks]\nposttooluse = true\n", nil, all, nil},
