@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,6 +107,25 @@ func TestPromptSetFullCorpus(t *testing.T) {
 	}
 }
 
+var (
+	floorRecalibrate = flag.Bool("floor.recalibrate", false, "calibrate the floor in process instead of reading the index's calibration (to measure a change of Measure)")
+	recalCache       = map[*engine.Engine]Floor{}
+)
+
+// recalibrated is the floor Calibrate gives e now, computed once per engine.
+func recalibrated(t *testing.T, e *engine.Engine, cfg config.Config) Floor {
+	if f, ok := recalCache[e]; ok {
+		return f
+	}
+	c, err := Calibrate(context.Background(), e, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("recalibrated: %+v", c)
+	recalCache[e] = Floor{Clauses: c.Clauses}
+	return recalCache[e]
+}
+
 func trunc(s string) string {
 	s = strings.ReplaceAll(s, "\n", " ")
 	if len(s) > 70 {
@@ -124,6 +144,9 @@ func decideShown(t *testing.T, e *engine.Engine, cfg config.Config, prompt strin
 		t.Fatal(err)
 	}
 	f := FloorFor(context.Background(), e, cfg)
+	if *floorRecalibrate {
+		f = recalibrated(t, e, cfg)
+	}
 	f.Prompt = true
 	if len(hits) == 0 || !f.Pass(sig) {
 		return nil
