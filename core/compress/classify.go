@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"github.com/vaultctx/vaultctx/core/internal/shell"
 	"regexp"
 	"strings"
 )
@@ -693,7 +694,7 @@ func isDataCommand(command string) bool {
 	// "exit=$?"` is make's output), or, when only such short writers run,
 	// when one of them is (`echo $(git diff)`).
 	data, other, quiet := false, false, false
-	for _, stages := range shellPipelines(command) {
+	for _, stages := range shell.Pipelines(command) {
 		k := len(stages) - 1
 		for k > 0 && isStdinFilter(programWords(stages[k])) {
 			k--

@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"github.com/vaultctx/vaultctx/core/internal/shell"
 	"strconv"
 	"strings"
 )
@@ -98,7 +99,7 @@ func contentOf(req Request) contentSource {
 
 // contentByCommand is contentOf's reading of the command line alone.
 func contentByCommand(command string) contentSource {
-	pipes := shellPipelines(command)
+	pipes := shell.Pipelines(command)
 	// The pipeline that prints the content: the last one that is not a
 	// quiet command (echo, cd …), when every other one is quiet.
 	main := -1

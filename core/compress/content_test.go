@@ -3,6 +3,7 @@ package compress
 import (
 	"context"
 	"fmt"
+	"github.com/vaultctx/vaultctx/core/internal/shell"
 	"strings"
 	"testing"
 )
@@ -117,7 +118,7 @@ func FuzzShellPipelines(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		for _, p := range shellPipelines(cmd) {
+		for _, p := range shell.Pipelines(cmd) {
 			for _, st := range p {
 				if len(st) == 0 {
 					t.Fatal("empty stage")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vaultctx/vaultctx/core/hookio"
+	"github.com/vaultctx/vaultctx/core/internal/shell"
 )
 
 // gate returns why the payload in must reach Claude unchanged before any
@@ -51,9 +52,9 @@ func PassthroughPrefix(command string, prefixes []string) string {
 	if command == "" || len(prefixes) == 0 {
 		return ""
 	}
-	cmds := shellCommands(command)
+	cmds := shell.Commands(command)
 	for _, p := range prefixes {
-		pw := shellCommands(p)
+		pw := shell.Commands(p)
 		if len(pw) == 0 {
 			continue
 		}
@@ -110,148 +111,4 @@ func isAssignment(w string) bool {
 		}
 	}
 	return true
-}
-
-// shellCommands splits a command line into its simple commands, each as its
-// words with quotes removed and redirections dropped (see
-// PassthroughPrefix). Empty commands are left out.
-func shellCommands(line string) [][]string {
-	var (
-		cmds   [][]string
-		words  []string
-		word   strings.Builder
-		inWord bool
-		quote  byte
-	)
-	endWord := func() {
-		if inWord {
-			words = append(words, word.String())
-		}
-		word.Reset()
-		inWord = false
-	}
-	endCmd := func() {
-		endWord()
-		if ws := dropRedirections(words); len(ws) > 0 {
-			cmds = append(cmds, ws)
-		}
-		words = nil
-	}
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote == '\'':
-			if c == '\'' {
-				quote = 0
-			} else {
-				word.WriteByte(c)
-			}
-		case quote == '"':
-			switch {
-			case c == '"':
-				quote = 0
-			case c == '$' && i+1 < len(line) && line[i+1] == '(' || c == '`':
-				// A command substitution inside double quotes runs its
-				// commands too: "$(git diff)" is git diff's output.
-				end := substitutionEnd(line, i)
-				inner := line[i+1 : end]
-				if c == '$' {
-					inner = line[i+2 : end]
-				}
-				cmds = append(cmds, shellCommands(inner)...)
-				word.WriteString(line[i:min(end+1, len(line))])
-				i = end
-			case c == '\\' && i+1 < len(line) && strings.IndexByte("\"\\$`\n", line[i+1]) >= 0:
-				i++
-				if line[i] != '\n' {
-					word.WriteByte(line[i])
-				}
-			default:
-				word.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			quote, inWord = c, true
-		case c == '\\':
-			if i+1 < len(line) {
-				i++
-				if line[i] != '\n' { // a backslash-newline joins lines
-					word.WriteByte(line[i])
-					inWord = true
-				}
-			}
-		case c == ' ' || c == '\t':
-			endWord()
-		case c == '&' && (i > 0 && line[i-1] == '>' || i+1 < len(line) && line[i+1] == '>'):
-			word.WriteByte(c) // 2>&1, &>file: a redirection, not a list
-			inWord = true
-		case strings.IndexByte("|&;\n()`", c) >= 0:
-			endCmd()
-		default:
-			word.WriteByte(c)
-			inWord = true
-		}
-	}
-	endCmd()
-	return cmds
-}
-
-// substitutionEnd returns the index of the byte that closes the command
-// substitution opened at line[i] ("$(" or a backquote), or len(line) when
-// none does: the matching ")" counting nested parentheses outside quotes,
-// or the next unescaped backquote.
-func substitutionEnd(line string, i int) int {
-	if line[i] == '`' {
-		for j := i + 1; j < len(line); j++ {
-			switch line[j] {
-			case '\\':
-				j++
-			case '`':
-				return j
-			}
-		}
-		return len(line)
-	}
-	depth, quote := 0, byte(0)
-	for j := i + 1; j < len(line); j++ {
-		c := line[j]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' {
-				j++
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '\\':
-			j++
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-			if depth == 0 {
-				return j
-			}
-		}
-	}
-	return len(line)
-}
-
-// dropRedirections returns words without redirections: a word starting
-// with >, < or &> or with digits then > or < (2>&1, 2>/dev/null, >out),
-// and the target word after an operator given alone (> out).
-func dropRedirections(words []string) []string {
-	out := words[:0]
-	for i := 0; i < len(words); i++ {
-		w := words[i]
-		d := strings.TrimLeft(w, "0123456789")
-		if !strings.HasPrefix(d, ">") && !strings.HasPrefix(d, "<") && !strings.HasPrefix(w, "&>") {
-			out = append(out, w)
-			continue
-		}
-		if strings.Trim(d, "<>&|") == "" && !strings.HasSuffix(d, "&") && i+1 < len(words) {
-			i++ // an operator alone: its target is the next word
-		}
-	}
-	return out
 }

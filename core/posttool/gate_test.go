@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/internal/shell"
 )
 
 func TestPassthroughPrefix(t *testing.T) {
@@ -80,27 +81,6 @@ func TestPassthroughPrefix(t *testing.T) {
 	}
 	if got := PassthroughPrefix("git diff", []string{"''", " "}); got != "" {
 		t.Errorf("an empty prefix matched: %q", got)
-	}
-}
-
-func TestShellCommands(t *testing.T) {
-	tests := []struct {
-		line string
-		want [][]string
-	}{
-		{"a b | c && d; e & f\ng", [][]string{{"a", "b"}, {"c"}, {"d"}, {"e"}, {"f"}, {"g"}}},
-		{`echo "a | b" 'c;d' e\ f`, [][]string{{"echo", "a | b", "c;d", "e f"}}},
-		{`x "q\"uote" "\$HOME" "a\b"`, [][]string{{"x", `q"uote`, "$HOME", `a\b`}}},
-		{"cmd > out 2>&1 < in", [][]string{{"cmd"}}},
-		{"cmd >>log arg", [][]string{{"cmd", "arg"}}},
-		{"''", [][]string{{""}}},
-		{"  ;; && || ", nil},
-	}
-	for _, tt := range tests {
-		got := shellCommands(tt.line)
-		if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", tt.want) {
-			t.Errorf("shellCommands(%q) = %q, want %q", tt.line, got, tt.want)
-		}
 	}
 }
 
@@ -215,7 +195,7 @@ func FuzzPassthroughPrefix(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, command string) {
 		PassthroughPrefix(command, []string{"git diff", "make"})
-		if words := shellCommands(command); len(words) == 1 && len(words[0]) > 0 && !wrappers[words[0][0]] && !isAssignment(words[0][0]) {
+		if words := shell.Commands(command); len(words) == 1 && len(words[0]) > 0 && !wrappers[words[0][0]] && !isAssignment(words[0][0]) {
 			if got := PassthroughPrefix(command, []string{command}); got == "" && !strings.ContainsAny(command, "\"'\\`$()|&;<>\n\t{}!#") {
 				t.Errorf("command %q does not match itself", command)
 			}
