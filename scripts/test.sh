@@ -52,6 +52,8 @@ echo "== go test"
 go test -tags "$tags" -count=1 "$@" ./...
 echo "== fuzz: hook input nested up to the stdin cap (10 s)"
 go test -count=1 -run '^$' -fuzz '^FuzzRunNesting$' -fuzztime 10s ./core/hookio
+echo "== fuzz: the shell command-line reader (5 s)"
+go test -count=1 -run '^$' -fuzz '^FuzzPipelines$' -fuzztime 5s ./core/internal/shell
 echo "== go test -race -short (every package)"
 go test -race -tags "$tags" -short -count=1 ./...
 
