@@ -18,15 +18,17 @@ var (
 	gloveModel   = filepath.Join(sharedModels, "glove-120k")
 	baselineFile = filepath.Join("..", "eval", "baseline.json")
 	largeQueries = filepath.Join("..", "eval", "large-queries.jsonl")
+	paraQueries  = filepath.Join("..", "eval", "paraphrase-queries.jsonl")
 )
 
 // TestEvalBaseline is the CI regression check of issue 7: the fixed
-// 1,000-document SciFact subset and the 1,000-note subset of the vault
-// reference set, every mode, against eval/baseline.json. It fails when a
-// mode's nDCG@10 drops more than 0.02 below the committed baseline.
+// 1,000-document SciFact subset and the 1,000-note subsets of the vault
+// reference set and of the paraphrase set (issue 16), every mode, against
+// eval/baseline.json. It fails when a mode's nDCG@10 drops more than 0.02
+// below the committed baseline.
 func TestEvalBaseline(t *testing.T) {
 	if testing.Short() {
-		t.Skip("indexes two 1,000-note vaults")
+		t.Skip("indexes three 1,000-note vaults")
 	}
 	isolate(t)
 	tests := []struct {
@@ -35,6 +37,7 @@ func TestEvalBaseline(t *testing.T) {
 	}{
 		{"scifact train subset", []string{"--beir", sciFactDir, "--split", "train", "--subset", "1000"}},
 		{"vault reference set subset", []string{"--queries", largeQueries, "--vault", largeVault, "--subset", "1000"}},
+		{"paraphrase set subset", []string{"--queries", paraQueries, "--vault", largeVault, "--subset", "1000"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,7 +15,9 @@
 //
 // Run sends every judged query to a Searcher (a small consumer interface the
 // engine satisfies) once per mode and returns a Report with the mean of each
-// metric and latency percentiles; Report.WriteTable prints it and the Report
+// metric, latency percentiles and the vector share (how many queries have a
+// hit the vector leg ranked among their first K units, from Hit.Vector);
+// Report.WriteTable prints it and the Report
 // marshals to JSON. Baseline.Check (or CheckFile) checks a Report against a
 // committed Baseline for CI; RecordFile records one.
 //

@@ -10,9 +10,12 @@ import (
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
-// The curated reference set shipped with the repository and the vault it
-// judges.
-var largeQueries = filepath.Join("..", "..", "eval", "large-queries.jsonl")
+// The curated reference sets shipped with the repository and the vault
+// they judge.
+var (
+	largeQueries      = filepath.Join("..", "..", "eval", "large-queries.jsonl")
+	paraphraseQueries = filepath.Join("..", "..", "eval", "paraphrase-queries.jsonl")
+)
 
 func largeVault(tb testing.TB) string { return testkit.Shared(tb, "corpora/large") }
 
@@ -56,16 +59,40 @@ func headings(tb testing.TB, path string) map[string]bool {
 // judged note exists, every judged section is a heading of its note, and
 // the set has the size and mix its README promises.
 func TestLargeQueriesJudgments(t *testing.T) {
-	qs, err := ReadVaultQueries(largeQueries)
-	if err != nil {
-		t.Fatal(err)
-	}
+	qs := checkJudgments(t, largeQueries)
 	if len(qs) < 50 || len(qs) > 100 {
 		t.Errorf("%d queries, want 50 to 100", len(qs))
 	}
-	kinds := map[string]int{}
+	checkKinds(t, qs, 10, "identifier", "error", "concept", "multi")
+	if _, err := VaultSet("large-queries", qs); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestParaphraseQueriesJudgments checks the paraphrase set (issue 16) the
+// same way: at least 70 questions, each judged note present in the vault,
+// and the three topic kinds of eval/README.md with at least 15 each.
+func TestParaphraseQueriesJudgments(t *testing.T) {
+	qs := checkJudgments(t, paraphraseQueries)
+	if len(qs) < 70 {
+		t.Errorf("%d queries, want at least 70", len(qs))
+	}
+	checkKinds(t, qs, 15, "cpp", "powershell", "winserver")
+	if _, err := VaultSet("paraphrase-queries", qs); err != nil {
+		t.Error(err)
+	}
+}
+
+// checkJudgments reads the reference set at file and reports every judged
+// note that is missing from the large vault and every judged section that
+// is not a heading of its note.
+func checkJudgments(t *testing.T, file string) []VaultQuery {
+	t.Helper()
+	qs, err := ReadVaultQueries(file)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, q := range qs {
-		kinds[q.Kind]++
 		for _, r := range q.Relevant {
 			j, err := ParseJudgment(r)
 			if err != nil {
@@ -81,15 +108,23 @@ func TestLargeQueriesJudgments(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"identifier", "error", "concept", "multi"} {
-		if kinds[k] < 10 {
-			t.Errorf("%d %q queries, want at least 10", kinds[k], k)
+	return qs
+}
+
+// checkKinds reports a kind of want with fewer than atLeast queries, and any
+// kind outside want.
+func checkKinds(t *testing.T, qs []VaultQuery, atLeast int, want ...string) {
+	t.Helper()
+	kinds := map[string]int{}
+	for _, q := range qs {
+		kinds[q.Kind]++
+	}
+	for _, k := range want {
+		if kinds[k] < atLeast {
+			t.Errorf("%d %q queries, want at least %d", kinds[k], k, atLeast)
 		}
 	}
-	if len(kinds) != 4 {
-		t.Errorf("kinds = %v, want only identifier, error, concept, multi", kinds)
-	}
-	if _, err := VaultSet("large-queries", qs); err != nil {
-		t.Error(err)
+	if len(kinds) != len(want) {
+		t.Errorf("kinds = %v, want only %v", kinds, want)
 	}
 }

@@ -15,10 +15,13 @@ import (
 
 // Hit is one search result as the evaluator sees it: the vault-relative
 // path of the note (forward slashes) and the heading of the chunk ("" for
-// text before the first heading).
+// text before the first heading). Vector reports that the vector leg ranked
+// the chunk among its candidates (in hybrid mode: the hit has a vector
+// rank), which Run counts as the vector share (QueryResult.Vec).
 type Hit struct {
 	Path    string
 	Section string
+	Vector  bool
 }
 
 // Searcher is what Run needs from a search engine: the best k hits for
@@ -94,6 +97,11 @@ type ModeResult struct {
 	MRR    float64 `json:"mrr"`
 	P50Ms  float64 `json:"p50_ms"`
 	P95Ms  float64 `json:"p95_ms"`
+	// VecQueries is the number of scored queries for which at least one of
+	// the first K distinct units came from a hit the vector leg ranked
+	// (QueryResult.Vec >= 1): in hybrid mode, how often the vector leg
+	// takes part in the top K at all (issue 16's "vector share").
+	VecQueries int `json:"vec_queries"`
 	// Kinds holds the same means per query kind (VaultQuery.Kind), when
 	// the set tags its queries.
 	Kinds    map[string]KindResult `json:"kinds,omitempty"`
@@ -111,13 +119,16 @@ type KindResult struct {
 // QueryResult holds one query's scores in one mode. Ranked is the list of
 // the first K distinct units (corpus ids or note keys) that were scored.
 type QueryResult struct {
-	ID        string   `json:"id"`
-	Kind      string   `json:"kind,omitempty"`
-	Recall    float64  `json:"recall"`
-	NDCG      float64  `json:"ndcg"`
-	RR        float64  `json:"rr"`
-	LatencyMs float64  `json:"latency_ms"`
-	Ranked    []string `json:"ranked"`
+	ID        string  `json:"id"`
+	Kind      string  `json:"kind,omitempty"`
+	Recall    float64 `json:"recall"`
+	NDCG      float64 `json:"ndcg"`
+	RR        float64 `json:"rr"`
+	LatencyMs float64 `json:"latency_ms"`
+	// Vec is the number of the first K distinct units whose best-ranked
+	// hit has Hit.Vector set (vec@K).
+	Vec    int      `json:"vec"`
+	Ranked []string `json:"ranked"`
 }
 
 // Run sends every scored query of set to s once per mode and scores the
@@ -180,6 +191,10 @@ func Run(ctx context.Context, s Searcher, set *Set, opt RunOptions) (*Report, er
 				NDCG:      NDCG(units, q.Grades, k),
 				RR:        ReciprocalRank(units, q.Grades, k),
 				LatencyMs: ms,
+				Vec:       vectorUnits(units, hits, k),
+			}
+			if qr.Vec > 0 {
+				res.VecQueries++
 			}
 			res.Recall += qr.Recall
 			res.NDCG += qr.NDCG
@@ -219,6 +234,27 @@ func Run(ctx context.Context, s Searcher, set *Set, opt RunOptions) (*Report, er
 	return rep, nil
 }
 
+// vectorUnits returns how many of the first k distinct units have their
+// best-ranked hit (the first in hits, units[i] being hits[i]'s unit)
+// marked Vector.
+func vectorUnits(units []string, hits []Hit, k int) int {
+	seen := make(map[string]bool, len(units))
+	n := 0
+	for i, u := range units {
+		if len(seen) == k {
+			break
+		}
+		if seen[u] {
+			continue
+		}
+		seen[u] = true
+		if hits[i].Vector {
+			n++
+		}
+	}
+	return n
+}
+
 // Percentile returns the p-th percentile (0 < p <= 100) of xs by the
 // nearest-rank method: the smallest value such that at least p% of xs are
 // less or equal, i.e. sorted[ceil(p/100*n)-1]. It returns 0 for no values.
@@ -249,8 +285,10 @@ func (r *Report) Mode(mode string) (ModeResult, bool) {
 //
 //	scifact/train@1000: 809 queries, k=10, depth 30
 //	search: candidates 30, rrf_k 60, bm25_weight 1, vector_weight 0.2, ...
-//	mode    recall@10  nDCG@10  MRR@10  p50 ms  p95 ms
-//	bm25       0.8123   0.7012  0.6690    1.21    2.48
+//	mode    recall@10  nDCG@10  MRR@10  p50 ms  p95 ms  vec@10 queries
+//	bm25       0.8123   0.7012  0.6690    1.21    2.48  0/809
+//
+// The last column is ModeResult.VecQueries out of the scored queries.
 func (r *Report) WriteTable(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d queries, k=%d, depth %d\n", r.Set, r.Queries, r.K, r.Depth)
@@ -258,9 +296,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(&b, "search: %s\n", r.Settings)
 	}
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "mode\trecall@%d\tnDCG@%d\tMRR@%d\tp50 ms\tp95 ms\n", r.K, r.K, r.K)
+	fmt.Fprintf(tw, "mode\trecall@%d\tnDCG@%d\tMRR@%d\tp50 ms\tp95 ms\tvec@%d queries\n", r.K, r.K, r.K, r.K)
 	for _, m := range r.Modes {
-		fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\t%.2f\t%.2f\n", m.Mode, m.Recall, m.NDCG, m.MRR, m.P50Ms, m.P95Ms)
+		fmt.Fprintf(tw, "%s\t%.4f\t%.4f\t%.4f\t%.2f\t%.2f\t%d/%d\n", m.Mode, m.Recall, m.NDCG, m.MRR, m.P50Ms, m.P95Ms, m.VecQueries, r.Queries)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -36,8 +36,11 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := scripted{
-		"qa": {{"x.md", ""}, {"a.md", ""}},
-		"qb": {{"b.md", ""}, {"y.md", ""}, {"z.md", ""}, {"c.md", ""}},
+		// qa: the vector leg ranked x.md, its first unit (vec@3 = 1).
+		// qb: it ranked only a later chunk of b.md, which counts at its
+		// first hit, and c.md, beyond the first 3 units (vec@3 = 0).
+		"qa": {{Path: "x.md", Section: "", Vector: true}, {Path: "a.md", Section: ""}},
+		"qb": {{Path: "b.md", Section: ""}, {Path: "b.md", Section: "S", Vector: true}, {Path: "y.md", Section: ""}, {Path: "z.md", Section: ""}, {Path: "c.md", Section: "", Vector: true}},
 	}
 	rep, err := Run(context.Background(), s, set, RunOptions{Modes: []string{"hybrid", "none"}, K: 3, PerQuery: true})
 	if err != nil {
@@ -62,6 +65,9 @@ func TestRun(t *testing.T) {
 	if len(h.PerQuery) != 2 || strings.Join(h.PerQuery[1].Ranked, ",") != "b.md,y.md,z.md" {
 		t.Errorf("per query = %+v", h.PerQuery)
 	}
+	if h.VecQueries != 1 || h.PerQuery[0].Vec != 1 || h.PerQuery[1].Vec != 0 {
+		t.Errorf("vector share: %d queries, vec@3 %d and %d; want 1 query, 1 and 0", h.VecQueries, h.PerQuery[0].Vec, h.PerQuery[1].Vec)
+	}
 	if n, _ := rep.Mode("none"); n.NDCG != 0 || n.Recall != 0 || n.MRR != 0 {
 		t.Errorf("empty results must score 0: %+v", n)
 	}
@@ -78,7 +84,7 @@ func TestRun(t *testing.T) {
 	if err := rep.WriteTable(&table); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"t: 2 queries, k=3, depth 9\nsearch: rrf_k 60\n", "nDCG@3", "hybrid", "by query kind", "concept"} {
+	for _, want := range []string{"t: 2 queries, k=3, depth 9\nsearch: rrf_k 60\n", "nDCG@3", "hybrid", "vec@3 queries", "1/2", "by query kind", "concept"} {
 		if !strings.Contains(table.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, table.String())
 		}

@@ -97,7 +97,7 @@ func TestVaultSetUnits(t *testing.T) {
 		{
 			name:  "chunks of a whole-note judgment count once at the best rank",
 			query: 0,
-			hits:  []Hit{{"a.md", "Intro"}, {"a.md", "Usage"}, {"x.md", ""}, {"b.md", "S"}},
+			hits:  []Hit{{Path: "a.md", Section: "Intro"}, {Path: "a.md", Section: "Usage"}, {Path: "x.md", Section: ""}, {Path: "b.md", Section: "S"}},
 			// units: a.md, x.md, b.md
 			ndcg:   (1/disc(1) + 1/disc(3)) / (1/disc(1) + 1/disc(2)),
 			recall: 1,
@@ -106,7 +106,7 @@ func TestVaultSetUnits(t *testing.T) {
 		{
 			name:  "chunks of an unjudged note also count once",
 			query: 0,
-			hits:  []Hit{{"x.md", "1"}, {"x.md", "2"}, {"./b.md", ""}},
+			hits:  []Hit{{Path: "x.md", Section: "1"}, {Path: "x.md", Section: "2"}, {Path: "./b.md", Section: ""}},
 			// units: x.md, b.md
 			ndcg:   (1 / disc(2)) / (1/disc(1) + 1/disc(2)),
 			recall: 1.0 / 2,
@@ -115,7 +115,7 @@ func TestVaultSetUnits(t *testing.T) {
 		{
 			name:  "a section judgment needs path and section to match",
 			query: 1,
-			hits:  []Hit{{"a.md", "Remarks"}, {"a.md", " install "}, {"c.md", "Any"}},
+			hits:  []Hit{{Path: "a.md", Section: "Remarks"}, {Path: "a.md", Section: " install "}, {Path: "c.md", Section: "Any"}},
 			// units: a.md#remarks, a.md#install, c.md
 			ndcg:   (1/disc(2) + 1/disc(3)) / (1/disc(1) + 1/disc(2)),
 			recall: 1,
@@ -124,7 +124,7 @@ func TestVaultSetUnits(t *testing.T) {
 		{
 			name:  "a chunk split at an H3 counts as its judged H2",
 			query: 1,
-			hits:  []Hit{{"a.md", "Install > Windows"}, {"a.md", "Install > Linux"}, {"a.md", "Installer > X"}},
+			hits:  []Hit{{Path: "a.md", Section: "Install > Windows"}, {Path: "a.md", Section: "Install > Linux"}, {Path: "a.md", Section: "Installer > X"}},
 			// units: a.md#install, a.md#installer > x
 			ndcg:   (1 / disc(1)) / (1/disc(1) + 1/disc(2)),
 			recall: 1.0 / 2,
@@ -133,7 +133,7 @@ func TestVaultSetUnits(t *testing.T) {
 		{
 			name:  "the right section in another note does not count",
 			query: 1,
-			hits:  []Hit{{"b.md", "Install"}},
+			hits:  []Hit{{Path: "b.md", Section: "Install"}},
 			ndcg:  0, recall: 0, rr: 0,
 		},
 	}

@@ -278,7 +278,7 @@ func (s engineSearcher) Search(ctx context.Context, query, mode string, k int) (
 	}
 	out := make([]eval.Hit, len(hits))
 	for i, h := range hits {
-		out[i] = eval.Hit{Path: h.Path, Section: h.Section}
+		out[i] = eval.Hit{Path: h.Path, Section: h.Section, Vector: h.VecRank > 0}
 	}
 	return out, nil
 }
