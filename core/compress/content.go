@@ -39,6 +39,7 @@ type contentSource struct {
 	kind      contentKind
 	path      string
 	firstLine int
+	annotated bool // git blame: every line carries a date by design, and is still the file's
 }
 
 // fileViewers print (part of) the files they are given, line for line.
@@ -70,7 +71,7 @@ var loopWords = map[string]bool{"for": true, "done": true, "fi": true, "esac": t
 // later stage a contentFilters one; env assignments, wrappers and "cd … &&"
 // prefixes skipped) and by its shape: a diff needs file or hunk headers,
 // and any output with them is a diff. A log read with cat or tail is not
-// content (looksLikeLog, or a path such as app.log or /var/log/…): its
+// content (readsAsLogFile, or a path such as app.log or /var/log/…): its
 // unusual lines are what matters. Neither is binary output.
 func contentOf(req Request) contentSource {
 	out := req.Stdout
@@ -91,10 +92,60 @@ func contentOf(req Request) contentSource {
 	case src.kind == contentNone && isNumberedListing(out):
 		src = contentSource{kind: contentFile} // cat -n, nl, a Read-style "  12→" listing
 	}
-	if src.kind == contentFile && (isLogPath(src.path) || looksLikeLog(out)) {
+	if src.kind == contentFile && !src.annotated && (isLogPath(src.path) || readsAsLogFile(out)) {
 		return contentSource{}
 	}
 	return src
+}
+
+// readsAsLogFile reports whether the lines of a file read as a log's
+// records rather than as data that holds dates: of its first 64 non-blank
+// lines (within 32 KiB), at least 60% open with a timestamp (after
+// Normalize; "[", a syslog "<PRI>" or a one-letter glog level before it
+// allowed) or with a level word (opensWithLevel, JSON records with a
+// level key among them), and the lines are not a table of comma-separated
+// fields (a CSV export's created_at column). A
+// Go source file with dates in its literals, git blame's dated lines and
+// JSON records with a "ts" key first are content; "2026-12-02T10:00:01Z
+// INFO …" lines are a log.
+func readsAsLogFile(text string) bool {
+	text = text[:min(len(text), 32<<10)]
+	n, logLike, csvLike := 0, 0, 0
+	commas := -1
+	for l := range strings.SplitSeq(text, "\n") {
+		l = Normalize(cleanLine(l))
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n++
+		if opensWithTime(l) || opensWithLevel(l) {
+			logLike++
+		}
+		if c := strings.Count(l, ","); c >= 2 && l[0] != '{' && (commas < 0 || c == commas) {
+			commas = c
+			csvLike++
+		}
+		if n == 64 {
+			break
+		}
+	}
+	return n > 0 && logLike*10 >= n*6 && csvLike*10 < n*8
+}
+
+// opensWithTime reports whether a normalised line starts with a timestamp
+// ("<time> …"), after "[", a syslog priority ("<134>") or a glog level
+// letter and date ("E1202 <time> …").
+func opensWithTime(l string) bool {
+	t := strings.TrimLeft(l, " \t[")
+	if strings.HasPrefix(t, "<") && !strings.HasPrefix(t, phTime) {
+		if i := strings.IndexByte(t, '>'); i > 1 && i <= 4 && strings.Trim(t[1:i], "0123456789") == "" {
+			t = t[i+1:]
+		}
+	}
+	if len(t) > 6 && strings.IndexByte("IWEF", t[0]) >= 0 && strings.Trim(t[1:5], "0123456789") == "" && t[5] == ' ' {
+		t = t[6:]
+	}
+	return strings.HasPrefix(t, phTime)
 }
 
 // contentByCommand is contentOf's reading of the command line alone.
@@ -194,7 +245,9 @@ func gitContent(args []string) contentSource {
 			if len(rest) > 0 && rest[0] == "show" {
 				return contentSource{kind: contentDiff}
 			}
-		case "blame", "annotate", "cat-file":
+		case "blame", "annotate":
+			return contentSource{kind: contentFile, annotated: true}
+		case "cat-file":
 			return contentSource{kind: contentFile}
 		}
 		return contentSource{}

@@ -180,3 +180,54 @@ func TestLongContentLineNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestFileWithDatesIsContent: a file whose lines hold dates (a CSV
+// export, a Go fixture, git blame, JSON records) is the file's content; a
+// file whose lines open with a timestamp or a level is a log.
+func TestFileWithDatesIsContent(t *testing.T) {
+	rows := func(f func(i int) string) string {
+		var b strings.Builder
+		for i := range 200 {
+			b.WriteString(f(i) + "\n")
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, cmd, out string
+		log            bool
+	}{
+		{"csv, date first", "cat users.csv", rows(func(i int) string {
+			return fmt.Sprintf("2026-01-%02dT10:00:00Z,user%d,%d,active", i%28+1, i, i*7)
+		}), false},
+		{"csv, date inside", "head -n 300 export.csv", rows(func(i int) string {
+			return fmt.Sprintf("%d,user%d,2026-01-%02d 10:00:00,ok", i, i, i%28+1)
+		}), false},
+		{"go fixture", "cat fixture_test.go", rows(func(i int) string {
+			return fmt.Sprintf("\t{\"2026-01-%02dT10:00:00Z\", %d, \"ok\"},", i%28+1, i)
+		}), false},
+		{"git blame", "git blame main.go", rows(func(i int) string {
+			return fmt.Sprintf("a1b2c3d4 (Ann Dev 2026-11-%02d 10:00:00 +0000 %3d) \tx := %d", i%28+1, i+1, i)
+		}), false},
+		{"json records", "jq -c '.[]' events.json", rows(func(i int) string {
+			return fmt.Sprintf(`{"ts":"2026-01-%02dT10:00:00Z","kind":"click","n":%d}`, i%28+1, i)
+		}), false},
+		{"app log", "cat server.txt", rows(func(i int) string {
+			return fmt.Sprintf("2026-12-02T10:00:%02dZ INFO request path=/a/%d status=200", i%60, i)
+		}), true},
+		{"syslog", "cat messages", rows(func(i int) string {
+			return fmt.Sprintf("Dec  2 10:00:%02d host sshd[%d]: Accepted key for dev", i%60, 1000+i)
+		}), true},
+		{"glog", "cat trace.txt", rows(func(i int) string {
+			return fmt.Sprintf("I1202 10:00:%02d.123456 %d server.go:42] served", i%60, 7)
+		}), true},
+		{"json log", "tail -n 200 events.jsonl", rows(func(i int) string {
+			return fmt.Sprintf(`{"time":"2026-12-02T10:00:%02dZ","level":"info","msg":"ok","n":%d}`, i%60, i)
+		}), true},
+		{"log path", "cat app.log", rows(func(i int) string { return fmt.Sprintf("request %d served", i) }), true},
+	} {
+		got := contentOf(Request{Command: c.cmd, Stdout: c.out}).kind == contentNone
+		if got != c.log {
+			t.Errorf("%s (%s): read as a log %v, want %v", c.name, c.cmd, got, c.log)
+		}
+	}
+}
