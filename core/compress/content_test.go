@@ -231,3 +231,25 @@ func TestFileWithDatesIsContent(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeHunkShowsItsHead: a diff whose one hunk is larger than the
+// budget (a new file of 1,400 lines) shows the hunk's head as one region
+// and names the rest, instead of headers alone.
+func TestHugeHunkShowsItsHead(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("diff --git a/big.go b/big.go\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n+++ b/big.go\n@@ -0,0 +1,1400 @@\n")
+	for i := range 1400 {
+		fmt.Fprintf(&b, "+\tvalue%04d := compute(%d) // a line of the new file\n", i, i)
+	}
+	req := Request{Command: "git diff --cached", Stdout: b.String()}
+	ex := Condense(context.Background(), req, Options{}, testSavedPath)
+	for _, want := range []string{"+++ b/big.go\n@@ -0,0 +1,1400 @@\n+\tvalue0000 := compute(0)", "+\tvalue0100 := compute(100)", "; read them: sed -n '"} {
+		if !strings.Contains(ex.Stdout, want) {
+			t.Errorf("extract lacks %q:\n%.1500s", want, ex.Stdout)
+		}
+	}
+	if len(ex.Stdout) < 10000 {
+		t.Errorf("extract is %d bytes: the hunk's head should fill the budget", len(ex.Stdout))
+	}
+	checkWholeSegments(t, "huge hunk", req, contentOf(req), ex)
+}

@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -186,6 +187,9 @@ func cutContent(lines []string, kind contentKind, budget int, hint func(x, y int
 				used += extra
 			}
 		}
+		if len(bodies) > 0 && !slices.ContainsFunc(bodies, func(k int) bool { return show[k] == 1 }) {
+			segs, show = splitFirstBody(segs, show, bodies[0], lines, budget-used, bodyMarker)
+		}
 		return withPreface(renderSegments(lines, segs, show, "", bodyMarker))
 	}
 	// The structure alone is too large: a prefix of whole segments, then
@@ -357,6 +361,36 @@ func renderSegments(lines []string, segs []segment, show []int8, rest string, bo
 		b.WriteByte('\n')
 	}
 	return b.String(), kept
+}
+
+// splitFirstBody is cutContent's way out when no hunk body fits whole (a
+// new file's one hunk of 1,400 lines): body k is split into its head, as
+// many whole lines as room (bytes, beyond its marker already counted)
+// allows, shown as one region, and the rest, named by a marker. The head
+// is a run of the hunk from its first line, never a pick of lines. segs
+// and show are returned unchanged when not even one line fits.
+func splitFirstBody(segs []segment, show []int8, k int, lines []string, room int, bodyMarker func(segment) string) ([]segment, []int8) {
+	s := segs[k]
+	room += len(bodyMarker(s)) + 1 // the marker the whole body had is given back
+	cost, last := 0, s.first-1
+	for i := s.first; i < s.last; i++ { // at least one line stays for the marker
+		rest := segment{first: i + 1, last: s.last, kind: segBody}
+		if cost+len(lines[i])+1+len(bodyMarker(rest))+1 > room {
+			break
+		}
+		cost += len(lines[i]) + 1
+		last = i
+	}
+	if last < s.first {
+		return segs, show
+	}
+	head := segment{first: s.first, last: last, kind: segBody, cost: cost}
+	tail := segment{first: last + 1, last: s.last, kind: segBody, cost: s.cost - cost}
+	segs = slices.Insert(slices.Clone(segs), k+1, tail)
+	segs[k] = head
+	show = slices.Insert(slices.Clone(show), k+1, int8(2))
+	show[k] = 1
+	return segs, show
 }
 
 // maxContentLine is the longest line of a content output shown whole; a

@@ -220,15 +220,25 @@ func checkWholeSegments(t *testing.T, name string, req Request, src contentSourc
 		return
 	}
 	headersFit := true
-	for _, s := range diffSegments(shown) {
-		count := 0
+	segs := diffSegments(shown)
+	whole := 0 // bodies shown whole
+	for _, s := range segs {
+		if s.kind == segBody && !slices.Contains(at[s.first:s.last+1], false) {
+			whole++
+		}
+	}
+	for _, s := range segs {
+		count, prefix := 0, true
 		for i := s.first; i <= s.last; i++ {
 			if at[i] {
 				count++
+				prefix = prefix && (i == s.first || at[i-1])
 			}
 		}
 		switch {
-		case s.kind == segBody && count != 0 && count != s.last-s.first+1:
+		case s.kind == segBody && count != 0 && count != s.last-s.first+1 && (whole > 0 || !prefix):
+			// Only when no body fits whole may one be shown in part, as
+			// its head (splitFirstBody).
 			t.Errorf("%s: hunk body %d–%d shown in part (%d lines)", name, s.first+1, s.last+1, count)
 		case s.kind == segMeta && count == 0:
 			headersFit = false
