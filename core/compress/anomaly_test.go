@@ -2,6 +2,7 @@ package compress
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -141,5 +142,24 @@ func TestItemVerdictsGroup(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("extract:\n%s", ex.Stdout)
+	}
+}
+
+// TestRareErrorAmongMany: one error of its own kind among 400 of another
+// is kept, though the budget holds only part of the 400.
+func TestRareErrorAmongMany(t *testing.T) {
+	var b strings.Builder
+	for i := range 400 {
+		if i == 250 {
+			b.WriteString("src/core/db.ts(12,5): error TS2307: Cannot find module 'pg' or its corresponding type declarations.\n")
+		}
+		fmt.Fprintf(&b, "src/mod%d/file%d.ts(%d,%d): error TS2339: Property 'name%c%d' does not exist on type 'Model%c'.\n", i%12, i, 10+i%300, 1+i%80, 'a'+rune(i%26), i, 'A'+rune(i%7))
+	}
+	b.WriteString("\nFound 401 errors in 401 files.\n")
+	ex := Condense(context.Background(), Request{Command: "npx tsc --noEmit", Stdout: b.String()}, Options{}, testSavedPath)
+	for _, want := range []string{"error TS2307: Cannot find module 'pg'", "Found 401 errors", "file0.ts(10,1): error TS2339"} {
+		if !strings.Contains(ex.Stdout, want) {
+			t.Errorf("extract lacks %q:\n%s", want, ex.Stdout)
+		}
 	}
 }

@@ -317,6 +317,7 @@ func Condense(ctx context.Context, req Request, opts Options, savedPath string) 
 	}
 	units := buildUnits(lines, q, maxP)
 	rankUnits(ctx, units, lines, q, opts.Embedder)
+	rankErrorsByShape(units, lines)
 	order := selectionOrder(units)
 
 	rankBytes := budget
@@ -1184,7 +1185,8 @@ func groupMarker(n int) string {
 
 func gapMarker(n int) string { return "[… " + plural(n, "line") + " omitted …]" }
 
-// selectionOrder lists unit indices by tier, then within tierRank by rank
+// selectionOrder lists unit indices by tier, then within tierRank by rank,
+// within tierError by how common the error's shape is (rankErrorsByShape)
 // and within other tiers by position.
 func selectionOrder(units []unit) []int {
 	order := make([]int, len(units))
@@ -1211,10 +1213,74 @@ func selectionOrder(units []unit) []int {
 			if ua.rank != ub.rank {
 				return cmp.Compare(ub.rank, ua.rank)
 			}
+		case tierError:
+			// Errors of a rare shape before the many of a common one.
+			if ua.rank != ub.rank {
+				return cmp.Compare(ua.rank, ub.rank)
+			}
 		}
 		return cmp.Compare(a, b)
 	})
 	return order
+}
+
+// rankErrorsByShape sets the rank of every error unit to the number of
+// error units whose first line has its shape (errorShape), so that
+// selection takes a rare error before the 400th of one kind: one "Cannot
+// find module 'pg'" among 400 "Property 'pN' does not exist" is likely the
+// cause, and the budget holds only some of the 400. Within one shape the
+// errors stay in output order.
+func rankErrorsByShape(units []unit, lines []line) {
+	count := map[uint64]int{}
+	shapes := make([]uint64, len(units))
+	for i := range units {
+		if units[i].tier == tierError {
+			shapes[i] = errorShape(lines[units[i].first].text)
+			count[shapes[i]]++
+		}
+	}
+	if len(count) < 2 {
+		return
+	}
+	for i := range units {
+		if units[i].tier == tierError {
+			units[i].rank = count[shapes[i]]
+		}
+	}
+}
+
+// errorShape is the template hash (templateHash) of an error line with its
+// quoted spans ('x', "x", `x`, ‘x’) and its path-like words (holding a / or
+// a \) masked: the names an error message quotes and the file it points at
+// vary between errors of one kind.
+func errorShape(text string) uint64 {
+	var b strings.Builder
+	for _, w := range strings.Fields(text) {
+		if strings.ContainsAny(w, "/\\") {
+			w = "<path>"
+		}
+		b.WriteString(w)
+		b.WriteByte(' ')
+	}
+	s := b.String()
+	b.Reset()
+	var close rune
+	for _, r := range s {
+		switch {
+		case close != 0:
+			if r == close {
+				close = 0
+				b.WriteString("<q>")
+			}
+		case r == '\'' || r == '"' || r == '`':
+			close = r
+		case r == '‘':
+			close = '’'
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return templateHash(b.String())
 }
 
 // rankShareDivisor and rankMinBytes set rankBudget: ranked lines (the
