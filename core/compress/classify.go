@@ -1,9 +1,12 @@
 package compress
 
 import (
-	"github.com/vaultctx/vaultctx/core/internal/shell"
 	"regexp"
 	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/vaultctx/vaultctx/core/internal/shell"
 )
 
 // kind is what a cleaned, normalised line is, as far as keeping it goes.
@@ -426,6 +429,11 @@ func classify(line string, data bool) kind {
 	if data {
 		return kindPlain
 	}
+	if t[0] == '{' && (strings.HasPrefix(t, `{"Time":`) || strings.HasPrefix(t, `{"Action":`)) {
+		if k, ok := classifyTestEvent(t); ok {
+			return k
+		}
+	}
 	// apt's one-letter severities: "E: Unable to locate package x",
 	// "W: Some index files failed to download".
 	if strings.HasPrefix(line, "E: ") {
@@ -467,6 +475,33 @@ func classify(line string, data bool) kind {
 		return kindWarning
 	}
 	return kindPlain
+}
+
+// classifyTestEvent classifies one event of go test -json (test2json: a
+// JSON object with Action, Package, Test, Output, as "go doc
+// cmd/test2json" describes): an "output" event as the line it carries
+// (so "--- FAIL: TestX" in it is an error and "FAIL\tpkg\t0.2s" a
+// verdict), a package's "pass", "fail" or "skip" as a verdict, a test's
+// "fail" as an error, and the rest (run, pause, cont, a test's pass) as
+// plain lines. ok is false when line is not such an event.
+func classifyTestEvent(line string) (k kind, ok bool) {
+	ev := gjson.GetMany(line, "Action", "Test", "Output")
+	if ev[0].Type != gjson.String {
+		return 0, false
+	}
+	switch action := ev[0].Str; {
+	case action == "output":
+		out := strings.TrimRight(ev[2].String(), "\n")
+		if out == "" || strings.HasPrefix(strings.TrimSpace(out), "{") {
+			return kindPlain, true
+		}
+		return classify(out, false), true
+	case action == "fail" && ev[1].Str != "":
+		return kindError, true
+	case (action == "pass" || action == "fail" || action == "skip") && ev[1].Str == "":
+		return kindSummary, true
+	}
+	return kindPlain, true
 }
 
 // isFrame reports whether line (t is line trimmed) is a stack frame or a

@@ -1,7 +1,11 @@
 package compress
 
 import (
+	"context"
+	"fmt"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -149,4 +153,63 @@ func FuzzLibraryFrame(f *testing.F) {
 			t.Fatalf("isLibraryFrame(%q) = %v, libraryFrameRe says %v", s, got, want)
 		}
 	})
+}
+
+// TestGoTestJSON: go test -json's events are classified by what they
+// carry, so a failing run keeps its failure, the failing test's event and
+// the package verdict.
+func TestGoTestJSON(t *testing.T) {
+	var b strings.Builder
+	ev := func(action, test, output string) {
+		out := ""
+		if output != "" {
+			out = `,"Output":` + strconv.Quote(output)
+		}
+		tst := ""
+		if test != "" {
+			tst = `,"Test":"` + test + `"`
+		}
+		fmt.Fprintf(&b, `{"Time":"2026-12-02T14:03:26.%06dZ","Action":"%s","Package":"example.com/calc"%s%s}`+"\n", b.Len()%999999, action, tst, out)
+	}
+	for i := range 300 {
+		name := fmt.Sprintf("TestAdd%03d", i)
+		ev("run", name, "")
+		ev("output", name, "=== RUN   "+name+"\n")
+		if i == 170 {
+			ev("output", name, "    calc_test.go:97: Add(2,2) = 5, want 4\n")
+			ev("output", name, "--- FAIL: "+name+" (0.00s)\n")
+			ev("fail", name, "")
+			continue
+		}
+		ev("output", name, "--- PASS: "+name+" (0.00s)\n")
+		ev("pass", name, "")
+	}
+	ev("output", "", "FAIL\n")
+	ev("output", "", "FAIL\texample.com/calc\t0.058s\n")
+	ev("fail", "", "")
+	for _, c := range []struct {
+		line string
+		want kind
+	}{
+		{`{"Time":"x","Action":"output","Package":"p","Test":"TestA","Output":"--- FAIL: TestA (0.00s)\n"}`, kindError},
+		{`{"Time":"x","Action":"fail","Package":"p","Test":"TestA","Elapsed":0}`, kindError},
+		{`{"Time":"x","Action":"fail","Package":"p","Elapsed":0.06}`, kindSummary},
+		{`{"Time":"x","Action":"output","Package":"p","Output":"ok  \tp\t0.058s\n"}`, kindSummary},
+		{`{"Time":"x","Action":"run","Package":"p","Test":"TestA"}`, kindPlain},
+		{`{"Time":"x","Action":"pass","Package":"p","Test":"TestA","Elapsed":0}`, kindPlain},
+	} {
+		if got := classify(c.line, false); got != c.want {
+			t.Errorf("classify(%s) = %d, want %d", c.line, got, c.want)
+		}
+	}
+	ex := Condense(context.Background(), Request{Command: "go test -json ./...", Stdout: b.String()}, Options{}, testSavedPath)
+	for _, want := range []string{`"Output":"    calc_test.go:97: Add(2,2) = 5, want 4\n"`, `"Action":"fail","Package":"example.com/calc","Test":"TestAdd170"`,
+		`"Output":"FAIL\texample.com/calc\t0.058s\n"`} {
+		if !strings.Contains(ex.Stdout, want) {
+			t.Errorf("extract lacks %s:\n%s", want, ex.Stdout)
+		}
+	}
+	if !strings.Contains(ex.Stdout, `"Action":"fail","Package":"example.com/calc"}`) {
+		t.Errorf("extract lacks the package's fail event:\n%s", ex.Stdout)
+	}
 }

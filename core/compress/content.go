@@ -1,9 +1,10 @@
 package compress
 
 import (
-	"github.com/vaultctx/vaultctx/core/internal/shell"
 	"strconv"
 	"strings"
+
+	"github.com/vaultctx/vaultctx/core/internal/shell"
 )
 
 // Content outputs: the output of cat, head, sed -n, git diff, git show and

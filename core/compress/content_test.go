@@ -3,9 +3,10 @@ package compress
 import (
 	"context"
 	"fmt"
-	"github.com/vaultctx/vaultctx/core/internal/shell"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/core/internal/shell"
 )
 
 func TestContentByCommand(t *testing.T) {
