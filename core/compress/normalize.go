@@ -24,10 +24,13 @@ const (
 )
 
 // ephemeralPortMin is the lowest port treated as volatile on a loopback or
-// wildcard address: the start of Linux's default ephemeral range
-// (net.ipv4.ip_local_port_range = 32768 60999; IANA's range starts at
-// 49152). Fixed service ports such as 8080 stay.
-const ephemeralPortMin = 32768
+// wildcard address: 1024, the first unprivileged port. Linux's default
+// ephemeral range starts at 32768 (net.ipv4.ip_local_port_range) and
+// IANA's at 49152, but busy hosts and container images widen it to
+// "1024 65535", and a client's port in a log line (remote=127.0.0.1:30131)
+// is then any of them. Normalisation only compares lines, so a fixed
+// service port such as 8080 masked too costs nothing but a grouping.
+const ephemeralPortMin = 1024
 
 // monthRE matches an English month name or its three-letter abbreviation.
 const monthRE = `(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}`
@@ -208,7 +211,7 @@ var normRules = []rule{
 	},
 	{ // Ephemeral ports on loopback or wildcard addresses.
 		name: "port", trigger: trigPort,
-		re: regexp.MustCompile(`\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]|::1?):(\d{5})\b`),
+		re: regexp.MustCompile(`\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]|::1?):(\d{4,5})\b`),
 		fn: func(m []string) string {
 			if p, err := strconv.Atoi(m[2]); err == nil && p >= ephemeralPortMin {
 				return m[1] + ":" + phPort
@@ -1135,7 +1138,7 @@ const (
 	trigThread                         // "thread '"
 	trigTiming                         // "uration", "lapsed", "took", "time" or "Time"
 	trigGoroutine                      // "oroutine "
-	trigPort                           // five digits after "localhost:", "127.0.0.1:", "0.0.0.0:", "]:", "::" or "::1:"
+	trigPort                           // four or five digits after "localhost:", "127.0.0.1:", "0.0.0.0:", "]:", "::" or "::1:"
 	trigDigit                          // any digit
 	trigDigitUnit                      // a digit, then 'n', 'u', 'm', 's', 'h' or the first byte of 'µ'
 	trigMonthClock                     // a clock's first ':' with a month abbreviation in the 24 bytes before it
@@ -1226,7 +1229,7 @@ func scanTriggers(s string) trigger {
 			if i > 0 && s[i-1] == ']' {
 				t |= trigPIDBracket
 			}
-			if digitsAt(s, i+1, 5) {
+			if digitsAt(s, i+1, 4) {
 				if head := s[:i]; strings.HasSuffix(head, "localhost") || strings.HasSuffix(head, "127.0.0.1") || strings.HasSuffix(head, "0.0.0.0") ||
 					strings.HasSuffix(head, "]") || strings.HasSuffix(head, "::") || strings.HasSuffix(head, "::1") {
 					t |= trigPort
