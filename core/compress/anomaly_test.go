@@ -163,3 +163,21 @@ func TestRareErrorAmongMany(t *testing.T) {
 		}
 	}
 }
+
+// TestLongLogLineNamed: a log line too long to show is named by its line
+// number and quotes its end as well as its head, where the error is.
+func TestLongLogLineNamed(t *testing.T) {
+	var b strings.Builder
+	for i := range 300 {
+		if i == 120 {
+			fmt.Fprintf(&b, "2026-12-02T10:00:%02dZ INFO sync item=%d payload=%s ERROR checksum mismatch\n", i%60, i, strings.Repeat("y", 3000))
+			continue
+		}
+		fmt.Fprintf(&b, "2026-12-02T10:00:%02dZ INFO sync item=%d ok\n", i%60, i)
+	}
+	ex := Condense(context.Background(), Request{Command: "./sync --verbose", Stdout: b.String()}, Options{}, testSavedPath)
+	if !strings.Contains(ex.Stdout, "[… line 121 of stdout, 3072 bytes, cut; it begins: 2026-12-02T10:00:00Z INFO sync item=120 payload=yyy") ||
+		!strings.Contains(ex.Stdout, "yyy ERROR checksum mismatch …]") {
+		t.Errorf("the long line's marker does not name it and quote its end:\n%s", ex.Stdout)
+	}
+}

@@ -145,6 +145,37 @@ func cutLine(s string, max, head int) string {
 	return "[… line of " + itoa(len(s)) + " bytes cut; it begins: " + prefix(s, head) + " …]"
 }
 
+// maxCutTail is how many bytes of a cut output line its marker quotes
+// from the line's end (cutNamedLine), where a log line's verdict often is
+// ("… checksum mismatch").
+const maxCutTail = 160
+
+// cutNamedLine is cutLine for line n of a command's stream (stdout or
+// stderr, 1-based as in the saved full output): the marker names the line,
+// so that sed -n 'Np' on the saved copy prints it whole, and quotes its
+// last maxCutTail bytes as well as its head bytes: "[… line 57 of stdout,
+// 3067 bytes, cut; it begins: 2026-… INFO sync … and ends: … ERROR
+// checksum mismatch …]".
+func cutNamedLine(s string, n int, stream string, head int) string {
+	if len(s) <= maxShownLine {
+		return s
+	}
+	return "[… line " + itoa(n) + " of " + stream + ", " + itoa(len(s)) + " bytes, cut; it begins: " + prefix(s, head) +
+		" … and ends: " + suffix(s, maxCutTail) + " …]"
+}
+
+// suffix is s cut to at most its last n bytes at a rune boundary.
+func suffix(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
 // prefix is s cut to at most n bytes at a rune boundary.
 func prefix(s string, n int) string {
 	if len(s) <= n {

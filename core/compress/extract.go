@@ -225,7 +225,7 @@ type line struct {
 // (a timing jest prints only for slow tests, a longer duration) choose the
 // same lines; a line shown as a cut marker costs the marker.
 func (l *line) planLen() int {
-	if len(l.show) < len(l.text) && strings.HasPrefix(l.show, "[… line of ") {
+	if len(l.show) < len(l.text) && strings.HasPrefix(l.show, "[… line ") {
 		return len(l.show)
 	}
 	return len(l.text)
@@ -484,18 +484,25 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 			}
 		}
 	}
+	var at [2]int // the stream line each line is, lines not read counted
 	for i := range lines {
-		if lines[i].ready {
-			lines[i].show = lines[i].text
+		l := &lines[i]
+		at[l.stream] += 1 + int(l.skip)
+		if l.ready {
+			l.show = l.text
+			continue // a stand-in of the extract's own
 		}
 		head := maxPlainHead
-		if lines[i].tier < tierRank {
+		if l.tier < tierRank {
 			head = maxImportantHead
 		}
-		lines[i].show = cutLine(lines[i].show, maxShownLine, head)
+		l.show = cutNamedLine(l.show, at[l.stream], streamNames[l.stream], head)
 	}
 	return lines, counts
 }
+
+// streamNames name the streams in cut markers.
+var streamNames = [2]string{"stdout", "stderr"}
 
 // maxMiddleLines caps the error lines kept from the part of a stream not
 // read line by line (see MaxExaminedBytes).

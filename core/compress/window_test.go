@@ -201,7 +201,7 @@ func TestLinesAccounted(t *testing.T) {
 		for _, l := range shown {
 			var k int
 			switch {
-			case l == "[… 1 line omitted …]" || strings.HasPrefix(l, "[… line of "):
+			case l == "[… 1 line omitted …]" || strings.HasPrefix(l, "[… line "):
 				n++
 			case !IsMarkerLine(l):
 				n++
