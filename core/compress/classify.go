@@ -442,6 +442,12 @@ func classify(line string, data bool) kind {
 	if strings.HasPrefix(line, "W: ") || strings.HasPrefix(line, "N: ") {
 		return kindWarning
 	}
+	if strings.HasPrefix(line, "note: ") || strings.HasPrefix(line, "help: ") {
+		// rustc's sub-diagnostics under an error ("note: consider changing
+		// this parameter type", "help: consider cloning the value"): part
+		// of the diagnostic above, kept beside it like its source excerpt.
+		return kindExcerpt
+	}
 	lw := scanWords(line)
 	if msg := diagStart(line); msg >= 0 {
 		if lw.warn && !scanWords(line[msg:]).err {
