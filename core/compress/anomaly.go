@@ -66,8 +66,11 @@ const (
 
 // markAnomalies finds the rare shapes and field outliers among the ranked
 // lines of one stream (see the rules above) and promotes them to
-// tierAnomaly.
-func markAnomalies(ls []line) {
+// tierAnomaly. With fieldsOnly (a data listing that measures things: ls
+// -l, du, ps, df) it looks for field outliers alone, a 7 GB file among
+// kilobyte ones or a process at 98% CPU among idle ones: a listing's rare
+// shapes are just other names, and its lines are never grouped.
+func markAnomalies(ls []line, fieldsOnly bool) {
 	var idx []int32
 	for i := range ls {
 		if ls[i].tier == tierRank && ls[i].kind != kindBlank && !ls[i].ready {
@@ -81,8 +84,15 @@ func markAnomalies(ls []line) {
 	count := make(map[uint64]int32, 64)
 	for k, i := range idx {
 		h := ls[i].tmpl // templateHash(ls[i].text), computed with the line
+		if ls[i].data {
+			h = templateHash(ls[i].text) // not computed for data lines
+		}
 		tmpl[k] = h
 		count[h]++
+	}
+	if fieldsOnly {
+		markFieldOutliers(ls, idx, tmpl, count)
+		return
 	}
 	covered := 0
 	for _, h := range tmpl {
@@ -106,6 +116,27 @@ func markAnomalies(ls []line) {
 			}
 		}
 	}
+	markFieldOutliers(ls, idx, tmpl, count)
+	if !repetitive {
+		return
+	}
+	logLike := 0
+	for _, i := range idx {
+		if t := ls[i].text; strings.Contains(t[:min(len(t), 48+len(phTime))], phTime) || opensWithLevel(t) {
+			logLike++
+		}
+	}
+	// A log's usual templates are interchangeable events; elsewhere only
+	// per-item verdicts are (see demoteItemVerdicts): a go test -v run's
+	// "=== RUN" lines belong next to the logs that follow them.
+	groupFrequent(ls, idx, tmpl, count, logLike*10 >= len(idx)*6)
+}
+
+// markFieldOutliers marks and promotes to tierAnomaly the lines idx of ls
+// that hold a field outlier within their template (tmpl, count: each
+// line's template and the templates' sizes), and every line already
+// marked (a rare shape).
+func markFieldOutliers(ls []line, idx []int32, tmpl []uint64, count map[uint64]int32) {
 	fields := make(map[uint64]*fieldStat)
 	for k, i := range idx {
 		if count[tmpl[k]] < fieldMinValues {
@@ -133,19 +164,6 @@ func markAnomalies(ls []line) {
 			ls[i].tier = tierAnomaly
 		}
 	}
-	if !repetitive {
-		return
-	}
-	logLike := 0
-	for _, i := range idx {
-		if t := ls[i].text; strings.Contains(t[:min(len(t), 48+len(phTime))], phTime) || opensWithLevel(t) {
-			logLike++
-		}
-	}
-	// A log's usual templates are interchangeable events; elsewhere only
-	// per-item verdicts are (see demoteItemVerdicts): a go test -v run's
-	// "=== RUN" lines belong next to the logs that follow them.
-	groupFrequent(ls, idx, tmpl, count, logLike*10 >= len(idx)*6)
 }
 
 // groupFrequent shows each usual template of a repetitive log (60% of its
@@ -350,6 +368,14 @@ func templateHash(s string) uint64 {
 			h = (h ^ 1) * prime // "643 kB)" and "9.0 MB)" are one shape
 			continue
 		}
+		if digits > 0 && isDigit(s[start]) {
+			tok := strings.TrimRight(s[start:i], "),;]")
+			k := strings.IndexFunc(tok, func(r rune) bool { return !(r >= '0' && r <= '9' || r == '.') })
+			if f, _ := unitFamily(tok[max(k, 0):]); k > 0 && (f == "t" || f == "b") {
+				h = (h ^ 2) * prime // "4.0K" and "7.0G", "36ms" and "1.2s": one shape, a size or a time
+				continue
+			}
+		}
 		h = (h ^ th) * prime
 	}
 	return h
@@ -525,6 +551,16 @@ func unitFamily(unit string) (family string, scale float64) {
 		return "b", 1e9
 	case "GiB":
 		return "b", 1 << 30
+	case "K", "Ki":
+		// ls -h, du -h, df -h, free -h and Kubernetes write binary
+		// multiples with one letter ("4.0K", "7.0G", "512Mi").
+		return "b", 1 << 10
+	case "M", "Mi":
+		return "b", 1 << 20
+	case "G", "Gi":
+		return "b", 1 << 30
+	case "T", "Ti":
+		return "b", 1 << 40
 	}
 	return unit, 1
 }

@@ -3,6 +3,7 @@ package compress
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -179,5 +180,47 @@ func TestLongLogLineNamed(t *testing.T) {
 	if !strings.Contains(ex.Stdout, "[… line 121 of stdout, 3072 bytes, cut; it begins: 2026-12-02T10:00:00Z INFO sync item=120 payload=yyy") ||
 		!strings.Contains(ex.Stdout, "yyy ERROR checksum mismatch …]") {
 		t.Errorf("the long line's marker does not name it and quote its end:\n%s", ex.Stdout)
+	}
+}
+
+// TestListingOutliers: a listing that measures things keeps the line whose
+// measure is an outlier: a 7 GB file among kilobyte ones (bytes and -h
+// sizes), a process at 98.7% CPU among idle ones.
+func TestListingOutliers(t *testing.T) {
+	size := func(i int) string { return fmt.Sprintf("%d.%dK", 1+i%7, i%10) }
+	for _, c := range []struct {
+		cmd, want string
+		row       func(i int) string
+	}{
+		{"ls -la data", "7500000000", func(i int) string {
+			n := strconv.Itoa(1000 + i*37%9000)
+			if i == 150 {
+				n = "7500000000"
+			}
+			return "-rw-r--r--  1 dev dev " + n + " Dec  2 14:01 part-" + fmt.Sprintf("%04d", i) + ".parquet"
+		}},
+		{"ls -lah data", "7.0G", func(i int) string {
+			n := size(i)
+			if i == 150 {
+				n = "7.0G"
+			}
+			return "-rw-r--r--  1 dev dev " + n + " Dec  2 14:01 part-" + fmt.Sprintf("%04d", i) + ".parquet"
+		}},
+		{"ps aux", "98.7", func(i int) string {
+			cpu, rss := "0.0", 4000+i*13%3000
+			if i == 150 {
+				cpu, rss = "98.7", 12582912
+			}
+			return fmt.Sprintf("dev      %5d %s  0.1 %6d %5d ?        S    14:01   0:00 worker --id %d", 2000+i, cpu, 20000+i, rss, i)
+		}},
+	} {
+		var b strings.Builder
+		for i := range 300 {
+			b.WriteString(c.row(i) + "\n")
+		}
+		ex := Condense(context.Background(), Request{Command: c.cmd, Stdout: b.String()}, Options{}, testSavedPath)
+		if !strings.Contains(ex.Stdout, c.want) {
+			t.Errorf("%s: extract lacks the outlier %s:\n%s", c.cmd, c.want, ex.Stdout)
+		}
 	}
 }

@@ -757,6 +757,27 @@ func isDataCommand(command string) bool {
 	return quiet
 }
 
+// measuringCommands list things with their measures, one per line: sizes
+// (ls -l, du, df), a process's CPU and memory (ps, top -b). Their data
+// listings get field outliers (markAnomalies).
+var measuringCommands = map[string]bool{"ls": true, "du": true, "df": true, "ps": true, "top": true, "free": true}
+
+// measuresThings reports whether a pipeline of command writes its stdout
+// with one of measuringCommands (trailing stdin filters such as sort or
+// head skipped, as isDataCommand does).
+func measuresThings(command string) bool {
+	for _, stages := range shell.Pipelines(command) {
+		k := len(stages) - 1
+		for k > 0 && isStdinFilter(programWords(stages[k])) {
+			k--
+		}
+		if words := programWords(stages[k]); len(words) > 0 && measuringCommands[words[0]] {
+			return true
+		}
+	}
+	return false
+}
+
 // writerIsData reports whether the command words (programWords of the
 // stage that writes a pipeline's stdout) name a data tool.
 func writerIsData(words []string) bool {

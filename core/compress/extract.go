@@ -476,8 +476,11 @@ func splitStreams(req Request, data bool, q *query) (lines []line, counts [2]int
 	for s := range 2 {
 		if ls := lines[starts[s]:starts[s+1]]; len(ls) > 0 && !(len(ls) == 1 && ls[0].kind == kindSummary && ls[0].ready) {
 			assignTiers(ls, data && s == 0)
-			if !(data && s == 0) {
-				markAnomalies(ls)
+			switch {
+			case !(data && s == 0):
+				markAnomalies(ls, false)
+			case measuresThings(req.Command):
+				markAnomalies(ls, true)
 			}
 			if req.Interrupted {
 				keepTail(ls, interruptedTailLines)
