@@ -796,7 +796,26 @@ func writerIsData(words []string) bool {
 		}
 		return false
 	}
+	if subs, ok := dataSubcommands[name]; ok {
+		for _, w := range words[1:] {
+			if !strings.HasPrefix(w, "-") {
+				return subs[w]
+			}
+		}
+		return false
+	}
 	return dataCommands[name]
+}
+
+// dataSubcommands are, per tool, the subcommands that list things: a
+// package manager's installed packages, a container engine's containers,
+// a cluster's resources. Their lines are data: a table with a header that
+// must stay, not a run whose rare lines matter.
+var dataSubcommands = map[string]map[string]bool{
+	"pip": {"list": true, "freeze": true}, "pip3": {"list": true, "freeze": true},
+	"npm": {"ls": true, "list": true}, "pnpm": {"ls": true, "list": true}, "yarn": {"list": true},
+	"cargo": {"tree": true}, "go": {"list": true}, "docker": {"ps": true, "images": true},
+	"kubectl": {"get": true}, "brew": {"list": true}, "apt": {"list": true},
 }
 
 // programWords is commandWords of a stage, with xargs and its options

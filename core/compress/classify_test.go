@@ -87,6 +87,8 @@ func TestIsDataCommand(t *testing.T) {
 		{`cat notes.txt | grep -i todo`, true},
 		{`ps aux | grep -v grep | sort -k 3`, true},
 		{`find . -name "*.go" | xargs cat`, true},
+		{"pip list -v", true}, {"pip install -r requirements.txt", false}, {"npm ls --all", true}, {"npm test", false},
+		{"kubectl get pods -A", true}, {"kubectl apply -f x.yaml", false}, {"go list -m all", true}, {"go test ./...", false},
 		{`git log -p | head -n 400`, true},
 		{`grep -e FAIL test.log`, true},
 		{`go test ./... | grep -e FAIL`, false},
