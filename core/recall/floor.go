@@ -213,16 +213,17 @@ func fileName(w string) bool {
 // TopicalTerms returns terms without the instruction words of requests to
 // a coding agent ("find", "fix", "investigate", "codebase", "suggest" ...):
 // they say what to do, not what about, and no note is expected to contain
-// them. When that would leave no term, terms is returned unchanged.
+// them. A prompt made of instruction words alone ("run the tests", "fix
+// the build") has no topical term, so no hit can clear the floor: in a
+// small vault with a testing note, "run" and "tests" would otherwise be
+// rare enough to answer it. (Git's verbs, commit and push, are not among
+// them: measured in FLOOR.md.)
 func TopicalTerms(terms []string) []string {
 	var out []string
 	for _, t := range terms {
 		if !instructionWords[t] {
 			out = append(out, t)
 		}
-	}
-	if len(out) == 0 {
-		return terms
 	}
 	return out
 }

@@ -133,3 +133,42 @@ func TestContextPathsExist(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedPromptStaysOnTopic asks one question again and again in one
+// session on a vault of real notes: each answer must earn its place with
+// chunks the session has not seen (the floor is measured on them), so the
+// later answers name the topic or the hook keeps silent, never filler that
+// ranks next because the chunk that answered is now left out.
+func TestRepeatedPromptStaysOnTopic(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	src := testkit.Shared(t, "corpora", "large", "cpp-docs", "docs", "text")
+	db := filepath.Join(t.TempDir(), "index.db")
+	if _, err := index.Run(context.Background(), index.Options{Vault: src, DB: db, Full: true, NoModel: true, Rules: vault.Rules{MaxFileBytes: 5 << 20}}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Defaults()
+	cfg.DB = db
+	if _, err := CalibrateIndex(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	prompt := input(t, `{"session_id":"repeat-1","prompt":"how do I use wmain to receive wide character command line arguments with wchar_t argv"}`)
+	answers := 0
+	for run := 1; run <= 10; run++ {
+		out, err := Prompt(context.Background(), cfg, prompt, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) == 0 {
+			t.Logf("run %d: silent after %d answers", run, answers)
+			break
+		}
+		answers++
+		if !strings.Contains(strings.ToLower(string(out)), "wmain") {
+			t.Errorf("run %d: a block without the topic:\n%s", run, out)
+		}
+	}
+	if answers == 0 {
+		t.Error("the question the notes answer got no context")
+	}
+}

@@ -187,24 +187,38 @@ func FloorFor(ctx context.Context, e *engine.Engine, cfg config.Config) Floor {
 // returns no hits and no error for a query with fewer than MinTerms
 // searchable terms. The relevance floor is not applied.
 func Search(ctx context.Context, e *engine.Engine, cfg config.Config, query string) ([]retrieve.Hit, Signals, error) {
+	hits, measure, err := search(ctx, e, cfg, query)
+	if err != nil || len(hits) == 0 {
+		return nil, Signals{}, err
+	}
+	return hits, measure(hits), nil
+}
+
+// search is Search with the measurement left to the caller: measure
+// returns the Signals of any subset of hits (the ones a session has not
+// seen yet), for the query's terms and their document frequencies.
+func search(ctx context.Context, e *engine.Engine, cfg config.Config, query string) ([]retrieve.Hit, func([]retrieve.Hit) Signals, error) {
 	terms := textan.SearchableTerms(query)
 	if len(terms) < MinTerms {
-		return nil, Signals{}, nil
+		return nil, nil, nil
 	}
-	search, _ := cfg.Search.WithFusion(e.Fusion(ctx))
-	hits, err := e.Search(ctx, query, search.Options(retrieve.ModeHybrid, 0))
+	opt, _ := cfg.Search.WithFusion(e.Fusion(ctx))
+	hits, err := e.Search(ctx, query, opt.Options(retrieve.ModeHybrid, 0))
 	if err != nil {
-		return nil, Signals{}, fmt.Errorf("recall search: %w", err)
+		return nil, nil, fmt.Errorf("recall search: %w", err)
 	}
 	if len(hits) == 0 {
-		return nil, Signals{}, nil
+		return nil, nil, nil
 	}
 	topical, idents := TopicalTerms(terms), QueryIdentifiers(query)
 	n, df, err := e.DocFreqs(ctx, append(slices.Clone(topical), idents...))
 	if err != nil {
-		return nil, Signals{}, fmt.Errorf("recall search: %w", err)
+		return nil, nil, fmt.Errorf("recall search: %w", err)
 	}
-	return hits, Measure(hits, topical, n, df[:len(topical)], idents, df[len(topical):]), nil
+	measure := func(hs []retrieve.Hit) Signals {
+		return Measure(hs, topical, n, df[:len(topical)], idents, df[len(topical):])
+	}
+	return hits, measure, nil
 }
 
 // MaxQueryBytes is how much of a prompt or tool intent the hooks search
@@ -242,18 +256,12 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 	if !opts.LeaveOpen {
 		defer e.Close()
 	}
-	hits, sig, err := Search(ctx, e, cfg, query)
+	hits, measure, err := search(ctx, e, cfg, query)
 	if perr := e.VectorProblem(); opts.Stderr != nil && perr != nil {
 		fmt.Fprintf(opts.Stderr, "vaultctx %s: vector search off: %s; answering with BM25 only\n", event, perr)
 	}
-	if err != nil {
+	if err != nil || len(hits) == 0 {
 		return nil, err
-	}
-	floor := FloorFor(ctx, e, cfg)
-	floor.Prompt = event != EventPreTool
-	if len(hits) == 0 || !floor.Pass(sig) {
-		log.Debug("no relevant hit", "hits", len(hits), "evidence", sig.Evidence, "coverage", sig.Coverage, "cosine", sig.Cosine)
-		return nil, nil
 	}
 	var seen *session.Seen
 	if id := stateID(in); id != "" {
@@ -263,14 +271,28 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 			}
 		}
 	}
+	// The floor is measured on the hits this session has not been shown:
+	// a block must earn its place by itself, not by the chunk that
+	// answered the same question a turn ago.
+	unseen := hits[:0:0]
+	for _, h := range hits {
+		if seen == nil || !seen.Has(SeenKey(h)) {
+			unseen = append(unseen, h)
+		}
+	}
+	sig := measure(unseen)
+	floor := FloorFor(ctx, e, cfg)
+	floor.Prompt = event != EventPreTool
+	if len(unseen) == 0 || !floor.Pass(sig) {
+		log.Debug("no relevant hit", "hits", len(hits), "unseen", len(unseen), "evidence", sig.Evidence, "coverage", sig.Coverage, "cosine", sig.Cosine)
+		return nil, nil
+	}
+	log.Debug("relevant hits", "hits", len(hits), "unseen", len(unseen), "evidence", sig.Evidence, "coverage", sig.Coverage, "cosine", sig.Cosine)
 	root := vaultRoot(ctx, e, cfg)
 	sc := scrub.Default()
 	var show []Hit
-	for _, h := range hits {
+	for _, h := range unseen {
 		key := SeenKey(h)
-		if seen != nil && seen.Has(key) {
-			continue
-		}
 		path, ok := notePath(root, h.Path)
 		if !ok {
 			log.Debug("hit not on disk", "path", h.Path, "vault", root)
