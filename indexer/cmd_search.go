@@ -186,8 +186,8 @@ func alsoIn(h retrieve.Hit) string {
 	var notes, sections []string
 	for _, d := range h.AlsoIn {
 		switch {
-		case d.Path != h.Path && !slices.Contains(notes, d.Path):
-			notes = append(notes, d.Path)
+		case d.Path != h.Path && !slices.Contains(notes, retrieve.ListItem(d.Path)):
+			notes = append(notes, retrieve.ListItem(d.Path))
 		case d.Path == h.Path:
 			sections = append(sections, "§ "+d.Section)
 		}

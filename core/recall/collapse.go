@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vaultctx/vaultctx/core/internal/neardup"
+	"github.com/vaultctx/vaultctx/core/retrieve"
 )
 
 // Collapse folds near-duplicate hits into the first hit of their group,
@@ -41,8 +42,8 @@ func alsoLine(h Hit, limit int) string {
 	var notes, sections []string
 	for _, d := range h.Also {
 		switch p := oneLineText(d.Path); {
-		case p != oneLineText(h.Path) && !slices.Contains(notes, p):
-			notes = append(notes, p)
+		case p != oneLineText(h.Path) && !slices.Contains(notes, retrieve.ListItem(p)):
+			notes = append(notes, retrieve.ListItem(p))
 		case p == oneLineText(h.Path):
 			sections = append(sections, "§ "+oneLineText(d.Section))
 		}

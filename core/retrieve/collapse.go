@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/vaultctx/vaultctx/core/internal/neardup"
 )
@@ -67,4 +68,15 @@ func (c *collapser) fill(ctx context.Context, src Source, fused []Fused, next, k
 		next, want = end, 2*(k-len(c.out))
 	}
 	return next, nil
+}
+
+// ListItem is p written as one item of a ", "-separated list ("also in 2
+// notes: a.md, b.md"): as is, or between backquotes when it holds ", " or
+// a backquote, or begins or ends with a space, so that a note named
+// "descaling, espresso, copy.md" reads as one name.
+func ListItem(p string) string {
+	if !strings.Contains(p, ", ") && !strings.Contains(p, "`") && strings.TrimSpace(p) == p {
+		return p
+	}
+	return "`" + strings.ReplaceAll(p, "`", "``") + "`"
 }

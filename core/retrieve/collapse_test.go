@@ -76,3 +76,17 @@ func TestCollapseFlattens(t *testing.T) {
 		t.Errorf("got %+v, want hit 1 with 2 and 3 folded, flat", got)
 	}
 }
+
+func TestListItem(t *testing.T) {
+	for in, want := range map[string]string{
+		"Kitchen/descaling.md":                 "Kitchen/descaling.md",
+		"Kitchen/descaling, espresso, copy.md": "`Kitchen/descaling, espresso, copy.md`",
+		"odd`name.md":                          "`odd``name.md`",
+		" lead.md":                             "` lead.md`",
+		"a,b.md":                               "a,b.md",
+	} {
+		if got := ListItem(in); got != want {
+			t.Errorf("ListItem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
