@@ -49,13 +49,15 @@ if ! "$claude_dir/node_modules/.bin/claude" --version 2>/dev/null | grep -qxF "$
   fi
 fi
 echo "== go test"
-go test -tags "$tags" -count=1 "$@" ./...
+# A package may take minutes on a busy machine (install runs scripts/install.sh
+# end to end, about 3.5 min alone): 30 min per package instead of go's 10.
+go test -tags "$tags" -count=1 -timeout 30m "$@" ./...
 echo "== fuzz: hook input nested up to the stdin cap (10 s)"
 go test -count=1 -run '^$' -fuzz '^FuzzRunNesting$' -fuzztime 10s ./core/hookio
 echo "== fuzz: the shell command-line reader (5 s)"
 go test -count=1 -run '^$' -fuzz '^FuzzPipelines$' -fuzztime 5s ./core/internal/shell
 echo "== go test -race -short (every package)"
-go test -race -tags "$tags" -short -count=1 ./...
+go test -race -tags "$tags" -short -count=1 -timeout 30m ./...
 
 # Packages that need cgo: those importing (directly or not) a non-standard
 # package with cgo files (go-sqlite3, sqlite-vec, core/store). The rest
