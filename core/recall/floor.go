@@ -67,7 +67,12 @@ func TermWeight(n, df int64) float64 {
 // only the first: with RRF the first hit may be a weak match found by both
 // legs while the strongest single-leg match sits second. df shorter than
 // terms counts the missing terms as found nowhere.
-func Measure(hits []retrieve.Hit, terms []string, n int64, df []int64, idents []string, identDF []int64) Signals {
+//
+// With words, a term counts only as a whole word of the hit (the words of
+// a Grep pattern, "func main", are code: "func" is not in "function",
+// "main" not in "domain"); else by prefix after cutting a common suffix
+// (textan.StemForContains), as a question's words are.
+func Measure(hits []retrieve.Hit, terms []string, n int64, df []int64, idents []string, identDF []int64, words bool) Signals {
 	s := Signals{Terms: len(terms)}
 	iw := make([]float64, len(idents))
 	for i := range idents {
@@ -100,7 +105,7 @@ func Measure(hits []retrieve.Hit, terms []string, n int64, df []int64, idents []
 		if h.BM25Score > s.BM25 {
 			s.BM25 = h.BM25Score
 		}
-		if e, m := matchedWeight(h, terms, w); e > s.Evidence || e == s.Evidence && m > s.Matched {
+		if e, m := matchedWeight(h, terms, w, words); e > s.Evidence || e == s.Evidence && m > s.Matched {
 			s.Evidence, s.Matched = e, m
 		}
 		s.IdentEvidence = max(s.IdentEvidence, identWeight(h, idents, iw))
@@ -245,12 +250,13 @@ task way ways thing things like need needs want wants use using used`) {
 }()
 
 // matchedWeight returns the total weight w of the terms found in h's
-// title, section and text, and their number.
-func matchedWeight(h retrieve.Hit, terms []string, w []float64) (float64, int) {
+// title, section and text, and their number: as whole words with words,
+// else by their stems' prefix anywhere (see Measure).
+func matchedWeight(h retrieve.Hit, terms []string, w []float64, words bool) (float64, int) {
 	hay := strings.ToLower(h.Title + "\n" + h.Section + "\n" + h.Text)
 	e, n := 0.0, 0
 	for i, t := range terms {
-		if strings.Contains(hay, textan.StemForContains(t)) {
+		if words && containsWord(hay, t) || !words && strings.Contains(hay, textan.StemForContains(t)) {
 			e += w[i]
 			n++
 		}

@@ -172,3 +172,35 @@ func TestRepeatedPromptStaysOnTopic(t *testing.T) {
 		t.Error("the question the notes answer got no context")
 	}
 }
+
+// TestCodeSearchWholeWords: a Grep's words are code, matched as whole
+// words, so "func main" finds no evidence in notes that say "function"
+// and "main", while a name the notes hold (wmain) still does.
+func TestCodeSearchWholeWords(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	src := testkit.Shared(t, "corpora", "large", "cpp-docs", "docs", "text")
+	db := filepath.Join(t.TempDir(), "index.db")
+	if _, err := index.Run(context.Background(), index.Options{Vault: src, DB: db, Full: true, NoModel: true, Rules: vault.Rules{MaxFileBytes: 5 << 20}}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Defaults()
+	cfg.DB = db
+	cfg.Hooks.MinEvidence = 0.5 // lenient: the test is of the matching, not of the calibration
+	for _, c := range []struct {
+		pattern string
+		want    bool
+	}{
+		{"func main", false},
+		{"wmain envp", true},
+	} {
+		in := input(t, `{"session_id":"","tool_name":"Grep","tool_input":{"pattern":"`+c.pattern+`"}}`)
+		out, err := PreTool(context.Background(), cfg, in, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(out) > 0; got != c.want {
+			t.Errorf("Grep %q: context %v, want %v\n%s", c.pattern, got, c.want, out)
+		}
+	}
+}

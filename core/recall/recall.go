@@ -84,6 +84,12 @@ func PreTool(ctx context.Context, cfg config.Config, in hookio.Input, opts Optio
 	return answer(ctx, cfg, in, opts, EventPreTool, q, cfg.Hooks.PreToolBudgetTokens)
 }
 
+// codeSearch reports whether in is a search of code by pattern (Grep,
+// Glob), whose words are names rather than a question's words.
+func codeSearch(in hookio.Input) bool {
+	return in.ToolName == "Grep" || in.ToolName == "Glob"
+}
+
 // Intent extracts the search intent of a tool call as plain words:
 //   - Grep: the literal parts of the regex `pattern` (metacharacters and
 //     escapes such as \b or \s become spaces), so `Get-ChildItem.*-Recurse`
@@ -191,13 +197,14 @@ func Search(ctx context.Context, e *engine.Engine, cfg config.Config, query stri
 	if err != nil || len(hits) == 0 {
 		return nil, Signals{}, err
 	}
-	return hits, measure(hits), nil
+	return hits, measure(hits, false), nil
 }
 
 // search is Search with the measurement left to the caller: measure
 // returns the Signals of any subset of hits (the ones a session has not
-// seen yet), for the query's terms and their document frequencies.
-func search(ctx context.Context, e *engine.Engine, cfg config.Config, query string) ([]retrieve.Hit, func([]retrieve.Hit) Signals, error) {
+// seen yet), for the query's terms and their document frequencies, the
+// terms matched as whole words with words (see Measure).
+func search(ctx context.Context, e *engine.Engine, cfg config.Config, query string) ([]retrieve.Hit, func(hs []retrieve.Hit, words bool) Signals, error) {
 	terms := textan.SearchableTerms(query)
 	if len(terms) < MinTerms {
 		return nil, nil, nil
@@ -215,8 +222,8 @@ func search(ctx context.Context, e *engine.Engine, cfg config.Config, query stri
 	if err != nil {
 		return nil, nil, fmt.Errorf("recall search: %w", err)
 	}
-	measure := func(hs []retrieve.Hit) Signals {
-		return Measure(hs, topical, n, df[:len(topical)], idents, df[len(topical):])
+	measure := func(hs []retrieve.Hit, words bool) Signals {
+		return Measure(hs, topical, n, df[:len(topical)], idents, df[len(topical):], words)
 	}
 	return hits, measure, nil
 }
@@ -280,7 +287,8 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 			unseen = append(unseen, h)
 		}
 	}
-	sig := measure(unseen)
+	// A code search (Grep, Glob) names code: its words count as whole words.
+	sig := measure(unseen, event == EventPreTool && codeSearch(in))
 	floor := FloorFor(ctx, e, cfg)
 	floor.Prompt = event != EventPreTool
 	if len(unseen) == 0 || !floor.Pass(sig) {
