@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,13 +48,14 @@ type contentSource struct {
 var fileViewers = map[string]bool{
 	"cat": true, "bat": true, "batcat": true, "nl": true, "less": true, "more": true, "head": true,
 	"tail": true, "tac": true, "sed": true, "jq": true, "yq": true, "xxd": true, "view": true,
+	"expand": true, "unexpand": true, "fold": true, "iconv": true, "dos2unix": true, "cut": true,
 }
 
 // contentFilters pass a content output on line for line, in part or
 // changed within lines: a pipeline such as "git diff | head -200" or
 // "cat f | tr -d '\r'" is still content.
 var contentFilters = map[string]bool{"head": true, "tail": true, "sed": true, "cat": true, "less": true, "more": true, "nl": true,
-	"tr": true, "expand": true, "unexpand": true, "cut": true, "fold": true, "iconv": true, "dos2unix": true}
+	"tr": true, "expand": true, "unexpand": true, "cut": true, "fold": true, "iconv": true, "dos2unix": true, "jq": true, "yq": true}
 
 // quietCommands print a line or nothing: "cat f; echo done", "cat f ||
 // echo missing" and "sed -n 1,9p f && go version" are still the file, and
@@ -149,26 +151,56 @@ func opensWithTime(l string) bool {
 	return strings.HasPrefix(t, phTime)
 }
 
-// contentByCommand is contentOf's reading of the command line alone.
+// contentByCommand is contentOf's reading of the command line alone. The
+// output is content when a pipeline that prints is (contentOfPipeline),
+// and every other one that prints is quiet (echo, cd …) or lists data
+// (ls, wc, git status: "cat f && git status --short" is still the file);
+// the file's path is kept only when that pipeline is the whole line.
 func contentByCommand(command string) contentSource {
-	pipes := shell.Pipelines(command)
-	// The pipeline that prints the content: the last one that is not a
-	// quiet command (echo, cd …), when every other one is quiet.
-	main := -1
-	for i, p := range pipes {
-		if w := commandWords(p[0]); len(p) == 1 && (len(w) == 0 || quietCommands[w[0]] || loopWords[w[0]] || w[0] == "go" && len(w) > 1 && w[1] == "version") {
+	pipes := shell.PipelinesWithRedirections(command)
+	var src contentSource
+	found, mixed := false, false
+	for _, p := range pipes {
+		w := commandWords(shell.DropRedirections(slices.Clone(p[0])))
+		if len(p) == 1 && (len(w) == 0 || quietCommands[w[0]] || loopWords[w[0]] || w[0] == "go" && len(w) > 1 && w[1] == "version") {
 			continue
 		}
-		if main >= 0 {
-			main = -2 // two commands that print: not one file's content
-			break
+		if c := contentOfPipeline(p, 0); c.kind != contentNone && !found {
+			src, found = c, true
+			continue
 		}
-		main = i
+		if len(w) > 0 && (writerIsData(w) || w[0] == "git" && slices.Contains(w, "status")) {
+			mixed = true
+			continue
+		}
+		return contentSource{} // a command of its own (go test, make) prints too
 	}
-	if main < 0 {
+	if !found {
 		return contentSource{}
 	}
-	stages := pipes[main]
+	if mixed || len(pipes) > 1 {
+		src.path, src.firstLine = "", 0 // after "cd x &&" the path is not the agent's
+	}
+	return src
+}
+
+// shells run the script given after -c.
+var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true}
+
+// maxShellDepth bounds "bash -c 'sh -c …'" nesting in contentOfPipeline.
+const maxShellDepth = 3
+
+// contentOfPipeline is what one pipeline's stages (words with their
+// redirections, shell.PipelinesWithRedirections) print: content when its
+// writer is a file viewer given files (as operands or as its standard
+// input, "cat < f", "tr -d '\r' < f"), git diff/show and the like, or
+// diff, and every later stage passes content on (contentFilters), or when
+// it runs such a line in "bash -c".
+func contentOfPipeline(raw [][]string, depth int) contentSource {
+	stages := make([][]string, len(raw))
+	for i, st := range raw {
+		stages[i] = shell.DropRedirections(slices.Clone(st))
+	}
 	// The stage that writes the content: the first, or a later one where
 	// xargs hands a file viewer its files ("find … | xargs cat").
 	writer := 0
@@ -181,7 +213,7 @@ func contentByCommand(command string) contentSource {
 		}
 	}
 	for _, st := range stages[writer+1:] {
-		if w := commandWords(st); len(w) == 0 || !contentFilters[w[0]] {
+		if w := commandWords(st); len(w) == 0 || !contentFilters[w[0]] && !isJSONTool(w) {
 			return contentSource{}
 		}
 	}
@@ -194,22 +226,48 @@ func contentByCommand(command string) contentSource {
 	}
 	piped := len(stages) > 1
 	switch prog := w[0]; {
+	case shells[prog] && len(w) >= 3 && w[1] == "-c" && depth < maxShellDepth && len(stages) == 1:
+		inner := shell.PipelinesWithRedirections(w[2])
+		if len(inner) != 1 {
+			return contentSource{}
+		}
+		src := contentOfPipeline(inner[0], depth+1)
+		src.path, src.firstLine = "", 0
+		return src
 	case prog == "git":
 		return gitContent(w[1:])
 	case prog == "diff" || prog == "colordiff":
 		return contentSource{kind: contentDiffTool}
-	case fileViewers[prog]:
+	case isJSONTool(w):
+		if len(w) > 3 || shell.InputFile(raw[0]) != "" {
+			return contentSource{kind: contentFile}
+		}
+		return contentSource{}
+	case fileViewers[prog] || contentFilters[prog]:
 		files, first := viewerFiles(prog, w[1:])
+		if !fileViewers[prog] {
+			files, first = nil, 0 // a filter's operands are its sets or options, not files; tr may join lines
+		}
+		if in := shell.InputFile(raw[0]); in != "" && len(files) == 0 {
+			files = []string{in}
+		}
 		if len(files) == 0 {
 			return contentSource{} // reads stdin: a here-doc or a pipe's output
 		}
 		src := contentSource{kind: contentFile}
-		if len(files) == 1 && !piped && main == 0 && len(pipes) == 1 { // after "cd x &&" the path is not the agent's
+		if len(files) == 1 && !piped {
 			src.path, src.firstLine = files[0], first
 		}
 		return src
 	}
 	return contentSource{}
+}
+
+// isJSONTool reports whether command words run Python's JSON
+// pretty-printer ("python3 -m json.tool [f]"), which prints a file's JSON
+// re-indented like jq . does.
+func isJSONTool(w []string) bool {
+	return len(w) >= 3 && (w[0] == "python3" || w[0] == "python") && w[1] == "-m" && w[2] == "json.tool"
 }
 
 // gitContent classifies a git command by its subcommand (global options

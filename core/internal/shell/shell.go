@@ -17,7 +17,34 @@ import "strings"
 // inside double quotes ("$(git diff)") also yields its own pipelines,
 // placed before the pipeline of the word that holds it; the word keeps the
 // substitution's text. Empty stages and pipelines are left out.
-func Pipelines(line string) [][][]string {
+func Pipelines(line string) [][][]string { return pipelines(line, true) }
+
+// PipelinesWithRedirections is Pipelines with every redirection kept as
+// its words ("<", "in.txt"; "2>&1"; ">out"), for a caller that reads them
+// (see InputFile); DropRedirections then gives Pipelines' words.
+func PipelinesWithRedirections(line string) [][][]string { return pipelines(line, false) }
+
+// InputFile returns the file a stage's words (PipelinesWithRedirections)
+// redirect its standard input from ("< f", "<f", "0< f"), or "" when
+// there is none; a here-document or here-string ("<<", "<<<") and a
+// process substitution ("<(…)") are not files.
+func InputFile(words []string) string {
+	for i, w := range words {
+		d := strings.TrimLeft(w, "0")
+		if !strings.HasPrefix(d, "<") || strings.HasPrefix(d, "<<") || strings.HasPrefix(d, "<(") || strings.HasPrefix(d, "<&") || strings.HasPrefix(d, "<>") {
+			continue
+		}
+		if t := d[1:]; t != "" {
+			return t
+		}
+		if i+1 < len(words) {
+			return words[i+1]
+		}
+	}
+	return ""
+}
+
+func pipelines(line string, drop bool) [][][]string {
 	var (
 		pipes  [][][]string
 		stages [][]string
@@ -35,7 +62,11 @@ func Pipelines(line string) [][][]string {
 	}
 	endStage := func() {
 		endWord()
-		if ws := DropRedirections(words); len(ws) > 0 {
+		ws := words
+		if drop {
+			ws = DropRedirections(words)
+		}
+		if len(ws) > 0 {
 			stages = append(stages, ws)
 		}
 		words = nil
@@ -68,7 +99,7 @@ func Pipelines(line string) [][][]string {
 				if c == '$' {
 					inner = line[i+2 : end]
 				}
-				pipes = append(pipes, Pipelines(inner)...)
+				pipes = append(pipes, pipelines(inner, drop)...)
 				word.WriteString(line[i:min(end+1, len(line))])
 				i = end
 			case c == '\\' && i+1 < len(line) && strings.IndexByte("\"\\$`\n", line[i+1]) >= 0:

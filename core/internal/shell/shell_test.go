@@ -64,3 +64,21 @@ func FuzzPipelines(f *testing.F) {
 		}
 	})
 }
+
+func TestInputFile(t *testing.T) {
+	for line, want := range map[string]string{
+		"cat < core/x.go":         "core/x.go",
+		"tr -d '\\r' <notes.txt":  "notes.txt",
+		"sort 0< list | uniq":     "list",
+		"cat <<'EOF'\nhi\nEOF":    "",
+		"bash <<< 'echo hi'":      "",
+		"diff <(ls a) <(ls b)":    "",
+		"go test ./... 2>&1":      "",
+		"wc -l < a.txt > out.txt": "a.txt",
+	} {
+		p := PipelinesWithRedirections(line)
+		if got := InputFile(p[0][0]); got != want {
+			t.Errorf("InputFile(%q) = %q, want %q (words %q)", line, got, want, p[0][0])
+		}
+	}
+}
