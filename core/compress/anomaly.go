@@ -142,12 +142,13 @@ func markFieldOutliers(ls []line, idx []int32, tmpl []uint64, count map[uint64]i
 		if count[tmpl[k]] < fieldMinValues {
 			continue
 		}
-		scanFields(ls[i].show, tmpl[k], func(key uint64, v, res float64, integer, time bool) {
+		scanFields(ls[i].show, tmpl[k], func(key uint64, v, res float64, integer, time, padded bool) {
 			f := fields[key]
 			if f == nil {
 				f = &fieldStat{integer: true, res: res, time: time}
 				fields[key] = f
 			}
+			f.padded = f.padded || padded
 			f.vals = append(f.vals, v)
 			f.lines = append(f.lines, i)
 			f.res = min(f.res, res)
@@ -236,6 +237,7 @@ type fieldStat struct {
 	lines   []int32   // the line of each value
 	res     float64   // the finest printing resolution, in the base unit (0.01 s is 10 ms)
 	integer bool      // every value an integer without a unit
+	padded  bool      // some value is written zero-padded ("000" of a clock's milliseconds): a code, not a measure
 }
 
 // outliers returns the lines whose value is a rare category or a high
@@ -268,6 +270,36 @@ func (f *fieldStat) outliers() []int32 {
 				}
 				if len(out) > 0 {
 					return out
+				}
+			}
+		}
+	}
+	// A rare zero: an untested file's "0 | 0 | 0" among coverage rows of
+	// 40 to 100, an empty file among full ones. Zero has no log, so the
+	// rule below cannot see it; it counts when at most rareCount values
+	// are 0 and the median is clearly above it (ten resolutions). Not for
+	// durations (a 0 ms step is timer resolution and differs between runs)
+	// nor for a field written zero-padded anywhere (a timestamp's ",000").
+	if !f.time && !f.padded {
+		zeros := 0
+		for _, v := range f.vals {
+			if v == 0 {
+				zeros++
+			}
+		}
+		distinct := map[float64]bool{}
+		for _, v := range f.vals {
+			distinct[v] = true
+		}
+		// Mostly distinct integers are a sequence ("case 0", "case 1" …),
+		// whose 0 is its first item, not a missing measure.
+		sequence := f.integer && len(distinct)*2 > n
+		if zeros > 0 && zeros <= rareCount && !sequence {
+			if med := median(slices.Clone(f.vals)); med >= 10*max(f.res, 1) {
+				for k, v := range f.vals {
+					if v == 0 {
+						out = append(out, f.lines[k])
+					}
 				}
 			}
 		}
@@ -393,7 +425,7 @@ func templateHash(s string) uint64 {
 // ms, sizes to bytes). res is the value's printing resolution in that unit
 // (one unit of its last printed digit); integer reports an integer without
 // a unit, time a duration.
-func scanFields(s string, tmpl uint64, fn func(key uint64, v, res float64, integer, time bool)) {
+func scanFields(s string, tmpl uint64, fn func(key uint64, v, res float64, integer, time, padded bool)) {
 	var seen [8]uint64 // context hashes of this line's fields so far, for ordinals
 	nseen := 0
 	for i := 0; i < len(s); i++ {
@@ -468,7 +500,7 @@ func scanFields(s string, tmpl uint64, fn func(key uint64, v, res float64, integ
 			nseen++
 		}
 		key := (tmpl^ch)*1099511628211 ^ uint64(ord)
-		fn(key, v, math.Pow10(-dec)*scale, unit == "" && family == "" && dec == 0, family == "t")
+		fn(key, v, math.Pow10(-dec)*scale, unit == "" && family == "" && dec == 0, family == "t", s[i] == '0' && j-i > 1 && isDigit(s[i+1]))
 		i = u
 	}
 }

@@ -224,3 +224,32 @@ func TestListingOutliers(t *testing.T) {
 		}
 	}
 }
+
+// TestRareZeroKept: a row whose measures are 0 among rows of 40 to 100
+// (the one untested file of a coverage table) is kept; the 0 of a
+// sequence ("case 0", "case 1" …) and a clock's ",000" are not anomalies.
+func TestRareZeroKept(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("File       | % Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s\n")
+	for i := range 150 {
+		v := fmt.Sprintf("%d.%d", 40+i*7%60, i%10)
+		if i == 77 {
+			v = "0"
+		}
+		fmt.Fprintf(&b, " mod%03d.js | %s | %s | %s | %s | %d-%d\n", i, v, v, v, v, 1+i%5, 9+i%7)
+	}
+	ex := Condense(context.Background(), Request{Command: "npx jest --coverage | cat", Stdout: b.String()}, Options{}, testSavedPath)
+	if !strings.Contains(ex.Stdout, " mod077.js | 0 | 0 | 0 | 0 |") {
+		t.Errorf("the untested file's row is lost:\n%s", ex.Stdout)
+	}
+	var seq strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&seq, "2026-12-02 10:00:%02d,%03d INFO ok %d - case %d\n", i%60, (i*37)%1000, i+1, i)
+	}
+	lines, _ := splitStreams(Request{Command: "node --test", Stdout: seq.String()}, false, newQuery(Request{}))
+	for _, l := range lines {
+		if l.tier == tierAnomaly {
+			t.Errorf("%q marked as an anomaly", l.show)
+		}
+	}
+}
