@@ -253,3 +253,35 @@ func TestRareZeroKept(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorKeepsItsScope: an error keeps the line above it that says
+// where it happened: make's "Entering directory" of the failing sub
+// folder, patch's "checking file".
+func TestErrorKeepsItsScope(t *testing.T) {
+	var b strings.Builder
+	for d := 1; d <= 40; d++ {
+		fmt.Fprintf(&b, "make[1]: Entering directory '/src/sub%02d'\n", d)
+		for u := 1; u <= 4; u++ {
+			fmt.Fprintf(&b, "cc -Wall -c util%d.c -o util%d.o\n", u, u)
+			if d == 27 && u == 3 {
+				b.WriteString("util3.c:1:21: error: 'undefined_var' undeclared (first use in this function)\n")
+			}
+		}
+		fmt.Fprintf(&b, "make[1]: Leaving directory '/src/sub%02d'\n", d)
+	}
+	ex := Condense(context.Background(), Request{Command: "make -k", Stdout: b.String()}, Options{}, testSavedPath)
+	if !strings.Contains(ex.Stdout, "make[1]: Entering directory '/src/sub27'") {
+		t.Errorf("the failing folder is not named:\n%s", ex.Stdout)
+	}
+	b.Reset()
+	for f := range 120 {
+		fmt.Fprintf(&b, "checking file pkg/file%03d.go\n", f)
+		if f == 90 {
+			b.WriteString("Hunk #1 FAILED at 7.\n1 out of 1 hunk FAILED\n")
+		}
+	}
+	ex = Condense(context.Background(), Request{Command: "patch -p1 --dry-run < p.diff", Stdout: b.String()}, Options{}, testSavedPath)
+	if !strings.Contains(ex.Stdout, "checking file pkg/file090.go\nHunk #1 FAILED at 7.") {
+		t.Errorf("the failing file is not named:\n%s", ex.Stdout)
+	}
+}

@@ -631,6 +631,29 @@ func looksBinary(text string) bool {
 	return n > 0 && ctrl*100 > n
 }
 
+// maxScopeDistance is how many lines above an error scopeLine looks.
+const maxScopeDistance = 200
+
+// scopeLine returns the index of the nearest line above ls[i], within
+// maxScopeDistance lines, that names the folder or file the following
+// lines are about: make's "make[2]: Entering directory '…'" (unless its
+// "Leaving directory" came after it) or patch's "checking file …" and
+// "patching file …"; -1 when there is none.
+func scopeLine(ls []line, i int) int {
+	for j := i - 1; j >= 0 && j >= i-maxScopeDistance; j-- {
+		t := ls[j].text
+		switch {
+		case strings.HasPrefix(t, "make") && strings.Contains(t, ": Leaving directory "):
+			return -1
+		case strings.HasPrefix(t, "make") && strings.Contains(t, ": Entering directory "):
+			return j
+		case strings.HasPrefix(t, "checking file ") || strings.HasPrefix(t, "patching file "):
+			return j
+		}
+	}
+	return -1
+}
+
 // assignTiers sets each line's tier from its kind and its neighbours.
 func assignTiers(ls []line, data bool) {
 	for i := range ls {
@@ -747,6 +770,12 @@ func assignTiers(ls []line, data bool) {
 				markContinuation(ls, i)
 				// A failing Go test's log lines come before its "--- FAIL".
 				for j := i - 1; j >= 0 && ls[j].kind == kindTestLog; j-- {
+					promote(&ls[j], tierError)
+				}
+				// The line that says where the error happened, some lines
+				// up: make's "Entering directory 'sub27'" (every sub
+				// folder has its util3.c), patch's "checking file x.go".
+				if j := scopeLine(ls, i); j >= 0 {
 					promote(&ls[j], tierError)
 				}
 			}
