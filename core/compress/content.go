@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,10 +29,11 @@ const ContentPassBytes = 30000
 type contentKind uint8
 
 const (
-	contentNone     contentKind = iota // not content: condensed as command output
-	contentFile                        // the lines of a file (cat, head, sed -n, nl, jq of a file)
-	contentDiff                        // a diff (git diff, git show, git log -p, diff -u)
-	contentDiffTool                    // diff(1)'s output: a unified diff, or the lines of another format (contentOf decides)
+	contentNone        contentKind = iota // not content: condensed as command output
+	contentFile                           // the lines of a file (cat, head, sed -n, nl, jq of a file)
+	contentDiff                           // a diff (git diff, git show, git log -p, diff -u)
+	contentDiffTool                       // diff(1)'s output: a unified diff, or the lines of another format (contentOf decides)
+	contentClassicDiff                    // diff(1)'s normal ("15c15", "< a", "---", "> b") or context ("***************") format
 )
 
 // contentSource describes a content output: its kind and, for the lines of
@@ -86,6 +88,8 @@ func contentOf(req Request) contentSource {
 	switch {
 	case src.kind == contentDiffTool && diffShape:
 		src.kind = contentDiff
+	case src.kind == contentDiffTool && hasClassicDiffShape(out):
+		src.kind = contentClassicDiff
 	case src.kind == contentDiffTool:
 		src.kind = contentFile // "1c1", "< a", "---", "> b": whole lines, no hunk headers
 	case src.kind == contentDiff && !diffShape:
@@ -460,6 +464,51 @@ func isNumberedListing(out string) bool {
 // hasDiffShape reports whether an output holds a diff: within its first
 // 400 lines a "diff --git" line, or a "--- " line followed by "+++ " and
 // then a "@@ " hunk header.
+// classicHunkRe is the hunk header of diff(1)'s normal format: "15c15",
+// "214,215c214,215", "7a8,9", "3,4d2".
+var classicHunkRe = regexp.MustCompile(`^\d+(,\d+)?[acd]\d+(,\d+)?$`)
+
+// hasClassicDiffShape reports whether out, of the first 400 lines, holds a
+// hunk header of diff(1)'s normal format (classicHunkRe) or of its context
+// format ("***************" then "*** 12,17 ****").
+func hasClassicDiffShape(out string) bool {
+	n, stars := 0, false
+	for l := range strings.SplitSeq(out, "\n") {
+		if n++; n > 400 {
+			break
+		}
+		l = strings.TrimSuffix(l, "\r")
+		switch {
+		case classicHunkRe.MatchString(l):
+			return true
+		case l == "***************":
+			stars = true
+		case stars && strings.HasPrefix(l, "*** ") && strings.HasSuffix(l, " ****"):
+			return true
+		default:
+			stars = false
+		}
+	}
+	return false
+}
+
+// isClassicDiffMeta reports whether a line of diff(1)'s normal or context
+// output heads a file or a hunk: "diff -r a/x b/x", "Only in …", "Binary
+// files …", a normal hunk header (classicHunkRe), the context format's
+// "***************", "*** 12,17 ****", "--- 12,18 ----" and its file
+// headers "*** a/x\t…" and "--- b/x\t…". The normal format's "---"
+// between a hunk's old and new lines has no space after it and is body.
+func isClassicDiffMeta(l string) bool {
+	switch {
+	case classicHunkRe.MatchString(l), l == "***************":
+		return true
+	case strings.HasPrefix(l, "diff "), strings.HasPrefix(l, "Only in "), strings.HasPrefix(l, "Binary files "),
+		strings.HasPrefix(l, "Common subdirectories: "), strings.HasPrefix(l, "*** "), strings.HasPrefix(l, "--- "):
+		return true
+	}
+	return false
+}
+
 func hasDiffShape(out string) bool {
 	state := 0 // 1 after "--- ", 2 after "+++ "
 	n := 0

@@ -88,7 +88,7 @@ func TestContentOfShape(t *testing.T) {
 	if k := contentOf(Request{Command: "git diff --stat", Stdout: " x | 2 +-\n 1 file changed\n"}).kind; k != contentNone {
 		t.Errorf("git diff --stat: kind %d", k)
 	}
-	if k := contentOf(Request{Command: "diff a b", Stdout: "1c1\n< a\n---\n> b\n"}).kind; k != contentFile {
+	if k := contentOf(Request{Command: "diff a b", Stdout: "1c1\n< a\n---\n> b\n"}).kind; k != contentClassicDiff {
 		t.Errorf("normal diff format: kind %d", k)
 	}
 	log := strings.Repeat("2026-11-30T12:00:00Z INFO served /x status=200\n", 80)
@@ -269,4 +269,42 @@ func TestHugeHunkShowsItsHead(t *testing.T) {
 		t.Errorf("extract is %d bytes: the hunk's head should fill the budget", len(ex.Stdout))
 	}
 	checkWholeSegments(t, "huge hunk", req, contentOf(req), ex)
+}
+
+// TestClassicDiffCut: diff(1)'s normal format (diff -r) and context format
+// (diff -c) too large to pass keep every file and hunk header and cut only
+// between hunk bodies.
+func TestClassicDiffCut(t *testing.T) {
+	var normal, ctxdiff strings.Builder
+	for f := range 80 {
+		fmt.Fprintf(&normal, "diff -r t1/pkg/file%02d.go t2/pkg/file%02d.go\n", f, f)
+		fmt.Fprintf(&ctxdiff, "diff -rc t1/pkg/file%02d.go t2/pkg/file%02d.go\n*** t1/pkg/file%02d.go\t2026-12-02 10:00:00\n--- t2/pkg/file%02d.go\t2026-12-02 10:00:01\n", f, f, f, f)
+		for h := range 3 {
+			at := 10 + h*40
+			fmt.Fprintf(&normal, "%d,%dc%d,%d\n", at, at+4, at, at+4)
+			fmt.Fprintf(&ctxdiff, "***************\n*** %d,%d ****\n", at, at+4)
+			for k := range 5 {
+				fmt.Fprintf(&normal, "< \told%d := compute(%d, %d) // file %d\n", k, f, h, f)
+				fmt.Fprintf(&ctxdiff, "! \told%d := compute(%d, %d) // file %d\n", k, f, h, f)
+			}
+			normal.WriteString("---\n")
+			fmt.Fprintf(&ctxdiff, "--- %d,%d ----\n", at, at+4)
+			for k := range 5 {
+				fmt.Fprintf(&normal, "> \tnew%d := compute(%d, %d) // file %d\n", k, f, h, f)
+				fmt.Fprintf(&ctxdiff, "! \tnew%d := compute(%d, %d) // file %d\n", k, f, h, f)
+			}
+		}
+	}
+	for _, c := range []struct{ cmd, out string }{{"diff -r t1 t2", normal.String()}, {"diff -rc t1 t2", ctxdiff.String()}} {
+		req := Request{Command: c.cmd, Stdout: c.out}
+		src := contentOf(req)
+		if src.kind != contentClassicDiff {
+			t.Fatalf("%s: kind %d, want the classic diff", c.cmd, src.kind)
+		}
+		ex := Condense(context.Background(), req, Options{}, testSavedPath)
+		checkWholeSegments(t, c.cmd, req, src, ex)
+		if !strings.Contains(ex.Stdout, "t2/pkg/file79.go") {
+			t.Errorf("%s: the last file's header is gone:\n%.2000s", c.cmd, ex.Stdout)
+		}
+	}
 }

@@ -116,9 +116,12 @@ func hunkCounts(h string) (oldN, newN int, ok bool) {
 // in the last third, and one marker names the rest.
 func cutContent(lines []string, kind contentKind, budget int, hint func(x, y int) string, pattern string) (string, int) {
 	var segs []segment
-	if kind == contentDiff {
+	switch kind {
+	case contentDiff:
 		segs = diffSegments(lines)
-	} else {
+	case contentClassicDiff:
+		segs = classicDiffSegments(lines)
+	default:
 		segs = fileSegments(lines, budget, hint)
 	}
 	// Markers name the command that reads what they stand for. When a
@@ -198,7 +201,7 @@ func cutContent(lines []string, kind contentKind, budget int, hint func(x, y int
 	clear(show)
 	used = len(preface) // short markers (short is true here)
 	prefixBudget := budget
-	if kind == contentDiff {
+	if kind == contentDiff || kind == contentClassicDiff {
 		prefixBudget = budget * 6 / 10
 	}
 	for k, s := range segs {
@@ -213,7 +216,7 @@ func cutContent(lines []string, kind contentKind, budget int, hint func(x, y int
 		default:
 			// End the prefix before the headers of a file or hunk whose
 			// body is not shown.
-			for k > 0 && segs[k-1].kind == segMeta && isDiffHeader(lines[segs[k-1].first]) {
+			for k > 0 && segs[k-1].kind == segMeta && (isDiffHeader(lines[segs[k-1].first]) || kind == contentClassicDiff && isClassicDiffMeta(lines[segs[k-1].first])) {
 				k--
 				used -= segs[k].cost
 			}
@@ -247,11 +250,9 @@ func isDiffHeader(l string) bool {
 // "-- PATH" to the command.
 func fileIndex(lines []string, from, room int, kind contentKind, restMarker func(int) string) string {
 	var heads []string
-	if kind == contentDiff {
-		for _, l := range lines[from:] {
-			if strings.HasPrefix(l, "diff --git ") {
-				heads = append(heads, l)
-			}
+	for _, l := range lines[from:] {
+		if kind == contentDiff && strings.HasPrefix(l, "diff --git ") || kind == contentClassicDiff && strings.HasPrefix(l, "diff ") {
+			heads = append(heads, l)
 		}
 	}
 	marker := restMarker(from)
@@ -278,6 +279,28 @@ func fileIndex(lines []string, from, room int, kind contentKind, restMarker func
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// classicDiffSegments cuts diff(1)'s normal or context output into meta
+// lines (isClassicDiffMeta: file and hunk headers), one segment each, and
+// bodies, each run of other lines between them.
+func classicDiffSegments(lines []string) []segment {
+	var segs []segment
+	for i := 0; i < len(lines); {
+		if isClassicDiffMeta(lines[i]) {
+			segs = append(segs, segment{first: i, last: i, kind: segMeta, cost: len(lines[i]) + 1})
+			i++
+			continue
+		}
+		j, cost := i, 0
+		for j < len(lines) && !isClassicDiffMeta(lines[j]) {
+			cost += len(lines[j]) + 1
+			j++
+		}
+		segs = append(segs, segment{first: i, last: j - 1, kind: segBody, cost: cost})
+		i = j
+	}
+	return segs
 }
 
 // fileSegments makes a file's lines into segments for cutContent: a head

@@ -216,11 +216,16 @@ func checkWholeSegments(t *testing.T, name string, req Request, src contentSourc
 		}
 		at[k], next = true, k+1
 	}
-	if src.kind != contentDiff {
+	var segs []segment
+	switch src.kind {
+	case contentDiff:
+		segs = diffSegments(shown)
+	case contentClassicDiff:
+		segs = classicDiffSegments(shown)
+	default:
 		return
 	}
 	headersFit := true
-	segs := diffSegments(shown)
 	whole := 0 // bodies shown whole
 	for _, s := range segs {
 		if s.kind == segBody && !slices.Contains(at[s.first:s.last+1], false) {
