@@ -308,3 +308,25 @@ func TestClassicDiffCut(t *testing.T) {
 		}
 	}
 }
+
+// TestWordDiffKeepsHunkHeaders: git diff --word-diff prints body lines
+// with no prefix; a cut keeps every file and hunk header and bodies whole.
+func TestWordDiffKeepsHunkHeaders(t *testing.T) {
+	var b strings.Builder
+	for f := range 40 {
+		fmt.Fprintf(&b, "diff --git a/pkg/f%02d.go b/pkg/f%02d.go\nindex 1111111..2222222 100644\n--- a/pkg/f%02d.go\n+++ b/pkg/f%02d.go\n@@ -10,30 +10,30 @@ func F%d() {\n", f, f, f, f, f)
+		for k := range 30 {
+			if k%7 == 3 {
+				fmt.Fprintf(&b, "\tx%d := [-compute(%d)-]{+computeAll(%d, opts)+} // file %d\n", k, k, k, f)
+			} else {
+				fmt.Fprintf(&b, "\ty%d := keep(%d) // unchanged line of file %d\n", k, k, f)
+			}
+		}
+	}
+	req := Request{Command: "git diff --word-diff HEAD~12", Stdout: b.String()}
+	ex := Condense(context.Background(), req, Options{}, testSavedPath)
+	if got := strings.Count(ex.Stdout, "\n@@ -10,30 +10,30 @@"); got != 40 {
+		t.Errorf("%d of 40 hunk headers kept:\n%.1500s", got, ex.Stdout)
+	}
+	checkWholeSegments(t, "word diff", req, contentOf(req), ex)
+}

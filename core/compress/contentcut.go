@@ -21,13 +21,15 @@ type segment struct {
 	cost        int // bytes of its shown lines, newlines included
 }
 
-// contentSegments cuts a diff into meta lines and hunk bodies, one segment
+// diffSegments cuts a diff into meta lines and hunk bodies, one segment
 // per meta line and one per body. A hunk's body is bounded by the line
 // counts of its "@@ -a,b +c,d @@" header (so a removed line that reads
 // "--- x" stays in its hunk), or, when they do not add up, by the next line
-// that cannot be a body line.
+// that cannot be a body line: in a --word-diff (isWordDiff), whose body
+// lines have no prefix, the next file, hunk or commit header.
 func diffSegments(lines []string) []segment {
 	var segs []segment
+	wordDiff := isWordDiff(lines)
 	addMeta := func(i int) { segs = append(segs, segment{first: i, last: i, kind: segMeta, cost: len(lines[i]) + 1}) }
 	for i := 0; i < len(lines); {
 		l := lines[i]
@@ -66,6 +68,10 @@ func diffSegments(lines []string) []segment {
 			}
 			if b == "" || strings.ContainsRune(" +-\\", rune(b[0])) && !strings.HasPrefix(b, "--- ") && !strings.HasPrefix(b, "+++ ") {
 				j++
+				continue
+			}
+			if wordDiff && !isDiffHeader(b) && !isCommitHeader(b) {
+				j++ // --word-diff: "text [-old-]{+new+} text", no prefix
 				continue
 			}
 			break
@@ -229,6 +235,24 @@ func cutContent(lines []string, kind contentKind, budget int, hint func(x, y int
 		}
 	}
 	return withPreface(renderSegments(lines, segs, show, "", bodyMarker))
+}
+
+// isWordDiff reports whether a diff was printed with --word-diff (plain):
+// of its first 2,000 lines one holds a "[-…-]" or "{+…+}" mark, so body
+// lines need no "+", "-" or " " prefix.
+func isWordDiff(lines []string) bool {
+	for _, l := range lines[:min(len(lines), 2000)] {
+		if i := strings.Index(l, "[-"); i >= 0 && strings.Contains(l[i:], "-]") || strings.Contains(l, "{+") && strings.Contains(l, "+}") {
+			return true
+		}
+	}
+	return false
+}
+
+// isCommitHeader reports whether a line of git log -p heads a commit:
+// "commit <sha>", "Author:", "Date:", "Merge:".
+func isCommitHeader(l string) bool {
+	return strings.HasPrefix(l, "commit ") || strings.HasPrefix(l, "Author: ") || strings.HasPrefix(l, "Date: ") || strings.HasPrefix(l, "Merge: ")
 }
 
 // isDiffHeader reports whether a diff line heads a file or a hunk.
