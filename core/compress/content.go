@@ -276,7 +276,8 @@ func isJSONTool(w []string) bool {
 
 // gitContent classifies a git command by its subcommand (global options
 // skipped): diff, show, log -p, format-patch, stash show -p give diffs;
-// blame, cat-file -p and show REV:path give a file's lines.
+// blame, cat-file -p, show REV:path and log without a patch give lines
+// to be cut like a file's.
 func gitContent(args []string) contentSource {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -304,6 +305,10 @@ func gitContent(args []string) contentSource {
 					return contentSource{kind: contentDiff}
 				}
 			}
+			// The history itself: a commit's subject is no use without its
+			// hash above it, nor a branch of --graph without its lines, so
+			// it is cut between regions like a file, never picked.
+			return contentSource{kind: contentFile}
 		case "stash":
 			if len(rest) > 0 && rest[0] == "show" {
 				return contentSource{kind: contentDiff}

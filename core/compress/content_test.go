@@ -33,7 +33,7 @@ func TestContentByCommand(t *testing.T) {
 		{"git -C repo show abc123", contentDiff, "", 0},
 		{"git log -p -n 3", contentDiff, "", 0},
 		{"git diff | head -100", contentDiff, "", 0},
-		{"git log --oneline", contentNone, "", 0},
+		{"git log --oneline", contentFile, "", 0},
 		{"git status", contentNone, "", 0},
 		{"diff -u a b", contentDiffTool, "", 0},
 		{"cat x.go | grep func", contentNone, "", 0},

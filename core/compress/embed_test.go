@@ -21,7 +21,7 @@ func TestEmbedderSignal(t *testing.T) {
 		t.Fatalf("open model: %v", err)
 	}
 	defer m.Close()
-	opts := Options{ThresholdBytes: 1, BudgetTokens: 600, Embedder: m}
+	opts := Options{ThresholdBytes: 1, BudgetTokens: 600, ContentBudgetTokens: 600, Embedder: m}
 	for _, c := range loadCases(t) {
 		req := c.Req
 		req.Prompt = "why does the test fail with a panic or an error?"
