@@ -1,6 +1,7 @@
 package compress
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -91,7 +92,7 @@ func markAnomalies(ls []line, fieldsOnly bool) {
 		count[h]++
 	}
 	if fieldsOnly {
-		markFieldOutliers(ls, idx, tmpl, count)
+		markFieldOutliers(ls, idx, tmpl, count, true)
 		return
 	}
 	covered := 0
@@ -116,7 +117,7 @@ func markAnomalies(ls []line, fieldsOnly bool) {
 			}
 		}
 	}
-	markFieldOutliers(ls, idx, tmpl, count)
+	markFieldOutliers(ls, idx, tmpl, count, false)
 	if !repetitive {
 		return
 	}
@@ -135,8 +136,11 @@ func markAnomalies(ls []line, fieldsOnly bool) {
 // markFieldOutliers marks and promotes to tierAnomaly the lines idx of ls
 // that hold a field outlier within their template (tmpl, count: each
 // line's template and the templates' sizes), and every line already
-// marked (a rare shape).
-func markFieldOutliers(ls []line, idx []int32, tmpl []uint64, count map[uint64]int32) {
+// marked (a rare shape). With largest (a listing of measures) it also
+// marks the lines holding a heavy-tailed field's largest values
+// (fieldStat.largest): the biggest files of wc -l, the largest changes
+// of git diff --stat, whose log-scale z-scores stay under outlierZ.
+func markFieldOutliers(ls []line, idx []int32, tmpl []uint64, count map[uint64]int32, largest bool) {
 	fields := make(map[uint64]*fieldStat)
 	for k, i := range idx {
 		if count[tmpl[k]] < fieldMinValues {
@@ -158,6 +162,11 @@ func markFieldOutliers(ls []line, idx []int32, tmpl []uint64, count map[uint64]i
 	for _, f := range fields {
 		for _, i := range f.outliers() {
 			ls[i].anom = anomField
+		}
+		if largest {
+			for _, i := range f.largest() {
+				ls[i].anom = anomField
+			}
 		}
 	}
 	for _, i := range idx {
@@ -242,6 +251,42 @@ type fieldStat struct {
 
 // outliers returns the lines whose value is a rare category or a high
 // outlier of the field (see markAnomalies).
+// largestShare and largestSpread set fieldStat.largest: the largest
+// values, one in twenty of them and at most three, of a field whose
+// largest value is at least largestSpread times its median.
+const (
+	largestMax    = 3
+	largestShare  = 20
+	largestSpread = 4
+)
+
+// largest returns the lines of the field's largest values (see
+// largestShare) when the field is heavy-tailed: a listing's biggest
+// entries, which a reader of wc -l or du looks for first. A field of
+// mostly distinct integers spread evenly (process ids, line numbers) has
+// its largest value near twice its median and is left alone.
+func (f *fieldStat) largest() []int32 {
+	n := len(f.vals)
+	k := min(largestMax, n/largestShare)
+	if n < fieldMinValues || k == 0 {
+		return nil
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(f.vals[b], f.vals[a]) })
+	med := median(slices.Clone(f.vals))
+	if f.vals[order[0]] < largestSpread*max(med, f.res) {
+		return nil
+	}
+	out := make([]int32, 0, k)
+	for _, i := range order[:k] {
+		out = append(out, f.lines[i])
+	}
+	return out
+}
+
 func (f *fieldStat) outliers() []int32 {
 	n := len(f.vals)
 	if n < fieldMinValues {
@@ -398,6 +443,10 @@ func templateHash(s string) uint64 {
 		}
 		if f, _ := unitFamily(strings.TrimRight(s[start:i], "),;]")); digits == 0 && (f == "t" || f == "b") {
 			h = (h ^ 1) * prime // "643 kB)" and "9.0 MB)" are one shape
+			continue
+		}
+		if strings.Trim(s[start:i], "+-") == "" && n > 1 {
+			h = (h ^ 3) * prime // a diffstat's "+++--" bar, as long as its count
 			continue
 		}
 		if digits > 0 && isDigit(s[start]) {

@@ -285,3 +285,29 @@ func TestErrorKeepsItsScope(t *testing.T) {
 		t.Errorf("the failing file is not named:\n%s", ex.Stdout)
 	}
 }
+
+// TestLargestEntriesKept: a listing of measures keeps its largest
+// entries when the field is heavy-tailed (wc -l's biggest files), though
+// their log-scale z-score is under the outlier cut-off.
+func TestLargestEntriesKept(t *testing.T) {
+	var b strings.Builder
+	for i := range 600 {
+		n := 20 + i*37%900
+		switch i {
+		case 100:
+			n = 12898
+		case 300:
+			n = 12894
+		case 500:
+			n = 12696
+		}
+		fmt.Fprintf(&b, "%8d ./include/h%03d.h\n", n, i)
+	}
+	b.WriteString("  664172 total\n")
+	ex := Condense(context.Background(), Request{Command: `wc -l $(find . -name "*.h")`, Stdout: b.String()}, Options{}, testSavedPath)
+	for _, want := range []string{"   12898 ./include/h100.h", "   12894 ./include/h300.h", "   12696 ./include/h500.h", "  664172 total"} {
+		if !strings.Contains(ex.Stdout, want) {
+			t.Errorf("extract lacks %q:\n%s", want, ex.Stdout)
+		}
+	}
+}

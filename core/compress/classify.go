@@ -2,6 +2,7 @@ package compress
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -760,22 +761,29 @@ func isDataCommand(command string) bool {
 // measuringCommands list things with their measures, one per line: sizes
 // (ls -l, du, df), a process's CPU and memory (ps, top -b). Their data
 // listings get field outliers (markAnomalies).
-var measuringCommands = map[string]bool{"ls": true, "du": true, "df": true, "ps": true, "top": true, "free": true}
+var measuringCommands = map[string]bool{"ls": true, "du": true, "df": true, "ps": true, "top": true, "free": true, "wc": true}
 
 // measuresThings reports whether a pipeline of command writes its stdout
-// with one of measuringCommands (trailing stdin filters such as sort or
-// head skipped, as isDataCommand does).
+// with one of measuringCommands or git's --stat or --numstat (trailing
+// stdin filters such as sort or head skipped, as isDataCommand does).
 func measuresThings(command string) bool {
 	for _, stages := range shell.Pipelines(command) {
 		k := len(stages) - 1
 		for k > 0 && isStdinFilter(programWords(stages[k])) {
 			k--
 		}
-		if words := programWords(stages[k]); len(words) > 0 && measuringCommands[words[0]] {
+		words := programWords(stages[k])
+		if len(words) > 0 && (measuringCommands[words[0]] || words[0] == "git" && slices.ContainsFunc(words, isStatFlag)) {
 			return true
 		}
 	}
 	return false
+}
+
+// isStatFlag reports whether w asks git for a diffstat: --stat,
+// --stat=WIDTH, --numstat.
+func isStatFlag(w string) bool {
+	return w == "--stat" || strings.HasPrefix(w, "--stat=") || w == "--numstat"
 }
 
 // writerIsData reports whether the command words (programWords of the
