@@ -153,22 +153,78 @@ func parallel(n int, fn func(i int, scratch []float32), scratch int) {
 }
 
 // KMeans clusters unit vectors (at least one) into at most k unit
-// centroids by spherical k-means (Lloyd iterations on unit vectors,
-// ranking by cosine: Dhillon and Modha, "Concept decompositions for large
-// sparse text data using clustering", Machine Learning 2001): kmeansIters
-// iterations on a seeded sample of kmeansSample·k vectors, starting from k
-// distinct sample vectors; a list left empty restarts from a random sample
-// vector. The same vectors always give the same lists. dots ranks the
-// centroids (nil means DotsGo) and is kept in the result.
+// centroids: it draws the sample a Sampler of len(units) and k picks and
+// trains on it with Train. The same vectors always give the same lists.
+// dots ranks the centroids (nil means DotsGo) and is kept in the result.
+// It holds every vector; the store streams its vectors through a Sampler
+// instead and calls Train.
 func KMeans(units [][]float32, k int, dots Dots) Lists {
-	r := rand.New(rand.NewPCG(kmeansSeed, uint64(len(units))))
-	perm := r.Perm(len(units))
-	sample := make([][]float32, 0, min(len(units), kmeansSample*k))
-	for _, i := range perm[:cap(sample)] {
-		sample = append(sample, units[i])
+	sp := NewSampler(len(units), k)
+	var sample [][]float32
+	for _, u := range units {
+		if sp.Take() {
+			sample = append(sample, u)
+		}
 	}
+	return Train(sample, k, dots)
+}
+
+// SampleSize returns how many of n vectors a Sampler for k lists picks:
+// min(n, kmeansSample·k), 32 per list. FAISS trains an IVF of k lists on
+// 30·k to 256·k vectors and warns below 39·k ("Guidelines to choose an
+// index", FAISS wiki); on the large corpus 32 per list gave the recall in
+// ListSize's doc of core/store, and the sample, not the vault, bounds the
+// memory of a training.
+func SampleSize(n, k int) int { return max(0, min(n, kmeansSample*k)) }
+
+// Sampler picks SampleSize(n, k) of n items that stream past once, each
+// with the same chance and without holding them, by selection sampling
+// (Knuth, TAOCP vol. 2, 3.4.2, Algorithm S; Fan, Muller and Rezucha 1962):
+// item i of n is taken with probability (wanted - taken)/(n - i). The
+// picks come in stream order and depend only on n and k (a fixed seed).
+type Sampler struct {
+	r           *rand.Rand
+	n, i        int
+	want, taken int
+}
+
+// NewSampler returns a Sampler of SampleSize(n, k) picks from n items.
+func NewSampler(n, k int) *Sampler {
+	return &Sampler{r: rand.New(rand.NewPCG(kmeansSeed, uint64(n))), n: n, want: SampleSize(n, k)}
+}
+
+// Take reports whether the next item is in the sample. Called n times, it
+// returns true exactly SampleSize(n, k) times; past n it returns false.
+func (s *Sampler) Take() bool {
+	if s.i >= s.n || s.taken >= s.want {
+		s.i++
+		return false
+	}
+	ok := s.r.IntN(s.n-s.i) < s.want-s.taken
+	s.i++
+	if ok {
+		s.taken++
+	}
+	return ok
+}
+
+// Taken returns the number of items taken so far.
+func (s *Sampler) Taken() int { return s.taken }
+
+// Train clusters a sample of unit vectors (at least one, in any order)
+// into at most k unit centroids by spherical k-means (Lloyd iterations on
+// unit vectors, ranking by cosine: Dhillon and Modha, "Concept
+// decompositions for large sparse text data using clustering", Machine
+// Learning 2001): kmeansIters iterations, starting from k distinct sample
+// vectors chosen by a seeded shuffle; a list left empty restarts from a
+// random sample vector. The same sample always gives the same lists. dots
+// ranks the centroids (nil means DotsGo) and is kept in the result. It
+// reorders sample.
+func Train(sample [][]float32, k int, dots Dots) Lists {
+	r := rand.New(rand.NewPCG(kmeansSeed, uint64(len(sample))))
+	r.Shuffle(len(sample), func(i, j int) { sample[i], sample[j] = sample[j], sample[i] })
 	k = min(k, len(sample))
-	dim := len(units[0])
+	dim := len(sample[0])
 	cent := Lists{Dim: dim, C: make([]float32, 0, k*dim), Dots: dots}
 	for c := 0; c < k; c++ {
 		cent.C = append(cent.C, sample[c]...)
