@@ -234,7 +234,7 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		}
 		sum.ImpactTerms = ist.Terms
 		if ist.Terms > 0 {
-			log.Info("impact index built", "terms", ist.Terms, "postings", ist.Postings, "bytes", ist.Bytes, "rejected", ist.Rejected)
+			log.Info("impact index built", "terms", ist.Terms, "postings", ist.Postings, "bytes", ist.Bytes, "rejected", ist.Rejected, "spilled_bytes", ist.Spilled)
 		}
 	}
 	if !opt.Full && ctx.Err() == nil {
