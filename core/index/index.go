@@ -216,6 +216,12 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 			return sum, err
 		}
 	}
+	if r.model != nil {
+		// Every vector is written: the model's decoded matrix (48 MB for
+		// glove-120k) need not stay live through the impact build.
+		r.model.Close()
+		r.model = nil
+	}
 	if err := r.finish(); err != nil {
 		return sum, err
 	}
