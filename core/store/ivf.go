@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/vaultctx/vaultctx/core/internal/ivf"
 )
@@ -59,15 +60,15 @@ func (s *Store) VectorLists(ctx context.Context) (int, error) {
 // have grown past twice ListSize per list; or when vec0 holds more than
 // twice as many slots as live vectors (vec0 reuses the free slots of a
 // list's last chunk only, so deletes leave holes). It clusters a sample of
-// ivf.SampleSize vectors (32 per list) into one list per ListSize vectors
-// by spherical k-means (ivf.Train), then rewrites chunk_vecs with every
+// 32 vectors per list (ivf.Plan) into one list per ListSize vectors by
+// spherical k-means (ivf.Plan.Train), then rewrites chunk_vecs with every
 // vector in its nearest list, in list order, in one transaction. Readers
 // see the old or the new index, never a mix. The cost is a few seconds at
 // 160,000 vectors.
 //
 // Its memory does not grow with the index beyond the sample (dim float32
 // per sampled vector, a tenth of the vectors) and the centroids: the
-// vectors stream past twice, once through an ivf.Sampler and once in
+// vectors stream past twice, once to take the sample and once in
 // batches of trainBatch that are assigned their list and written, with
 // their chunk id, to a staging table whose key is (list, chunk id); the
 // new chunk_vecs is then filled from it in key order.
@@ -93,22 +94,30 @@ func (s *Store) TrainVectorLists(ctx context.Context) (int, error) {
 	}
 	cent := ivf.Lists{Dim: s.vecDim, Dots: dotsF32}
 	if n >= MinTrain {
-		k := n / ListSize
-		sp := ivf.NewSampler(n, k)
-		backing := make([]float32, 0, ivf.SampleSize(n, k)*s.vecDim)
-		var sample [][]float32
+		// The sample KMeans would draw from all n vectors in scan order,
+		// taken as they stream past: by position, each into its slot.
+		p := ivf.NewPlan(n, n/ListSize)
+		slots := make([]int, len(p.Pos))
+		for i := range slots {
+			slots[i] = i
+		}
+		slices.SortFunc(slots, func(a, b int) int { return p.Pos[a] - p.Pos[b] })
+		backing := make([]float32, len(p.Pos)*s.vecDim)
+		sample := make([][]float32, len(p.Pos))
+		at, next := 0, 0
 		err := s.eachVector(ctx, tx.tx, func(_ int64, v []byte) {
-			if sp.Take() {
-				at := len(backing)
-				backing = appendUnit(backing, v)
-				sample = append(sample, backing[at:len(backing):len(backing)])
+			if next < len(slots) && p.Pos[slots[next]] == at {
+				slot := slots[next]
+				sample[slot] = appendUnit(backing[slot*s.vecDim:slot*s.vecDim], v)
+				next++
 			}
+			at++
 		})
 		if err != nil {
 			return 0, wrap(err)
 		}
-		if len(sample) > 0 {
-			cent = ivf.Train(sample, k, dotsF32)
+		if next == len(slots) && next > 0 {
+			cent = p.Train(sample, dotsF32)
 		}
 	}
 	for _, q := range []string{"DROP TABLE IF EXISTS vec_stage", stageVecSQL} {

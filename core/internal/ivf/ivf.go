@@ -153,76 +153,50 @@ func parallel(n int, fn func(i int, scratch []float32), scratch int) {
 }
 
 // KMeans clusters unit vectors (at least one) into at most k unit
-// centroids: it draws the sample a Sampler of len(units) and k picks and
-// trains on it with Train. The same vectors always give the same lists.
-// dots ranks the centroids (nil means DotsGo) and is kept in the result.
-// It holds every vector; the store streams its vectors through a Sampler
-// instead and calls Train.
+// centroids: NewPlan(len(units), k) picks the sample and Plan.Train
+// clusters it. The same vectors always give the same lists. dots ranks
+// the centroids (nil means DotsGo) and is kept in the result. It holds
+// every vector; the store streams its vectors past a Plan instead.
 func KMeans(units [][]float32, k int, dots Dots) Lists {
-	sp := NewSampler(len(units), k)
-	var sample [][]float32
-	for _, u := range units {
-		if sp.Take() {
-			sample = append(sample, u)
-		}
+	p := NewPlan(len(units), k)
+	sample := make([][]float32, len(p.Pos))
+	for i, at := range p.Pos {
+		sample[i] = units[at]
 	}
-	return Train(sample, k, dots)
+	return p.Train(sample, dots)
 }
 
-// SampleSize returns how many of n vectors a Sampler for k lists picks:
-// min(n, kmeansSample·k), 32 per list. FAISS trains an IVF of k lists on
-// 30·k to 256·k vectors and warns below 39·k ("Guidelines to choose an
-// index", FAISS wiki); on the large corpus 32 per list gave the recall in
-// ListSize's doc of core/store, and the sample, not the vault, bounds the
-// memory of a training.
-func SampleSize(n, k int) int { return max(0, min(n, kmeansSample*k)) }
-
-// Sampler picks SampleSize(n, k) of n items that stream past once, each
-// with the same chance and without holding them, by selection sampling
-// (Knuth, TAOCP vol. 2, 3.4.2, Algorithm S; Fan, Muller and Rezucha 1962):
-// item i of n is taken with probability (wanted - taken)/(n - i). The
-// picks come in stream order and depend only on n and k (a fixed seed).
-type Sampler struct {
-	r           *rand.Rand
-	n, i        int
-	want, taken int
+// Plan is the training sample of k lists over n vectors: Pos holds the
+// positions (in 0..n-1) of min(n, kmeansSample·k) vectors, 32 per list,
+// the first of a seeded permutation of all n, in the order the training
+// uses them. FAISS trains an IVF of k lists on 30·k to 256·k vectors
+// ("Guidelines to choose an index", FAISS wiki); the sample, not the
+// vault, bounds the memory of a training, apart from the permutation of
+// n ints NewPlan draws and drops (5 MB at 651,000 vectors).
+type Plan struct {
+	Pos []int
+	k   int
+	r   *rand.Rand
 }
 
-// NewSampler returns a Sampler of SampleSize(n, k) picks from n items.
-func NewSampler(n, k int) *Sampler {
-	return &Sampler{r: rand.New(rand.NewPCG(kmeansSeed, uint64(n))), n: n, want: SampleSize(n, k)}
+// NewPlan returns the Plan of k lists over n vectors; it depends on n and
+// k only (a fixed seed).
+func NewPlan(n, k int) Plan {
+	r := rand.New(rand.NewPCG(kmeansSeed, uint64(n)))
+	perm := r.Perm(n)
+	return Plan{Pos: append([]int(nil), perm[:min(n, kmeansSample*max(k, 0))]...), k: k, r: r}
 }
 
-// Take reports whether the next item is in the sample. Called n times, it
-// returns true exactly SampleSize(n, k) times; past n it returns false.
-func (s *Sampler) Take() bool {
-	if s.i >= s.n || s.taken >= s.want {
-		s.i++
-		return false
-	}
-	ok := s.r.IntN(s.n-s.i) < s.want-s.taken
-	s.i++
-	if ok {
-		s.taken++
-	}
-	return ok
-}
-
-// Taken returns the number of items taken so far.
-func (s *Sampler) Taken() int { return s.taken }
-
-// Train clusters a sample of unit vectors (at least one, in any order)
-// into at most k unit centroids by spherical k-means (Lloyd iterations on
-// unit vectors, ranking by cosine: Dhillon and Modha, "Concept
-// decompositions for large sparse text data using clustering", Machine
-// Learning 2001): kmeansIters iterations, starting from k distinct sample
-// vectors chosen by a seeded shuffle; a list left empty restarts from a
-// random sample vector. The same sample always gives the same lists. dots
-// ranks the centroids (nil means DotsGo) and is kept in the result. It
-// reorders sample.
-func Train(sample [][]float32, k int, dots Dots) Lists {
-	r := rand.New(rand.NewPCG(kmeansSeed, uint64(len(sample))))
-	r.Shuffle(len(sample), func(i, j int) { sample[i], sample[j] = sample[j], sample[i] })
+// Train clusters sample (at least one unit vector; sample[i] is the
+// vector at Pos[i]) into at most k unit centroids by spherical k-means
+// (Lloyd iterations on unit vectors, ranking by cosine: Dhillon and
+// Modha, "Concept decompositions for large sparse text data using
+// clustering", Machine Learning 2001): kmeansIters iterations, starting
+// from the first k sample vectors; a list left empty restarts from a
+// random sample vector. dots ranks the centroids (nil means DotsGo) and is
+// kept in the result. A Plan trains once.
+func (p Plan) Train(sample [][]float32, dots Dots) Lists {
+	r, k := p.r, p.k
 	k = min(k, len(sample))
 	dim := len(sample[0])
 	cent := Lists{Dim: dim, C: make([]float32, 0, k*dim), Dots: dots}

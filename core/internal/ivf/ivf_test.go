@@ -145,72 +145,35 @@ func BenchmarkAssign(b *testing.B) {
 	}
 }
 
-func TestSampler(t *testing.T) {
+// TestPlan: a Plan picks 32 distinct positions per list (all of them when
+// there are fewer vectors), the same ones for the same n and k.
+func TestPlan(t *testing.T) {
 	tests := []struct {
-		name string
-		n, k int
-		want int
+		name    string
+		n, k    int
+		wantLen int
 	}{
-		{"fewer items than wanted", 50, 4, 50},
+		{"fewer vectors than wanted", 50, 4, 50},
 		{"32 per list", 10000, 20, 640},
 		{"no lists", 100, 0, 0},
-		{"no items", 0, 3, 0},
+		{"no vectors", 0, 3, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := SampleSize(tc.n, tc.k); got != tc.want {
-				t.Fatalf("SampleSize(%d, %d) = %d, want %d", tc.n, tc.k, got, tc.want)
+			p := NewPlan(tc.n, tc.k)
+			if len(p.Pos) != tc.wantLen {
+				t.Fatalf("%d positions, want %d", len(p.Pos), tc.wantLen)
 			}
-			a, b := NewSampler(tc.n, tc.k), NewSampler(tc.n, tc.k)
-			var picks []int
-			for i := 0; i < tc.n+5; i++ {
-				x, y := a.Take(), b.Take()
-				if x != y {
-					t.Fatalf("item %d: two samplers of the same n and k differ", i)
-				}
-				if x {
-					if i >= tc.n {
-						t.Fatalf("took item %d past n = %d", i, tc.n)
-					}
-					picks = append(picks, i)
-				}
+			if !slices.Equal(p.Pos, NewPlan(tc.n, tc.k).Pos) {
+				t.Fatal("two plans of the same n and k differ")
 			}
-			if len(picks) != tc.want || a.Taken() != tc.want {
-				t.Fatalf("took %d (Taken %d), want %d", len(picks), a.Taken(), tc.want)
+			seen := map[int]bool{}
+			for _, at := range p.Pos {
+				if at < 0 || at >= tc.n || seen[at] {
+					t.Fatalf("position %d repeated or out of 0..%d", at, tc.n-1)
+				}
+				seen[at] = true
 			}
 		})
-	}
-}
-
-// TestSamplerUniform checks that each item is taken with probability m/n:
-// over 400 samplers of 64 of 256 items (one seed per n, so n varies), each
-// half of the stream holds about half the picks, and no item is taken far
-// more often than the m/n·400 = 100 times expected.
-func TestSamplerUniform(t *testing.T) {
-	const k, runs = 2, 400 // 64 picks
-	hits := make([]int, 256)
-	for r := 0; r < runs; r++ {
-		n := 256 + r // a different stream each run; count the first 256 items
-		s := NewSampler(n, k)
-		for i := 0; i < n; i++ {
-			if s.Take() && i < len(hits) {
-				hits[i]++
-			}
-		}
-	}
-	first, second := 0, 0
-	for i, h := range hits {
-		if i < len(hits)/2 {
-			first += h
-		} else {
-			second += h
-		}
-		// Expected 400·64/(256+r) ≈ 64..100 per item; 4 standard deviations above.
-		if h > 140 {
-			t.Fatalf("item %d taken %d times of %d", i, h, runs)
-		}
-	}
-	if d := first - second; d > first/10 || -d > first/10 {
-		t.Fatalf("first half taken %d times, second half %d", first, second)
 	}
 }
