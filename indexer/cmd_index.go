@@ -8,6 +8,7 @@ import (
 	"github.com/vaultctx/vaultctx/core/settings"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -65,6 +66,10 @@ func (c *indexCmd) Run(g *globals) error {
 	if err != nil && !errors.Is(err, index.ErrInterrupted) {
 		return err
 	}
+	// The run's heap is garbage by now: hand it back to the system before
+	// the calibration's searches, so that the two do not add up in the
+	// command's peak memory.
+	debug.FreeOSMemory()
 	cal := recall.Recalibrate(g.Ctx, cfg, opt, sum, err, recall.IfChanged)
 	fusion, fusionErr, calibrated, calErr := cal.Fusion, cal.FusionErr, cal.Floor, cal.FloorErr
 	if c.JSON {

@@ -24,6 +24,10 @@ type Options struct {
 	ModelDir string
 	// Logger receives debug messages; nil discards them.
 	Logger *slog.Logger
+	// NoMmap reads a ReadOnly index through SQLite's bounded page cache
+	// instead of a memory map (see store.Options.NoMmap): for a process
+	// that runs many queries and must keep its memory bounded.
+	NoMmap bool
 }
 
 // ErrModelMismatch is returned by Model (and VectorProblem) when the model
@@ -57,7 +61,7 @@ type Engine struct {
 // vector search is then unavailable, VecAvailable reports false and
 // VectorProblem says why (the model is opened and checked on first use).
 func Open(ctx context.Context, dbPath string, opt Options) (*Engine, error) {
-	st, err := store.Open(ctx, dbPath, store.Options{ReadOnly: opt.ReadOnly})
+	st, err := store.Open(ctx, dbPath, store.Options{ReadOnly: opt.ReadOnly, NoMmap: opt.NoMmap})
 	if err != nil {
 		return nil, err
 	}

@@ -216,6 +216,12 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 			return sum, err
 		}
 	}
+	if r.model != nil {
+		// Every vector is written: the model's decoded matrix (48 MB for
+		// glove-120k) need not stay live through the impact build.
+		r.model.Close()
+		r.model = nil
+	}
 	if err := r.finish(); err != nil {
 		return sum, err
 	}
@@ -234,7 +240,7 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		}
 		sum.ImpactTerms = ist.Terms
 		if ist.Terms > 0 {
-			log.Info("impact index built", "terms", ist.Terms, "postings", ist.Postings, "bytes", ist.Bytes, "rejected", ist.Rejected)
+			log.Info("impact index built", "terms", ist.Terms, "postings", ist.Postings, "bytes", ist.Bytes, "rejected", ist.Rejected, "spilled_bytes", ist.Spilled)
 		}
 	}
 	if !opt.Full && ctx.Err() == nil {

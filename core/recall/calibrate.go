@@ -169,7 +169,10 @@ func SaveCalibration(ctx context.Context, db string, c Calibration) error {
 // CalibrateIndex calibrates the index cfg.DB (with cfg.Model) and saves
 // the result in its meta: what `vaultctx index` does after every run.
 func CalibrateIndex(ctx context.Context, cfg config.Config) (Calibration, error) {
-	e, err := engine.Open(ctx, cfg.DB, engine.Options{ReadOnly: true, ModelDir: cfg.Model, Columns: cfg.Search.Columns})
+	// Hundreds of searches in the indexer's process: through the page
+	// cache, not a map of the file that would keep every page read
+	// resident (see store.Options.NoMmap).
+	e, err := engine.Open(ctx, cfg.DB, engine.Options{ReadOnly: true, NoMmap: true, ModelDir: cfg.Model, Columns: cfg.Search.Columns})
 	if err != nil {
 		return Calibration{}, err
 	}

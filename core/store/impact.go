@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"maps"
 	"runtime"
@@ -64,13 +65,28 @@ type ImpactStats struct {
 	Rejected int   // common terms left to FTS5 because their counts differed
 	Postings int   // postings stored
 	Bytes    int64 // size of the posting lists
+	// Spilled is the bytes of posting lists moved to the temporary file
+	// while the chunks were read (see BuildImpact), 0 when they fit.
+	Spilled int64
 }
 
 // BuildImpact rebuilds the impact index from the chunks now stored, for
 // terms in at least minDF chunks (minDF <= 0 means ImpactMinDF). A corpus
 // without such terms gets an empty index, and KeywordHits then uses FTS5
 // alone. It reads every chunk twice and takes about 2 s at 160,000 chunks.
+//
+// Its memory is bounded by impactSpillBytes and the vocabulary, not by
+// the corpus: while the chunks stream past, posting lists that outgrow
+// the budget move to a temporary file beside the index (see spill), and
+// each term's list is put back together, encoded and written one term at
+// a time. Errors wrap the SQLite or file error.
 func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error) {
+	return s.buildImpact(ctx, minDF, impactSpillBytes)
+}
+
+// buildImpact is BuildImpact holding at most budget bytes of posting
+// lists in memory while it reads the chunks.
+func (s *Store) buildImpact(ctx context.Context, minDF, budget int) (ImpactStats, error) {
 	var st ImpactStats
 	var n, maxID int64
 	if err := s.db.QueryRowContext(ctx, "SELECT count(*), coalesce(max(id), 0) FROM chunks").Scan(&n, &maxID); err != nil {
@@ -83,7 +99,12 @@ func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error)
 	if err != nil {
 		return st, err
 	}
-	b, err := s.buildLists(ctx, common)
+	sp, err := newSpill(s.path)
+	if err != nil {
+		return st, fmt.Errorf("build impact index: %w", err)
+	}
+	defer sp.close()
+	b, err := s.planLists(ctx, common, sp, budget)
 	if err != nil {
 		return st, err
 	}
@@ -91,69 +112,97 @@ func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error)
 	if err != nil {
 		return st, err
 	}
-	return s.writeImpact(ctx, common, b, lens, maxID)
+	st, err = s.writeImpact(ctx, common, b, lens, maxID)
+	st.Spilled = sp.size()
+	return st, err
 }
 
-// impactLists are the posting lists of a build, one per FTS5 term, before
-// they are checked against FTS5's counts and written.
+// impactLists are the terms of a build and where their posting lists
+// are: each term's surface forms' lists, merged when the term is written
+// and checked against FTS5's counts then.
 type impactLists struct {
-	stems   []string           // the FTS5 terms
-	lists   []postings.Encoder // by term
-	df, cnt []int64            // document and instance counts by term; df -1: leave to FTS5
-	forms   map[string]int32   // surface form -> term
+	stems []string         // the FTS5 terms, sorted
+	ids   [][]int32        // by term: its forms' lists in cands
+	forms map[string]int32 // surface form -> term
+	cands *candidates
+	sp    *spill
 }
 
-// buildLists reads every chunk and builds the lists of the common terms.
-func (s *Store) buildLists(ctx context.Context, common map[string][2]int64) (*impactLists, error) {
-	b := &impactLists{}
+// planLists reads every chunk and groups the lists of the candidate
+// words by the common term they stem to.
+func (s *Store) planLists(ctx context.Context, common map[string][2]int64, sp *spill, budget int) (*impactLists, error) {
+	b := &impactLists{sp: sp}
 	if len(common) == 0 {
 		return b, nil
 	}
-	cands, err := s.scanCandidates(ctx, common)
+	cands, err := s.scanCandidates(ctx, common, sp, budget)
 	if err != nil {
 		return nil, err
 	}
+	b.cands = cands
 	stemOf, err := s.stemSurfaces(ctx, slices.Collect(maps.Keys(cands.ids)))
 	if err != nil {
 		return nil, err
 	}
-	// Group the candidates' lists by the FTS5 term they stem to.
+	// Group the candidates' lists by the FTS5 term they stem to; the
+	// lists of the other candidates are dropped.
 	byStem := map[string][]int32{}
 	for w, ids := range cands.ids {
 		stem, ok := stemOf[w]
 		if _, common := common[stem]; ok && common {
 			byStem[stem] = append(byStem[stem], ids...)
+			continue
+		}
+		for _, id := range ids {
+			cands.lists[id], cands.segs[id] = postings.VarList{}, nil
 		}
 	}
+	b.stems = slices.Sorted(maps.Keys(byStem))
 	b.forms = map[string]int32{}
-	for stem, ids := range byStem {
-		i := int32(len(b.stems))
-		b.stems = append(b.stems, stem)
-		var e postings.Encoder
-		var d, c int64
-		postings.Merge(cands.lists, ids, func(p postings.Posting) {
-			e.Add(p)
-			d++
-			c += int64(p.TF[0] + p.TF[1] + p.TF[2] + p.TF[3])
-		})
-		b.lists = append(b.lists, e)
-		b.df, b.cnt = append(b.df, d), append(b.cnt, c)
+	for i, stem := range b.stems {
+		ids := byStem[stem]
+		slices.Sort(ids)
+		b.ids = append(b.ids, ids)
 		for _, id := range ids {
-			if cands.overflow[id] {
-				b.df[i] = -1 // frequencies too large to pack: leave to FTS5
-			}
-			b.forms[cands.words[id]] = i
+			b.forms[cands.words[id]] = int32(i)
 		}
 	}
 	return b, nil
 }
 
+// list merges term i's lists into its encoded posting list, with its
+// document and instance counts; df is -1 when a frequency was too large to
+// pack (the term is left to FTS5). The lists are released.
+func (b *impactLists) list(i int) (blob []byte, df, cnt int64, err error) {
+	c := b.cands
+	for _, id := range b.ids[i] {
+		head, err := b.sp.read(c.segs[id])
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		c.lists[id].Restore(head)
+		c.segs[id] = nil
+	}
+	var e postings.Encoder
+	postings.Merge(c.lists, b.ids[i], func(p postings.Posting) {
+		e.Add(p)
+		df++
+		cnt += int64(p.TF[0] + p.TF[1] + p.TF[2] + p.TF[3])
+	})
+	for _, id := range b.ids[i] {
+		c.lists[id] = postings.VarList{}
+		if c.overflow[id] {
+			df = -1
+		}
+	}
+	return e.Finish(), df, cnt, nil
+}
+
 // writeImpact replaces the impact index with the lists of b whose counts
 // equal FTS5's (common), and the chunk lengths lens of ids 0..maxID, in one
-// transaction.
+// transaction, merging and encoding one term's list at a time.
 func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *impactLists, lens []byte, maxID int64) (ImpactStats, error) {
 	var st ImpactStats
-	stems, lists, df, cnt, forms := b.stems, b.lists, b.df, b.cnt, b.forms
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return st, fmt.Errorf("build impact index: %w", err)
@@ -165,28 +214,30 @@ func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *
 			return st, fmt.Errorf("build impact index: %w", err)
 		}
 	}
-	keep := make([]bool, len(stems))
-	for i, stem := range stems {
-		want := common[stem]
-		if df[i] != want[0] || cnt[i] != want[1] {
+	keep := make([]bool, len(b.stems))
+	for i, stem := range b.stems {
+		blob, df, cnt, err := b.list(i)
+		if err != nil {
+			return st, fmt.Errorf("build impact index: %w", err)
+		}
+		if want := common[stem]; df != want[0] || cnt != want[1] {
 			st.Rejected++
 			continue
 		}
 		keep[i] = true
-		blob := lists[i].Finish()
 		st.Terms++
-		st.Postings += int(df[i])
+		st.Postings += int(df)
 		st.Bytes += int64(len(blob))
-		if _, err := tx.ExecContext(ctx, "INSERT INTO impact_terms(term, df, postings) VALUES(?, ?, ?)", stem, df[i], blob); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO impact_terms(term, df, postings) VALUES(?, ?, ?)", stem, df, blob); err != nil {
 			return st, fmt.Errorf("build impact index: %w", err)
 		}
 	}
-	st.Rejected += len(common) - len(stems)
-	for surf, i := range forms {
+	st.Rejected += len(common) - len(b.stems)
+	for surf, i := range b.forms {
 		if !keep[i] {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO impact_forms(surface, term) VALUES(?, ?)", surf, stems[i]); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO impact_forms(surface, term) VALUES(?, ?)", surf, b.stems[i]); err != nil {
 			return st, fmt.Errorf("build impact index: %w", err)
 		}
 	}
@@ -581,13 +632,27 @@ func (s *Store) stemSurfaces(ctx context.Context, list []string) (map[string]str
 }
 
 // candidates are the surface tokens that may stem to a common term, each
-// with one or more postings lists, each in doc order (see postings.VarList).
+// with one or more postings lists, each in doc order (see postings.VarList):
+// list i is the bytes at segs[i] in the spill file, in order, followed by
+// lists[i].
 type candidates struct {
 	ids      map[string][]int32 // word -> its lists
 	words    []string           // by list
 	lists    []postings.VarList
+	segs     [][]spillSeg
 	overflow []bool // by list
 }
+
+// impactSpillBytes bounds the posting lists a build holds in memory
+// while it reads the chunks; beyond it, scanCandidates moves the lists of
+// at least impactSpillMin bytes to the spill file (every list, when that
+// leaves more than half the budget).
+const impactSpillBytes = 48 << 20
+
+// impactSpillMin is the least size of a list that a spill moves to the
+// file while the smaller ones fit in half the budget: rare words stay in
+// memory and cost no segment.
+const impactSpillMin = 4 << 10
 
 // scanCandidates reads every chunk once and collects the postings of the
 // tokens that may stem to a common term. Porter stemming only rewrites a
@@ -599,7 +664,9 @@ type candidates struct {
 //
 // One goroutine reads the rows (SQLite) while up to four tokenize them,
 // each taking every fourth batch, so each worker's lists stay in doc order.
-func (s *Store) scanCandidates(ctx context.Context, common map[string][2]int64) (*candidates, error) {
+// A worker whose lists outgrow its share of budget (bytes) moves them
+// to sp.
+func (s *Store) scanCandidates(ctx context.Context, common map[string][2]int64, sp *spill, budget int) (*candidates, error) {
 	prefixes := postings.StemPrefixes(common)
 	type row struct {
 		id   int64
@@ -607,21 +674,38 @@ func (s *Store) scanCandidates(ctx context.Context, common map[string][2]int64) 
 	}
 	const batchLen = 256
 	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
+	budget /= workers
 	chans := make([]chan []row, workers)
 	scanners := make([]*postings.Scanner, workers)
+	segs := make([][][]spillSeg, workers)
+	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for i := range chans {
 		chans[i] = make(chan []row, 4)
 		scanners[i] = postings.NewScanner(prefixes)
 		wg.Add(1)
-		go func(sc *postings.Scanner, in chan []row) {
+		go func(w int, sc *postings.Scanner, in chan []row) {
 			defer wg.Done()
+			keep := func(id int32, b []byte) error {
+				sg, err := sp.write(b)
+				for int(id) >= len(segs[w]) {
+					segs[w] = append(segs[w], nil)
+				}
+				segs[w][id] = append(segs[w][id], sg)
+				return err
+			}
 			for batch := range in {
 				for i := range batch {
 					sc.Chunk(batch[i].id, &batch[i].cols)
 				}
+				if sc.Size() > budget && errs[w] == nil {
+					errs[w] = sc.Spill(impactSpillMin, keep)
+					if sc.Size() > budget/2 && errs[w] == nil {
+						errs[w] = sc.Spill(1, keep)
+					}
+				}
 			}
-		}(scanners[i], chans[i])
+		}(i, scanners[i], chans[i])
 	}
 	batch, next := make([]row, 0, batchLen), 0
 	err := s.chunkColumns(ctx, func(id int64, cols *[4]string) {
@@ -638,14 +722,22 @@ func (s *Store) scanCandidates(ctx context.Context, common map[string][2]int64) 
 		close(ch)
 	}
 	wg.Wait()
+	if err == nil {
+		err = errors.Join(errs...)
+	}
 	c := &candidates{ids: map[string][]int32{}}
-	for _, sc := range scanners {
-		for j, w := range sc.Words {
+	for w, sc := range scanners {
+		for j, word := range sc.Words {
 			id := int32(len(c.words))
-			c.words = append(c.words, w)
+			c.words = append(c.words, word)
 			c.lists = append(c.lists, sc.Lists[j])
+			var sg []spillSeg
+			if j < len(segs[w]) {
+				sg = segs[w][j]
+			}
+			c.segs = append(c.segs, sg)
 			c.overflow = append(c.overflow, sc.Overflow[j])
-			c.ids[w] = append(c.ids[w], id)
+			c.ids[word] = append(c.ids[word], id)
 		}
 	}
 	return c, err

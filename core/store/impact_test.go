@@ -271,3 +271,59 @@ func TestImpactMatchesFTS5(t *testing.T) {
 	compareWithFTS5(t, s, queries)
 	compareWithFTS5(t, reader, queries)
 }
+
+// TestImpactSpillSameIndex: a build whose posting lists are moved to the
+// spill file after every batch of chunks writes the same impact index,
+// byte for byte, as one that holds them all in memory.
+func TestImpactSpillSameIndex(t *testing.T) {
+	ctx := context.Background()
+	paths, sections := realNotes(t, 300)
+	s := mustOpen(t)
+	for _, p := range paths {
+		put(t, s, p, sections[p]...)
+	}
+	dump := func() []string {
+		var out []string
+		for _, q := range []string{
+			"SELECT term || ' ' || df || ' ' || hex(postings) FROM impact_terms ORDER BY term",
+			"SELECT surface || ' ' || term FROM impact_forms ORDER BY surface",
+			"SELECT id || ' ' || hex(lens) FROM impact_doclen ORDER BY id",
+		} {
+			rows, err := s.db.QueryContext(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var line string
+				if err := rows.Scan(&line); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, line)
+			}
+			rows.Close()
+		}
+		return out
+	}
+	whole, err := s.buildImpact(ctx, 25, 1<<40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := dump()
+	spilled, err := s.buildImpact(ctx, 25, 1<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := dump()
+	if whole.Spilled != 0 || spilled.Spilled == 0 {
+		t.Fatalf("spilled %d bytes with no budget and %d with 1 KiB", whole.Spilled, spilled.Spilled)
+	}
+	if whole.Terms < 50 || whole.Terms != spilled.Terms || whole.Postings != spilled.Postings {
+		t.Fatalf("kept whole %+v, spilled %+v", whole, spilled)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("the spilled build wrote another index (%d rows, want %d)", len(got), len(want))
+	}
+	if m, _ := filepath.Glob(s.Path() + ".spill-*"); len(m) > 0 {
+		t.Fatalf("spill files left: %q", m)
+	}
+}

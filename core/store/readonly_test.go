@@ -109,3 +109,51 @@ func TestCheckLeavesHotJournal(t *testing.T) {
 		t.Error("Check of a read-only store changed the file")
 	}
 }
+
+// TestNoMmap: every connection of a NoMmap read-only store reads through
+// the page cache (mmap_size 0), while a default read-only store maps the
+// file, and both answer the same search.
+func TestNoMmap(t *testing.T) {
+	ctx := context.Background()
+	w := mustOpen(t)
+	put(t, w, "a.md", "the memory map of a read-only store", "another chunk about page caches")
+	for _, tc := range []struct {
+		name   string
+		noMmap bool
+		want   int64
+	}{
+		{"mapped", false, 2147418112},
+		{"page cache", true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Open(ctx, w.Path(), Options{ReadOnly: true, NoMmap: tc.noMmap})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			// Two connections at once: the store's pool holds two.
+			var conns []*sql.Conn
+			for range 2 {
+				c, err := r.db.Conn(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				conns = append(conns, c)
+			}
+			for i, c := range conns {
+				var got int64
+				if err := c.QueryRowContext(ctx, "PRAGMA mmap_size").Scan(&got); err != nil {
+					t.Fatal(err)
+				}
+				if got != tc.want {
+					t.Errorf("connection %d: mmap_size %d, want %d", i, got, tc.want)
+				}
+				c.Close()
+			}
+			hits, err := r.KeywordHits(ctx, "memory map", 5, DefaultColumnWeights)
+			if err != nil || len(hits) != 1 {
+				t.Fatalf("KeywordHits = %v, %v; want the one chunk", hits, err)
+			}
+		})
+	}
+}

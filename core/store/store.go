@@ -102,6 +102,13 @@ type Options struct {
 	// no journal and no fsync until Close. Only for full rebuilds into a
 	// temporary file that is renamed into place afterwards.
 	Bulk bool
+	// NoMmap makes a ReadOnly store read pages through SQLite's page cache
+	// (32 MB per connection) instead of mapping the file. A process that
+	// runs hundreds of queries (the calibration after an index run) then
+	// keeps its resident memory bounded; with the map, every page it
+	// touched stays resident, 400 MiB of an 850 MB index at 4x the large
+	// corpus. A writer never maps the file.
+	NoMmap bool
 }
 
 // Store is an open index file. It is safe for concurrent use by readers; one
@@ -138,6 +145,9 @@ var autoVec sync.Once
 // are what it pays for.
 const driverName = "sqlite3_vaultctx"
 
+// driverNoMmap is driverName without the memory map (Options.NoMmap).
+const driverNoMmap = "sqlite3_vaultctx_nommap"
+
 var registerDriver sync.Once
 
 func register() {
@@ -145,6 +155,12 @@ func register() {
 		sql.Register(driverName, &sqlite3.SQLiteDriver{
 			ConnectHook: func(c *sqlite3.SQLiteConn) error {
 				_, err := c.Exec("PRAGMA cache_size=-32000; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=2147418112", nil)
+				return err
+			},
+		})
+		sql.Register(driverNoMmap, &sqlite3.SQLiteDriver{
+			ConnectHook: func(c *sqlite3.SQLiteConn) error {
+				_, err := c.Exec("PRAGMA cache_size=-32000; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=0", nil)
 				return err
 			},
 		})
@@ -191,7 +207,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	}
 	dsn := "file:" + escapePath(path) + "?" + q.Encode()
 	register()
-	db, err := sql.Open(driverName, dsn)
+	db, err := sql.Open(opt.driver(), dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -294,7 +310,7 @@ func isReadOnlyDir(err error) bool {
 }
 
 func openImmutable(ctx context.Context, path string, opt Options, why error) (*Store, error) {
-	db, err := sql.Open(driverName, "file:"+escapePath(path)+"?mode=ro&immutable=1")
+	db, err := sql.Open(opt.driver(), "file:"+escapePath(path)+"?mode=ro&immutable=1")
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -305,6 +321,14 @@ func openImmutable(ctx context.Context, path string, opt Options, why error) (*S
 		return nil, openError(path, err)
 	}
 	return s, nil
+}
+
+// driver returns the registered driver Open uses for o.
+func (o Options) driver() string {
+	if o.NoMmap {
+		return driverNoMmap
+	}
+	return driverName
 }
 
 func escapePath(p string) string {

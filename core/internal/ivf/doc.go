@@ -2,8 +2,9 @@
 // file (IVF: Sivic and Zisserman, "Video Google", ICCV 2003; Jégou, Douze
 // and Schmid, "Product quantization for nearest neighbor search", TPAMI
 // 2011) of int8 vectors: quantisation (Quantize), the lists' centroids
-// (Lists), their training by spherical k-means (KMeans) and the choice of
-// a vector's nearest lists (Nearest, NearestN). It touches no database;
+// (Lists), their training by spherical k-means (KMeans, or a Plan whose
+// sample is taken while the vectors stream past) and the choice of a
+// vector's nearest lists (Nearest, NearestN). It touches no database;
 // core/store keeps the vectors and centroids in SQLite and scans the
 // probed lists inside SQLite.
 //

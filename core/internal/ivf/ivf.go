@@ -153,22 +153,52 @@ func parallel(n int, fn func(i int, scratch []float32), scratch int) {
 }
 
 // KMeans clusters unit vectors (at least one) into at most k unit
-// centroids by spherical k-means (Lloyd iterations on unit vectors,
-// ranking by cosine: Dhillon and Modha, "Concept decompositions for large
-// sparse text data using clustering", Machine Learning 2001): kmeansIters
-// iterations on a seeded sample of kmeansSample·k vectors, starting from k
-// distinct sample vectors; a list left empty restarts from a random sample
-// vector. The same vectors always give the same lists. dots ranks the
-// centroids (nil means DotsGo) and is kept in the result.
+// centroids: NewPlan(len(units), k) picks the sample and Plan.Train
+// clusters it. The same vectors always give the same lists. dots ranks
+// the centroids (nil means DotsGo) and is kept in the result. It holds
+// every vector; the store streams its vectors past a Plan instead.
 func KMeans(units [][]float32, k int, dots Dots) Lists {
-	r := rand.New(rand.NewPCG(kmeansSeed, uint64(len(units))))
-	perm := r.Perm(len(units))
-	sample := make([][]float32, 0, min(len(units), kmeansSample*k))
-	for _, i := range perm[:cap(sample)] {
-		sample = append(sample, units[i])
+	p := NewPlan(len(units), k)
+	sample := make([][]float32, len(p.Pos))
+	for i, at := range p.Pos {
+		sample[i] = units[at]
 	}
+	return p.Train(sample, dots)
+}
+
+// Plan is the training sample of k lists over n vectors: Pos holds the
+// positions (in 0..n-1) of min(n, kmeansSample·k) vectors, 32 per list,
+// the first of a seeded permutation of all n, in the order the training
+// uses them. FAISS trains an IVF of k lists on 30·k to 256·k vectors
+// ("Guidelines to choose an index", FAISS wiki); the sample, not the
+// vault, bounds the memory of a training, apart from the permutation of
+// n ints NewPlan draws and drops (5 MB at 651,000 vectors).
+type Plan struct {
+	Pos []int
+	k   int
+	r   *rand.Rand
+}
+
+// NewPlan returns the Plan of k lists over n vectors; it depends on n and
+// k only (a fixed seed).
+func NewPlan(n, k int) Plan {
+	r := rand.New(rand.NewPCG(kmeansSeed, uint64(n)))
+	perm := r.Perm(n)
+	return Plan{Pos: append([]int(nil), perm[:min(n, kmeansSample*max(k, 0))]...), k: k, r: r}
+}
+
+// Train clusters sample (at least one unit vector; sample[i] is the
+// vector at Pos[i]) into at most k unit centroids by spherical k-means
+// (Lloyd iterations on unit vectors, ranking by cosine: Dhillon and
+// Modha, "Concept decompositions for large sparse text data using
+// clustering", Machine Learning 2001): kmeansIters iterations, starting
+// from the first k sample vectors; a list left empty restarts from a
+// random sample vector. dots ranks the centroids (nil means DotsGo) and is
+// kept in the result. A Plan trains once.
+func (p Plan) Train(sample [][]float32, dots Dots) Lists {
+	r, k := p.r, p.k
 	k = min(k, len(sample))
-	dim := len(units[0])
+	dim := len(sample[0])
 	cent := Lists{Dim: dim, C: make([]float32, 0, k*dim), Dots: dots}
 	for c := 0; c < k; c++ {
 		cent.C = append(cent.C, sample[c]...)

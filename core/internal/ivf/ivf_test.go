@@ -144,3 +144,36 @@ func BenchmarkAssign(b *testing.B) {
 		l.Assign(units)
 	}
 }
+
+// TestPlan: a Plan picks 32 distinct positions per list (all of them when
+// there are fewer vectors), the same ones for the same n and k.
+func TestPlan(t *testing.T) {
+	tests := []struct {
+		name    string
+		n, k    int
+		wantLen int
+	}{
+		{"fewer vectors than wanted", 50, 4, 50},
+		{"32 per list", 10000, 20, 640},
+		{"no lists", 100, 0, 0},
+		{"no vectors", 0, 3, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewPlan(tc.n, tc.k)
+			if len(p.Pos) != tc.wantLen {
+				t.Fatalf("%d positions, want %d", len(p.Pos), tc.wantLen)
+			}
+			if !slices.Equal(p.Pos, NewPlan(tc.n, tc.k).Pos) {
+				t.Fatal("two plans of the same n and k differ")
+			}
+			seen := map[int]bool{}
+			for _, at := range p.Pos {
+				if at < 0 || at >= tc.n || seen[at] {
+					t.Fatalf("position %d repeated or out of 0..%d", at, tc.n-1)
+				}
+				seen[at] = true
+			}
+		})
+	}
+}

@@ -46,6 +46,7 @@ type Scanner struct {
 	Lists    []VarList
 	Overflow []bool
 	Counter
+	size int // bytes held by Lists
 }
 
 // NewScanner returns an empty Scanner for p.
@@ -81,8 +82,34 @@ func (sc *Scanner) Chunk(doc int64, cols *[4]string) {
 		if !ok {
 			sc.Overflow[id] = true
 		}
-		sc.Lists[id].Add(uint32(doc), packed)
+		l := &sc.Lists[id]
+		n := l.Size()
+		l.Add(uint32(doc), packed)
+		sc.size += l.Size() - n
 	})
+}
+
+// Size returns the bytes the Scanner's Lists hold.
+func (sc *Scanner) Size() int { return sc.size }
+
+// Spill hands to w, in Words order, the bytes of every list holding at
+// least min bytes (VarList.Take), and stops at w's first error. Lists
+// smaller than min stay, so that a word seen rarely costs no disk
+// segment; a caller that keeps what w got, per list and in call order,
+// rebuilds each list with VarList.Restore.
+func (sc *Scanner) Spill(min int, w func(id int32, b []byte) error) error {
+	for i := range sc.Lists {
+		l := &sc.Lists[i]
+		if l.Size() < max(min, 1) {
+			continue
+		}
+		n := l.Size()
+		if err := w(int32(i), l.Take()); err != nil {
+			return err
+		}
+		sc.size -= n
+	}
+	return nil
 }
 
 // Counter counts the column frequencies of terms in one chunk at a time.

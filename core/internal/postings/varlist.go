@@ -36,6 +36,27 @@ func (l *VarList) Add(doc, packed uint32) {
 	l.last = doc
 }
 
+// Size returns the bytes l holds.
+func (l *VarList) Size() int { return len(l.b) }
+
+// Take returns the bytes l holds and empties it, keeping its last doc: the
+// bytes of every Take, in order, followed by l's bytes after the last one,
+// are the encoding of every posting added, so a list can be moved to disk
+// piece by piece while the chunks stream past, and Restore puts it back.
+func (l *VarList) Take() []byte {
+	b := l.b
+	l.b = nil
+	return b
+}
+
+// Restore puts head, the bytes of l's Takes in order, back before the
+// bytes l holds.
+func (l *VarList) Restore(head []byte) {
+	if len(head) > 0 {
+		l.b = append(head, l.b...)
+	}
+}
+
 // varCursor reads a VarList.
 type varCursor struct {
 	b      []byte
