@@ -98,6 +98,8 @@ func contentOf(req Request) contentSource {
 		src = contentSource{kind: contentDiff}
 	case src.kind == contentNone && isNumberedListing(out):
 		src = contentSource{kind: contentFile} // cat -n, nl, a Read-style "  12→" listing
+	case src.kind == contentNone && req.MirrorsFile:
+		src = contentSource{kind: contentFile} // checked against the file by the caller
 	}
 	if src.kind == contentFile && !src.annotated && (isLogPath(src.path) || readsAsLogFile(out)) {
 		return contentSource{}

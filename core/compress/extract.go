@@ -86,6 +86,12 @@ type Request struct {
 	// Stdout; the extract's header keeps this pointer so the agent can
 	// always read everything. "" when Claude Code saved nothing.
 	FullOutputPath string
+	// MirrorsFile says that stdout reproduces the lines of a file the
+	// command names, as the caller checked against that file (a program
+	// that prints a file its own way: python3 -c "print(open(f).read())",
+	// node -e, perl -pe, grep -v '^$' f). The output is then content, as
+	// cat's would be.
+	MirrorsFile bool
 }
 
 // Options tune Extract. Zero values mean the defaults.

@@ -70,6 +70,9 @@ func Hook(ctx context.Context, in hookio.Input, opts Options) ([]byte, error) {
 		}
 		req.Stdout, req.Stderr, req.FullOutputPath = full, "", p
 	}
+	if len(req.Stdout) >= compress.DefaultThresholdBytes && len(req.Stdout) <= mirrorMaxBytes && MirrorsNamedFile(in.Cwd, req.Command, req.Stdout) {
+		req.MirrorsFile = true
+	}
 	if !compress.ShouldCondense(req, opts.Options) {
 		return nil, nil
 	}
