@@ -140,15 +140,7 @@ func TestContextPathsExist(t *testing.T) {
 // later answers name the topic or the hook keeps silent, never filler that
 // ranks next because the chunk that answered is now left out.
 func TestRepeatedPromptStaysOnTopic(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	src := testkit.Shared(t, "corpora", "large", "cpp-docs", "docs", "text")
-	db := filepath.Join(t.TempDir(), "index.db")
-	if _, err := index.Run(context.Background(), index.Options{Vault: src, DB: db, Full: true, NoModel: true, Rules: vault.Rules{MaxFileBytes: 5 << 20}}); err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Defaults()
-	cfg.DB = db
+	cfg := stringNotesIndex(t)
 	if _, err := CalibrateIndex(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -177,15 +169,7 @@ func TestRepeatedPromptStaysOnTopic(t *testing.T) {
 // words, so "func main" finds no evidence in notes that say "function"
 // and "main", while a name the notes hold (wmain) still does.
 func TestCodeSearchWholeWords(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	src := testkit.Shared(t, "corpora", "large", "cpp-docs", "docs", "text")
-	db := filepath.Join(t.TempDir(), "index.db")
-	if _, err := index.Run(context.Background(), index.Options{Vault: src, DB: db, Full: true, NoModel: true, Rules: vault.Rules{MaxFileBytes: 5 << 20}}); err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Defaults()
-	cfg.DB = db
+	cfg := stringNotesIndex(t)
 	cfg.Hooks.MinEvidence = 0.5 // lenient: the test is of the matching, not of the calibration
 	for _, c := range []struct {
 		pattern string
@@ -203,4 +187,22 @@ func TestCodeSearchWholeWords(t *testing.T) {
 			t.Errorf("Grep %q: context %v, want %v\n%s", c.pattern, got, c.want, out)
 		}
 	}
+}
+
+// stringNotesIndex indexes the 24 real notes of cpp-docs/docs/text (C++
+// string and character set docs) without a model into a file under
+// t.TempDir(), with fresh state and cache folders, and returns the default
+// config pointed at it.
+func stringNotesIndex(t *testing.T) config.Config {
+	t.Helper()
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	src := testkit.Shared(t, "corpora", "large", "cpp-docs", "docs", "text")
+	db := filepath.Join(t.TempDir(), "index.db")
+	if _, err := index.Run(context.Background(), index.Options{Vault: src, DB: db, Full: true, NoModel: true, Rules: vault.Rules{MaxFileBytes: 5 << 20}}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Defaults()
+	cfg.DB = db
+	return cfg
 }
