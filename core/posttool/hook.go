@@ -70,11 +70,16 @@ func Hook(ctx context.Context, in hookio.Input, opts Options) ([]byte, error) {
 		}
 		req.Stdout, req.Stderr, req.FullOutputPath = full, "", p
 	}
-	if len(req.Stdout) >= compress.DefaultThresholdBytes && len(req.Stdout) <= mirrorMaxBytes && MirrorsNamedFile(in.Cwd, req.Command, req.Stdout) {
-		req.MirrorsFile = true
-	}
 	if !compress.ShouldCondense(req, opts.Options) {
 		return nil, nil
+	}
+	// Only an output about to be condensed is compared with the files its
+	// command names: a file's content so found passes through like cat's.
+	if len(req.Stdout) <= mirrorMaxBytes && MirrorsNamedFile(in.Cwd, req.Command, req.Stdout) {
+		req.MirrorsFile = true
+		if !compress.ShouldCondense(req, opts.Options) {
+			return nil, nil
+		}
 	}
 	if opts.OutputDir == "" {
 		return nil, fmt.Errorf("posttooluse: no output directory")
