@@ -65,6 +65,8 @@ type ImpactStats struct {
 	Rejected int   // common terms left to FTS5 because their counts differed
 	Postings int   // postings stored
 	Bytes    int64 // size of the posting lists
+	// SkipBytes is the size of the lists' skip tables (impact_skips).
+	SkipBytes int64
 	// Spilled is the bytes of posting lists moved to the temporary file
 	// while the chunks were read (see BuildImpact), 0 when they fit.
 	Spilled int64
@@ -208,12 +210,14 @@ func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *
 		return st, fmt.Errorf("build impact index: %w", err)
 	}
 	defer tx.Rollback()
-	for _, q := range []string{"DELETE FROM impact_terms", "DELETE FROM impact_forms", "DELETE FROM impact_doclen", "DELETE FROM impact_dead", "DELETE FROM impact_delta",
+	for _, q := range []string{"DELETE FROM impact_terms", "DELETE FROM impact_skips", "DELETE FROM impact_forms", "DELETE FROM impact_doclen", "DELETE FROM impact_dead", "DELETE FROM impact_delta",
 		"DELETE FROM impact_gone", "DELETE FROM meta WHERE key = 'impact_gone_dead'"} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return st, fmt.Errorf("build impact index: %w", err)
 		}
 	}
+	whole := postings.Lengths{MaxID: maxID, Whole: lens}
+	lenOf := func(doc uint32) uint32 { return uint32(whole.Len(doc)) }
 	keep := make([]bool, len(b.stems))
 	for i, stem := range b.stems {
 		blob, df, cnt, err := b.list(i)
@@ -229,6 +233,14 @@ func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *
 		st.Postings += int(df)
 		st.Bytes += int64(len(blob))
 		if _, err := tx.ExecContext(ctx, "INSERT INTO impact_terms(term, df, postings) VALUES(?, ?, ?)", stem, df, blob); err != nil {
+			return st, fmt.Errorf("build impact index: %w", err)
+		}
+		skips, err := postings.BuildSkips(blob, lenOf)
+		if err != nil {
+			return st, fmt.Errorf("build impact index: %w", err)
+		}
+		st.SkipBytes += int64(len(skips))
+		if _, err := tx.ExecContext(ctx, "INSERT INTO impact_skips(term, skips) VALUES(?, ?)", stem, skips); err != nil {
 			return st, fmt.Errorf("build impact index: %w", err)
 		}
 	}
@@ -263,17 +275,25 @@ func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *
 }
 
 // MaintainImpact rebuilds the impact index when it is missing for a corpus
-// large enough to have common terms, or when more than ImpactStaleShare of
+// large enough to have common terms, when it has no skip tables (built
+// by an older version), or when more than ImpactStaleShare of
 // the chunks were added or deleted since it was built; otherwise it brings
 // the delta (the postings of chunks added since the build) up to date. It
 // reports whether it rebuilt.
 func (s *Store) MaintainImpact(ctx context.Context) (bool, ImpactStats, error) {
 	var n, maxID, dead int64
 	var built string
+	var noSkips bool
 	err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(id), 0), (SELECT count(*) FROM impact_dead),
-		coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), '') FROM chunks`).Scan(&n, &maxID, &dead, &built)
+		coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), ''),
+		EXISTS (SELECT 1 FROM impact_terms) AND NOT EXISTS (SELECT 1 FROM impact_skips) FROM chunks`).Scan(&n, &maxID, &dead, &built, &noSkips)
 	if err != nil {
 		return false, ImpactStats{}, fmt.Errorf("impact index: %w", err)
+	}
+	// An index built before the skip tables is rebuilt once, so that its
+	// searches prune.
+	if noSkips {
+		built = ""
 	}
 	if built == "" {
 		if n < int64(ImpactMinDF(0)) {

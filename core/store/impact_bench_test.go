@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/vaultctx/vaultctx/core/internal/bm25"
 	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
 )
 
@@ -61,5 +63,91 @@ func BenchmarkKeywordHits(b *testing.B) {
 			b.ReportMetric(r.ms[len(r.ms)/2], r.name+"-p50-ms")
 			b.ReportMetric(r.ms[len(r.ms)*95/100], r.name+"-p95-ms")
 		}
+	}
+}
+
+// BenchmarkKeywordPhases splits KeywordHits over the impact index into its
+// phases on a real index (VAULTCTX_BENCH_DB): the SQL reads of statistics
+// and posting lists (impactQuery), the split of the phrases with FTS5's
+// capped counts of the rare ones (choosePhrases), FTS5's bm25() of the rare
+// and exact phrases (ftsScores, exactScores), and the scoring of the lists
+// (bm25.Scorer.TopK). It reports each phase's p50 and mean in ms and the
+// mean number of postings the lists hold per query, over the queries of
+// BenchmarkKeywordHits.
+func BenchmarkKeywordPhases(b *testing.B) {
+	ctx := context.Background()
+	s, db := benchStore(b)
+	ix, err := s.loadImpact(ctx)
+	if err != nil || ix == nil {
+		b.Fatalf("%s has no impact index (%v)", db, err)
+	}
+	qs := benchQueries(b, s, 200)
+	names := []string{"split", "read", "choose", "fts", "lists"}
+	ms := make([][]float64, len(names))
+	var post, n float64
+	w := DefaultColumnWeights
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		q := qs[i%len(qs)]
+		var t [6]time.Time
+		t[0] = time.Now()
+		terms, exact, err := s.exactSplit(ctx, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(terms) == 0 {
+			continue
+		}
+		t[1] = time.Now()
+		iq, err := s.impactQuery(ctx, ix, terms)
+		if err != nil || iq.nRow == 0 {
+			b.Fatal(err)
+		}
+		t[2] = time.Now()
+		fast, slow, err := s.choosePhrases(ctx, ix, iq, terms)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t[3] = time.Now()
+		extra := map[int64]float64{}
+		if len(slow) > 0 {
+			if err := s.ftsScores(ctx, w, strings.Join(slow, " OR "), 0, extra); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := s.exactScores(ctx, w, exact, extra); err != nil {
+			b.Fatal(err)
+		}
+		t[4] = time.Now()
+		var lists []bm25.List
+		for _, it := range fast {
+			idf := bm25.IDF(iq.nRow, it.df)
+			lists = append(lists, bm25.List{Postings: it.postings, IDF: idf}, bm25.List{Postings: it.delta, IDF: idf})
+			post += float64(it.df)
+		}
+		sc := bm25.Scorer{Weights: w, AvgDL: iq.avgdl, Lengths: &ix.lens, Dead: &iq.dead, Last: ix.deltaID, Window: scoreWindow}
+		if _, err := sc.TopK(lists, extra, 30); err != nil {
+			b.Fatal(err)
+		}
+		t[5] = time.Now()
+		n++
+		for j := range names {
+			ms[j] = append(ms[j], float64(t[j+1].Sub(t[j]).Microseconds())/1000)
+		}
+	}
+	b.StopTimer()
+	for j, name := range names {
+		var sum float64
+		for _, v := range ms[j] {
+			sum += v
+		}
+		slices.Sort(ms[j])
+		if len(ms[j]) > 0 {
+			b.ReportMetric(ms[j][len(ms[j])/2], name+"-p50-ms")
+			b.ReportMetric(sum/float64(len(ms[j])), name+"-mean-ms")
+		}
+	}
+	if n > 0 {
+		b.ReportMetric(post/n, "postings/query")
 	}
 }

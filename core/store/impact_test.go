@@ -327,3 +327,114 @@ func TestImpactSpillSameIndex(t *testing.T) {
 		t.Fatalf("spill files left: %q", m)
 	}
 }
+
+// comparePruned fails unless the pruned scorer returns exactly the
+// exhaustive scorer's hits (same ids, order and score bits) for every
+// query at several k, and returns the blocks it skipped and the blocks
+// the queries' lists hold.
+func comparePruned(t *testing.T, s *Store, queries []string) (skipped, blocks int) {
+	t.Helper()
+	ctx := context.Background()
+	ix, err := s.loadImpact(ctx)
+	if err != nil || ix == nil {
+		t.Fatalf("loadImpact = %v, %v; want an index", ix, err)
+	}
+	for _, q := range queries {
+		terms, exact, err := s.exactSplit(ctx, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(terms) == 0 {
+			continue
+		}
+		for _, k := range []int{1, 10, 30, 120} {
+			want, err := s.keywordImpactScored(ctx, ix, terms, exact, k, DefaultColumnWeights, impactScoring{exhaustive: true})
+			if err != nil {
+				t.Fatalf("exhaustive %q: %v", q, err)
+			}
+			got, err := s.keywordImpactScored(ctx, ix, terms, exact, k, DefaultColumnWeights, impactScoring{skipped: &skipped})
+			if err != nil {
+				t.Fatalf("pruned %q: %v", q, err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%q k=%d: pruned top k differs from exhaustive:\n got %v\nwant %v", q, k, got, want)
+			}
+		}
+	}
+	s.db.QueryRow("SELECT coalesce(sum((df + 127) / 128), 0) FROM impact_terms").Scan(&blocks)
+	return skipped, blocks
+}
+
+// TestImpactPrunedMatchesExhaustive: on real notes, before and after
+// edits, deletes and additions (delta lists, dead chunks, chunks newer
+// than the delta), pruning by the skip tables changes no hit, and it
+// skips blocks.
+func TestImpactPrunedMatchesExhaustive(t *testing.T) {
+	ctx := context.Background()
+	paths, sections := realNotes(t, 450)
+	s := mustOpen(t)
+	for _, p := range paths[:380] {
+		put(t, s, p, sections[p]...)
+	}
+	st, err := s.BuildImpact(ctx, 25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.SkipBytes == 0 {
+		t.Fatalf("BuildImpact wrote no skip tables: %+v", st)
+	}
+	queries := testQueries(t, sections)
+	skipped, _ := comparePruned(t, s, queries)
+	if skipped == 0 {
+		t.Error("the pruned scorer skipped no block on real notes")
+	}
+	t.Logf("%d queries x 4 k: %d blocks skipped; skip tables %d bytes, postings %d", len(queries), skipped, st.SkipBytes, st.Bytes)
+	window := scoreWindow
+	scoreWindow = 97
+	comparePruned(t, s, queries)
+	scoreWindow = window
+
+	for _, p := range paths[380:386] {
+		put(t, s, p, sections[p]...)
+	}
+	del(t, s, paths[1])
+	put(t, s, paths[0], append([]string{"an edited first note about the index"}, sections[paths[0]]...)...)
+	if rebuilt, _, err := s.MaintainImpact(ctx); err != nil || rebuilt {
+		t.Fatalf("MaintainImpact = %v, %v; want a delta update", rebuilt, err)
+	}
+	put(t, s, paths[386], sections[paths[386]]...) // newer than the delta
+	comparePruned(t, s, queries)
+}
+
+// TestImpactRebuildsWithoutSkips: an impact index built before the skip
+// tables (impact_skips empty) is rebuilt by the next MaintainImpact, and
+// searched exhaustively, with the same results, until then.
+func TestImpactRebuildsWithoutSkips(t *testing.T) {
+	ctx := context.Background()
+	paths, sections := realNotes(t, 200)
+	s := mustOpen(t)
+	for _, p := range paths[:150] {
+		put(t, s, p, sections[p]...)
+	}
+	if _, err := s.BuildImpact(ctx, 25); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.Exec("DELETE FROM impact_skips"); err != nil {
+		t.Fatal(err)
+	}
+	queries := testQueries(t, sections)[:40]
+	compareWithFTS5(t, s, queries)
+	if skipped, _ := comparePruned(t, s, queries); skipped != 0 {
+		t.Errorf("%d blocks skipped without skip tables", skipped)
+	}
+	rebuilt, _, err := s.MaintainImpact(ctx)
+	if err != nil || !rebuilt {
+		t.Fatalf("MaintainImpact = %v, %v; want a rebuild for the missing skip tables", rebuilt, err)
+	}
+	var n int
+	s.db.QueryRow("SELECT count(*) FROM impact_skips").Scan(&n)
+	if n == 0 {
+		t.Fatal("no skip tables after the rebuild")
+	}
+	compareWithFTS5(t, s, queries)
+}

@@ -27,6 +27,7 @@ type impactIndex struct {
 	maxID   int64 // the last chunk id of the build
 	deltaID int64 // the last chunk id of the delta; larger ids are newer
 	noDelta bool  // a file written before impact_delta existed
+	noSkips bool  // a file written before impact_skips existed
 	// lens are the chunk lengths of the build (ids 0..maxID) and of the
 	// delta (ids maxID+1..deltaID).
 	lens postings.Lengths
@@ -57,11 +58,12 @@ func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 		return ix, nil
 	}
 	ix := &impactIndex{maxID: maxID, deltaID: deltaID, lens: postings.Lengths{MaxID: maxID}}
-	var hasDelta int
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE name = 'impact_delta'").Scan(&hasDelta); err != nil {
+	var hasDelta, hasSkips int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE name = 'impact_delta'), count(*) FILTER (WHERE name = 'impact_skips')
+		FROM sqlite_schema WHERE name IN ('impact_delta', 'impact_skips')`).Scan(&hasDelta, &hasSkips); err != nil {
 		return nil, fmt.Errorf("load impact index: %w", err)
 	}
-	ix.noDelta = hasDelta == 0
+	ix.noDelta, ix.noSkips = hasDelta == 0, hasSkips == 0
 	var parts [][]byte
 	err = s.queryOwned(ctx, "SELECT id, lens FROM impact_doclen", nil, func(vals []driver.Value) error {
 		id, err := valInt64(vals[0])
@@ -121,6 +123,20 @@ var scoreWindow int64 = bm25.DefaultWindow
 // the common ones (choosePhrases), scores the FTS5 part (ftsScores), and
 // lets bm25.Scorer add the lists' part and rank.
 func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms, exact []string, k int, w [3]float64) ([]Hit, error) {
+	return s.keywordImpactScored(ctx, ix, terms, exact, k, w, impactScoring{})
+}
+
+// impactScoring are keywordImpactScored's options: exhaustive scores every
+// posting (bm25.Scorer.Exhaustive), and skipped, when set, receives the
+// number of blocks the pruned scorer left undecoded. Tests and benchmarks
+// compare the two scorers through it.
+type impactScoring struct {
+	exhaustive bool
+	skipped    *int
+}
+
+// keywordImpactScored is keywordImpact scored as opt says.
+func (s *Store) keywordImpactScored(ctx context.Context, ix *impactIndex, terms, exact []string, k int, w [3]float64, opt impactScoring) ([]Hit, error) {
 	wrap := func(err error) error { return fmt.Errorf("keyword search: %w", err) }
 	q, err := s.impactQuery(ctx, ix, terms)
 	if err != nil {
@@ -157,18 +173,36 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms, exact
 	var lists []bm25.List
 	for _, it := range fast {
 		idf := bm25.IDF(q.nRow, it.df)
-		lists = append(lists, bm25.List{Postings: it.postings, IDF: idf}, bm25.List{Postings: it.delta, IDF: idf})
+		lists = append(lists, bm25.List{Postings: it.postings, IDF: idf, Skips: decodeSkips(it)}, bm25.List{Postings: it.delta, IDF: idf})
 	}
-	sc := bm25.Scorer{Weights: w, AvgDL: q.avgdl, Lengths: &ix.lens, Dead: &q.dead, Last: ix.deltaID, Window: scoreWindow}
+	sc := bm25.Scorer{Weights: w, AvgDL: q.avgdl, Lengths: &ix.lens, Dead: &q.dead, Last: ix.deltaID, Window: scoreWindow, Exhaustive: opt.exhaustive}
 	top, err := sc.TopK(lists, extra, k)
 	if err != nil {
 		return nil, wrap(err)
+	}
+	if opt.skipped != nil {
+		*opt.skipped += sc.Skipped
 	}
 	out := make([]Hit, len(top))
 	for i, h := range top {
 		out[i] = Hit{ChunkID: h.ID, Score: h.Score}
 	}
 	return out, nil
+}
+
+// decodeSkips returns the decoded skip table of it's build list, or nil
+// when it has none or the table does not fit the list (which is then
+// scored whole: a damaged table costs speed, not results).
+func decodeSkips(it impactTerm) *postings.Skips {
+	n, k := binary.Uvarint(it.postings)
+	if k <= 0 || it.skips == nil {
+		return nil
+	}
+	sk := new(postings.Skips)
+	if !postings.DecodeSkips(sk, it.skips, int(min(n, 1<<31)), len(it.postings)) {
+		return nil
+	}
+	return sk
 }
 
 // impactQuery is what keywordImpact reads before it scores.
@@ -184,8 +218,8 @@ type impactQuery struct {
 
 // storedTerm is a term's row of the impact index.
 type storedTerm struct {
-	df, gone        int64
-	postings, delta []byte
+	df, gone               int64
+	postings, delta, skips []byte
 }
 
 // impactTerm is one query phrase served by the impact index.
@@ -194,6 +228,7 @@ type impactTerm struct {
 	postings []byte
 	delta    []byte // postings in chunks added since the build
 	df       int64  // live document frequency
+	skips    []byte // the skip table of postings, nil when the file has none
 }
 
 // impactQuery reads FTS5's statistics, the dead chunks and the stored
@@ -248,11 +283,15 @@ func (s *Store) storedTerms(ctx context.Context, ix *impactIndex, lookup []strin
 	if ix.noDelta || ix.deltaID == ix.maxID {
 		deltaSQL = "NULL"
 	}
+	skipsSQL := "(SELECT skips FROM impact_skips k WHERE k.term = f.term)"
+	if ix.noSkips {
+		skipsSQL = "NULL"
+	}
 	goneSQL := "0"
 	if gone {
 		goneSQL = "coalesce((SELECT n FROM impact_gone g WHERE g.term = f.term), 0)"
 	}
-	err := s.queryOwned(ctx, `SELECT f.surface, t.df, t.postings, `+deltaSQL+`, `+goneSQL+` FROM impact_forms f JOIN impact_terms t ON t.term = f.term
+	err := s.queryOwned(ctx, `SELECT f.surface, t.df, t.postings, `+deltaSQL+`, `+goneSQL+`, `+skipsSQL+` FROM impact_forms f JOIN impact_terms t ON t.term = f.term
 		WHERE f.surface IN (SELECT value FROM json_each(?))`, []any{string(list)}, func(vals []driver.Value) error {
 		w, err := valString(vals[0])
 		if err != nil {
@@ -269,6 +308,9 @@ func (s *Store) storedTerms(ctx context.Context, ix *impactIndex, lookup []strin
 			return err
 		}
 		if st.gone, err = valInt64(vals[4]); err != nil {
+			return err
+		}
+		if st.skips, err = valBytes(vals[5]); err != nil {
 			return err
 		}
 		byForm[w] = st
@@ -313,7 +355,7 @@ func (s *Store) choosePhrases(ctx context.Context, ix *impactIndex, q *impactQue
 // frequency is the build's, plus the delta's, less the postings in dead
 // chunks, plus the matches in chunks newer than the delta.
 func (s *Store) liveTerm(ctx context.Context, ix *impactIndex, q *impactQuery, t string, st storedTerm) (impactTerm, error) {
-	it := impactTerm{expr: t, postings: st.postings, delta: st.delta, df: st.df}
+	it := impactTerm{expr: t, postings: st.postings, delta: st.delta, df: st.df, skips: st.skips}
 	if n, k := binary.Uvarint(st.delta); k > 0 {
 		it.df += int64(n)
 	}

@@ -106,6 +106,14 @@ CREATE TABLE IF NOT EXISTS impact_delta (
 CREATE TABLE IF NOT EXISTS impact_dead (
   id INTEGER PRIMARY KEY
 );
+-- Per impact_terms term, the skip table of its postings (postings.BuildSkips:
+-- each block's last chunk id, offset and score-bounding corners), so that a
+-- search skips the blocks that cannot reach its top k. Every build writes
+-- it; an index built before it has none, and the next index run rebuilds.
+CREATE TABLE IF NOT EXISTS impact_skips (
+  term  TEXT PRIMARY KEY,     -- an impact_terms term
+  skips BLOB NOT NULL
+);
 -- Per term, how many of its postings (build and delta) are in chunks of
 -- impact_dead, counted when impact_dead held meta('impact_gone_dead') ids;
 -- a search uses the counts only while that still holds.

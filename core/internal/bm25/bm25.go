@@ -37,6 +37,9 @@ func IDF(n, hits int64) float64 {
 type List struct {
 	Postings []byte
 	IDF      float64
+	// Skips is the list's skip table (postings.DecodeSkips), or nil: a
+	// list without one is decoded whole.
+	Skips *postings.Skips
 }
 
 // Scorer holds what TopK needs besides the lists.
@@ -57,6 +60,12 @@ type Scorer struct {
 	// Window is the number of chunk ids scored at a time; 0 means
 	// DefaultWindow. It is cut to Lengths.PartLen when that is smaller.
 	Window int64
+	// Exhaustive scores every posting even when lists have skip tables
+	// (the reference the pruned scorer is tested against).
+	Exhaustive bool
+	// Skipped counts the blocks of lists with skip tables that TopK left
+	// undecoded, over every call (a measure of the pruning).
+	Skipped int
 }
 
 // TopK scores the lists, in order, for the chunk ids 0..Last, adds
@@ -79,7 +88,15 @@ func (s *Scorer) TopK(lists []List, extra map[int64]float64, k int) ([]topk.Hit,
 			}
 		}
 		slices.Sort(early)
-		if err := s.windows(curs, extra, early, top); err != nil {
+		if s.prunable(lists) {
+			skips := make([]*postings.Skips, len(lists))
+			for i := range lists {
+				skips[i] = lists[i].Skips
+			}
+			if err := s.pruned(lists, skips, extra, early, top, k); err != nil {
+				return nil, err
+			}
+		} else if err := s.windows(curs, extra, early, top); err != nil {
 			return nil, err
 		}
 	}
@@ -89,6 +106,20 @@ func (s *Scorer) TopK(lists []List, extra map[int64]float64, k int) ([]topk.Hit,
 		}
 	}
 	return top.Sorted(), nil
+}
+
+// prunable reports whether TopK prunes: not Exhaustive, weights and
+// average length that the skip tables can bound, and a list with one.
+func (s *Scorer) prunable(lists []List) bool {
+	if s.Exhaustive || !s.usable() {
+		return false
+	}
+	for _, l := range lists {
+		if l.Skips != nil && len(l.Postings) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // windows scores the chunk ids 0..Last a window at a time: the cursors'
@@ -202,12 +233,23 @@ func (c *cursor) score(t *term, acc []float64, lo, hi int64) error {
 			} else {
 				dl = postings.PartLength(part, base, doc)
 			}
-			f := w[0]*float64(tfs[0][c.i]) + w[1]*float64(tfs[1][c.i]) + w[2]*float64(tfs[2][c.i]) + w[0]*float64(tfs[3][c.i])
-			acc[int64(doc)-lo] += c.idf * (f * (K1 + 1)) / (f + K1*(1-B) + norm*dl)
+			acc[int64(doc)-lo] += contrib(&w, c.idf, norm, dl, tfs[0][c.i], tfs[1][c.i], tfs[2][c.i], tfs[3][c.i])
 		}
 		if c.i < c.n {
 			return nil // the rest of the block is past this window
 		}
 	}
 	return nil
+}
+
+// contrib is one posting's part of a chunk's score: the phrase's idf times
+// f·(k1+1)/(f + k1·(1−b) + norm·dl), f the column frequencies t0..t3
+// weighted by w (t3, cjk, takes chunk_text's weight), dl the chunk's length
+// and norm k1·b/avgdl. Every product is rounded on its own (the explicit
+// conversions forbid fused multiply-adds, which the Go spec otherwise
+// allows), so the exhaustive and the pruned scorer, which reach a posting
+// from different code, compute the same bits.
+func contrib(w *[3]float64, idf, norm, dl float64, t0, t1, t2, t3 uint32) float64 {
+	f := float64(w[0]*float64(t0)) + float64(w[1]*float64(t1)) + float64(w[2]*float64(t2)) + float64(w[0]*float64(t3))
+	return idf * float64(f*(K1+1)) / (f + K1*(1-B) + float64(norm*dl))
 }

@@ -86,7 +86,7 @@ func TestTopKMatchesReference(t *testing.T) {
 		// store does.
 		cut := len(ps) * 3 / 4
 		idf := IDF(c.n, int64(len(ps)))
-		lists = append(lists, List{postings.Encode(ps[:cut]), idf}, List{postings.Encode(ps[cut:]), idf})
+		lists = append(lists, List{Postings: postings.Encode(ps[:cut]), IDF: idf}, List{Postings: postings.Encode(ps[cut:]), IDF: idf})
 	}
 	deadSet := map[uint32]bool{}
 	var dead postings.IDSet
@@ -139,7 +139,7 @@ func TestScoresAreTheFormula(t *testing.T) {
 	w := [3]float64{1, 0.5, 0.3}
 	var lists []List
 	for _, ps := range c.terms {
-		lists = append(lists, List{postings.Encode(ps), IDF(c.n, int64(len(ps)))})
+		lists = append(lists, List{Postings: postings.Encode(ps), IDF: IDF(c.n, int64(len(ps)))})
 	}
 	s := &Scorer{Weights: w, AvgDL: c.avgdl(), Lengths: &postings.Lengths{MaxID: c.n, Whole: postings.EncodeLengths(c.lens)}, Last: c.n}
 	got, err := s.TopK(lists, nil, int(c.n))
@@ -201,7 +201,7 @@ func BenchmarkTopK(b *testing.B) {
 	c := randCorpus(r, 160000, 4)
 	var lists []List
 	for _, ps := range c.terms {
-		lists = append(lists, List{postings.Encode(ps), IDF(c.n, int64(len(ps)))})
+		lists = append(lists, List{Postings: postings.Encode(ps), IDF: IDF(c.n, int64(len(ps)))})
 	}
 	lens := &postings.Lengths{MaxID: c.n}
 	lens.UseParts(postings.SplitLengths(postings.EncodeLengths(c.lens)))

@@ -205,12 +205,13 @@ func DecodeBlocks(blob []byte, fn func(n int, docs *[BlockLen]uint32, tfs *[4][B
 // Docs[:n] holds the block's chunk ids (increasing) and TFs[c][:n] their
 // frequencies in column c.
 type Decoder struct {
-	blob []byte
-	pos  int    // byte offset of the next block
-	left int    // postings not yet decoded
-	prev uint32 // last chunk id decoded
-	Docs [BlockLen]uint32
-	TFs  [4][BlockLen]uint32
+	blob  []byte
+	pos   int    // byte offset of the next block
+	left  int    // postings not yet decoded
+	total int    // postings in the list
+	prev  uint32 // last chunk id decoded
+	Docs  [BlockLen]uint32
+	TFs   [4][BlockLen]uint32
 }
 
 // Reset starts decoding blob. It returns ErrCorrupt when the count
@@ -220,7 +221,7 @@ func (d *Decoder) Reset(blob []byte) error {
 	if k <= 0 || n > uint64(len(blob))*8 {
 		return ErrCorrupt
 	}
-	d.blob, d.pos, d.left, d.prev = blob, k, int(n), 0
+	d.blob, d.pos, d.left, d.total, d.prev = blob, k, int(n), int(n), 0
 	return nil
 }
 

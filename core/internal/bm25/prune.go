@@ -1,0 +1,361 @@
+package bm25
+
+import (
+	"cmp"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/vaultctx/vaultctx/core/internal/postings"
+	"github.com/vaultctx/vaultctx/core/internal/topk"
+)
+
+// Dynamic pruning: the top k without scoring every posting.
+//
+// The exhaustive scorer (Scorer.windows) decodes and scores every posting
+// of every list, so its cost follows the lists' lengths, which grow with
+// the corpus. The pruned scorer returns the same k chunks with the same
+// scores (bit for bit: every score it reports is summed in the exhaustive
+// order) while decoding only the blocks that can matter, by MaxScore
+// (Turtle and Flood, "Query evaluation: strategies and optimizations",
+// IP&M 1995) over windows of chunk ids, with block-max bounds (Ding and
+// Suel, SIGIR 2011) from the lists' skip tables, in the form of Lucene's
+// MaxScoreBulkScorer:
+//
+//   - in each window, a list's bound is the largest bound of its blocks that
+//     overlap the window (see postings.Skips: corners that bound a block's
+//     per-posting score for any weights and average length);
+//   - θ is the k-th best score so far, or, before k chunks are scored, the
+//     k-th best score from other sources (extra: each such chunk's final
+//     score is at least that, as every list adds a non-negative part);
+//   - the lists whose bounds sum below θ are non-essential: no chunk that
+//     only they match can reach θ, so only the other (essential) lists are
+//     decoded, into an accumulator, with the chunks of extra;
+//   - each chunk so reached is checked against θ with the bounds of the
+//     non-essential lists' blocks that hold it, and those blocks are
+//     decoded only for the chunks that pass, largest bound first, while the
+//     partial sum plus the bounds left can still reach θ;
+//   - a chunk that passes is scored again in list order, as the exhaustive
+//     scorer sums, and offered to the heap.
+//
+// A window where no list is essential and no chunk of extra falls is passed
+// over reading only skip entries. A chunk is dropped only when its bound is
+// below θ by more than a relative 1e-9 (rounding in the bounds), and θ is
+// a score k chunks already reach, so ties and the order of ties are those
+// of the exhaustive scorer.
+
+// pruneSlack is the relative margin by which a bound must fall below θ
+// before its chunks are dropped: the bounds are sums in another order than
+// the scores' and may round below them by a few ulps.
+const pruneSlack = 1e-9
+
+// below reports whether a bound ub cannot reach θ.
+func below(ub, theta float64) bool { return ub*(1+pruneSlack) < theta }
+
+// plist is one List in the pruned scorer.
+type plist struct {
+	idf float64
+	dec postings.Decoder
+	sk  *postings.Skips // nil: decoded in order, always essential
+	ub  []float64       // by block of sk: the bound of its postings' parts
+	bi  int             // first block of sk not wholly before the window
+	bj  int             // block of the chunk being checked (non-essential)
+	cb  int             // block held by dec, -1 for none
+	n   int             // postings in dec's block
+	// Without a skip table: the next posting of dec's block, and the end.
+	i    int
+	done bool
+	wub  float64 // bound in the current window
+	ess  bool    // essential in the current window
+	// The window's parts of an essential list, by chunk id, and the next
+	// one to look up.
+	docs []uint32
+	cs   []float64
+	p    int
+	c    float64 // the part of the chunk being checked (non-essential)
+	// decoded counts the blocks of sk decoded.
+	decoded int
+}
+
+// usable reports whether s can prune lists: non-negative finite weights
+// and a positive average length, without which the corners bound nothing.
+func (s *Scorer) usable() bool {
+	for _, w := range s.Weights {
+		if !(w >= 0) || math.IsInf(w, 0) {
+			return false
+		}
+	}
+	return s.AvgDL > 0 && !math.IsInf(s.AvgDL, 0)
+}
+
+// pruned is TopK's pruned scorer over the lists (lists[i].Skips decoded, or
+// nil) for the chunk ids 0..Last, offering the chunks that can reach the
+// top k to top; early are the ids of extra up to Last, sorted.
+func (s *Scorer) pruned(lists []List, skips []*postings.Skips, extra map[int64]float64, early []int64, top *topk.K, k int) error {
+	norm := K1 * B / s.AvgDL
+	t := term{w: s.Weights, norm: norm, lens: s.Lengths, dead: s.Dead}
+	if t.dead != nil && t.dead.Len() == 0 {
+		t.dead = nil
+	}
+	var ls []*plist
+	for i, l := range lists {
+		if len(l.Postings) == 0 {
+			continue
+		}
+		pl := &plist{idf: l.IDF, sk: skips[i], cb: -1}
+		if err := pl.dec.Reset(l.Postings); err != nil {
+			return err
+		}
+		if pl.sk != nil {
+			pl.ub = make([]float64, pl.sk.Len())
+			for b := range pl.ub {
+				for _, c := range pl.sk.Corners[pl.sk.Start[b]:pl.sk.Start[b+1]] {
+					pl.ub[b] = max(pl.ub[b], contrib(&t.w, pl.idf, norm, float64(c.Len), c.Text, c.Section, c.Heading, 0))
+				}
+			}
+		}
+		ls = append(ls, pl)
+	}
+	// θ before the heap fills: the k-th best extra score.
+	theta0 := 0.0
+	if len(extra) >= k && k > 0 {
+		ex := make([]float64, 0, len(extra))
+		for _, v := range extra {
+			ex = append(ex, v)
+		}
+		slices.Sort(ex)
+		theta0 = ex[len(ex)-k]
+	}
+	win := s.Window
+	if win <= 0 {
+		win = DefaultWindow
+	}
+	if p := s.Lengths.PartLen(); p > 0 {
+		win = min(win, p)
+	}
+	acc := make([]float64, win)
+	touched := make([]uint64, (win+63)/64)
+	order := make([]*plist, 0, len(ls)) // skip-table lists by window bound
+	var nonEss []*plist                 // by descending window bound
+	for lo := int64(0); lo <= s.Last; lo += win {
+		hi := min(lo+win, s.Last+1)
+		theta := theta0
+		if f, full := top.Floor(); full {
+			theta = max(theta, f)
+		}
+		order = order[:0]
+		for _, l := range ls {
+			l.ess, l.wub = true, 0
+			if l.sk == nil {
+				continue
+			}
+			sk := l.sk
+			for l.bi < sk.Len() && int64(sk.Last[l.bi]) < lo {
+				l.bi++
+			}
+			l.bj = l.bi
+			for b := l.bi; b < sk.Len() && (b == 0 || int64(sk.Last[b-1]) < hi-1); b++ {
+				l.wub = max(l.wub, l.ub[b])
+			}
+			order = append(order, l)
+		}
+		slices.SortFunc(order, func(a, b *plist) int { return cmp.Compare(a.wub, b.wub) })
+		nonEss = nonEss[:0]
+		sum := 0.0
+		for _, l := range order {
+			if !below(sum+l.wub, theta) {
+				break
+			}
+			sum += l.wub
+			l.ess = false
+			nonEss = append(nonEss, l)
+		}
+		slices.Reverse(nonEss)
+		e := 0
+		for e < len(early) && early[e] < hi {
+			e++
+		}
+		anyEss := false
+		for _, l := range ls {
+			anyEss = anyEss || l.ess
+		}
+		if !anyEss && e == 0 {
+			continue
+		}
+		t.part, t.base = s.Lengths.Part(lo, hi)
+		for _, l := range ls {
+			if l.ess {
+				if err := l.essential(&t, acc, touched, lo, hi); err != nil {
+					return err
+				}
+			}
+		}
+		for _, id := range early[:e] {
+			j := id - lo
+			acc[j] += extra[id]
+			touched[j>>6] |= 1 << (j & 63)
+		}
+		early = early[e:]
+		for wi, word := range touched {
+			for word != 0 {
+				j := int64(wi<<6 + bits.TrailingZeros64(word))
+				word &= word - 1
+				d := uint32(lo + j)
+				sc, ok, err := s.check(&t, ls, nonEss, d, acc[j], theta)
+				if err != nil {
+					return err
+				}
+				acc[j] = 0
+				if !ok {
+					continue
+				}
+				if v, in := extra[int64(d)]; in {
+					sc += v
+				}
+				top.Offer(int64(d), sc)
+				if f, full := top.Floor(); full {
+					theta = max(theta, f)
+				}
+			}
+		}
+		clear(touched)
+	}
+	for _, l := range ls {
+		s.Skipped += len(l.ub) - l.decoded
+	}
+	return nil
+}
+
+// check decides whether chunk d, whose essential parts (and extra) sum to
+// partial, can reach θ, decoding the non-essential lists' blocks that hold
+// it (nonEss, largest bound first) while it still can. When it can, it
+// returns d's score over the lists summed in list order, without extra.
+func (s *Scorer) check(t *term, ls, nonEss []*plist, d uint32, partial, theta float64) (float64, bool, error) {
+	rem := 0.0
+	for _, l := range nonEss {
+		l.c = 0
+		sk := l.sk
+		for l.bj < sk.Len() && sk.Last[l.bj] < d {
+			l.bj++
+		}
+		if l.bj < sk.Len() {
+			rem += l.ub[l.bj]
+		}
+	}
+	if below(partial+rem, theta) {
+		return 0, false, nil
+	}
+	for _, l := range nonEss {
+		if l.bj == l.sk.Len() {
+			continue
+		}
+		rem -= l.ub[l.bj]
+		c, err := l.lookup(t, d)
+		if err != nil {
+			return 0, false, err
+		}
+		l.c = c
+		partial += c
+		if below(partial+max(rem, 0), theta) {
+			return 0, false, nil
+		}
+	}
+	sc := 0.0
+	for _, l := range ls {
+		if !l.ess {
+			sc += l.c
+			continue
+		}
+		for l.p < len(l.docs) && l.docs[l.p] < d {
+			l.p++
+		}
+		if l.p < len(l.docs) && l.docs[l.p] == d {
+			sc += l.cs[l.p]
+		}
+	}
+	return sc, true, nil
+}
+
+// lookup returns chunk d's part of non-essential list l (0 when l does not
+// hold it), decoding the block l.bj that would.
+func (l *plist) lookup(t *term, d uint32) (float64, error) {
+	if l.cb != l.bj {
+		n, err := l.dec.SeekNext(l.sk, l.bj)
+		if err != nil {
+			return 0, err
+		}
+		l.cb, l.n = l.bj, n
+		l.decoded++
+	}
+	i, found := slices.BinarySearch(l.dec.Docs[:l.n], d)
+	if !found || (t.dead != nil && t.dead.Has(d)) {
+		return 0, nil
+	}
+	return l.part(t, i, d), nil
+}
+
+// part returns the part of posting i of dec's block, for chunk d.
+func (l *plist) part(t *term, i int, d uint32) float64 {
+	var dl float64
+	if t.part == nil {
+		dl = t.lens.Len(d)
+	} else {
+		dl = postings.PartLength(t.part, t.base, d)
+	}
+	tfs := &l.dec.TFs
+	return contrib(&t.w, l.idf, t.norm, dl, tfs[0][i], tfs[1][i], tfs[2][i], tfs[3][i])
+}
+
+// essential decodes l's postings in [lo, hi) into acc (marking touched)
+// and into l.docs and l.cs, for the window's lookups.
+func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64) error {
+	l.docs, l.cs, l.p, l.bj = l.docs[:0], l.cs[:0], 0, l.bi
+	add := func(i int) {
+		d := l.dec.Docs[i]
+		if t.dead != nil && t.dead.Has(d) {
+			return
+		}
+		c := l.part(t, i, d)
+		j := int64(d) - lo
+		acc[j] += c
+		touched[j>>6] |= 1 << (j & 63)
+		l.docs, l.cs = append(l.docs, d), append(l.cs, c)
+	}
+	if l.sk == nil {
+		for !l.done {
+			if l.i == l.n {
+				n, err := l.dec.Next()
+				if err != nil {
+					return err
+				}
+				l.n, l.i, l.done = n, 0, n == 0
+				continue
+			}
+			for ; l.i < l.n; l.i++ {
+				if int64(l.dec.Docs[l.i]) >= hi {
+					return nil
+				}
+				add(l.i)
+			}
+		}
+		return nil
+	}
+	sk := l.sk
+	for b := l.bi; b < sk.Len() && (b == 0 || int64(sk.Last[b-1]) < hi-1); b++ {
+		if l.cb != b {
+			n, err := l.dec.SeekNext(sk, b)
+			if err != nil {
+				return err
+			}
+			l.cb, l.n = b, n
+			l.decoded++
+		}
+		docs := &l.dec.Docs
+		for i := 0; i < l.n; i++ {
+			if d := int64(docs[i]); d >= lo && d < hi {
+				add(i)
+			}
+		}
+	}
+	return nil
+}

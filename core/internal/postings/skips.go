@@ -1,0 +1,199 @@
+package postings
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// The skip table of a posting list: for each block of BlockLen postings,
+// the block's last chunk id, where the block starts in the blob, and
+// corners that bound what any of its postings can score, so that a scorer
+// can skip a block whose bound cannot beat the k-th best score without
+// decoding it. This is the block-max index of Ding and Suel ("Faster top-k
+// document retrieval using block-max indexes", SIGIR 2011), kept apart
+// from the blob so that lists written before it still decode unchanged.
+//
+// A block's score bound depends on the query's column weights and on the
+// corpus's average chunk length, which both change after the build, so a
+// table stores no score: a Corner holds frequencies at least a group of the
+// block's postings' and a length at most theirs. BM25's per-posting part
+// f·(k1+1)/(f + k1·(1−b+b·dl/avgdl)) grows with every weighted frequency
+// (non-negative weights) and shrinks with dl, so its value at a corner
+// bounds the group's for any weights and average length.
+
+// SkipCorners is the most corners BuildSkips keeps per block: the block's
+// postings sorted by chunk length in up to this many equal groups, each
+// bounded by one corner, so that a short chunk's length and a long chunk's
+// frequency do not meet in one loose corner.
+const SkipCorners = 3
+
+// Corner bounds a group of a block's postings: Text is at least each one's
+// frequency in chunk_text plus cjk (the columns that share a weight),
+// Section and Heading at least its section and heading_context
+// frequencies, and Len (tokens) at most its chunk's length.
+type Corner struct {
+	Text, Section, Heading, Len uint32
+}
+
+// Skips is a decoded skip table (see DecodeSkips). Block i holds the
+// postings with chunk ids in (Last[i-1], Last[i]], starting at byte Off[i]
+// of the blob; Corners[Start[i]:Start[i+1]] bound them.
+type Skips struct {
+	Last    []uint32
+	Off     []uint32
+	Start   []uint32 // len(Last)+1 entries
+	Corners []Corner
+}
+
+// Len returns the number of blocks.
+func (s *Skips) Len() int { return len(s.Last) }
+
+// BuildSkips returns the skip table of blob (an Encode list), with the
+// chunk lengths of lenOf (tokens, by chunk id): uvarint(blocks), then per
+// block uvarint(last chunk id − previous block's last), uvarint(the
+// block's bytes), one byte of corner count and that many corners of four
+// uvarints (Text, Section, Heading, Len). It returns ErrCorrupt when blob
+// does not decode.
+func BuildSkips(blob []byte, lenOf func(doc uint32) uint32) ([]byte, error) {
+	var d Decoder
+	if err := d.Reset(blob); err != nil {
+		return nil, err
+	}
+	blocks := (d.left + BlockLen - 1) / BlockLen
+	out := binary.AppendUvarint(nil, uint64(blocks))
+	var prevLast uint32
+	var pts [BlockLen]Corner
+	for {
+		start := d.pos
+		n, err := d.Next()
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			break
+		}
+		last := d.Docs[n-1]
+		out = binary.AppendUvarint(out, uint64(last-prevLast))
+		out = binary.AppendUvarint(out, uint64(d.pos-start))
+		prevLast = last
+		for i := 0; i < n; i++ {
+			pts[i] = Corner{Text: d.TFs[0][i] + d.TFs[3][i], Section: d.TFs[1][i], Heading: d.TFs[2][i], Len: lenOf(d.Docs[i])}
+		}
+		cs := blockCorners(pts[:n])
+		out = append(out, byte(len(cs)))
+		for _, c := range cs {
+			out = binary.AppendUvarint(out, uint64(c.Text))
+			out = binary.AppendUvarint(out, uint64(c.Section))
+			out = binary.AppendUvarint(out, uint64(c.Heading))
+			out = binary.AppendUvarint(out, uint64(c.Len))
+		}
+	}
+	return out, nil
+}
+
+// blockCorners sorts pts by length and bounds each of up to SkipCorners
+// equal groups by one corner, leaving out corners another dominates. It
+// reorders pts.
+func blockCorners(pts []Corner) []Corner {
+	slices.SortFunc(pts, func(a, b Corner) int { return int(a.Len) - int(b.Len) })
+	groups := min(SkipCorners, len(pts))
+	var cs []Corner
+	for g := 0; g < groups; g++ {
+		part := pts[g*len(pts)/groups : (g+1)*len(pts)/groups]
+		c := Corner{Len: part[0].Len}
+		for _, p := range part {
+			c.Text, c.Section, c.Heading = max(c.Text, p.Text), max(c.Section, p.Section), max(c.Heading, p.Heading)
+		}
+		cs = append(cs, c)
+	}
+	// A later group has longer chunks; it adds nothing when an earlier
+	// corner's frequencies are as high.
+	kept := cs[:1]
+	for _, c := range cs[1:] {
+		if !slices.ContainsFunc(kept, func(k Corner) bool { return k.Text >= c.Text && k.Section >= c.Section && k.Heading >= c.Heading }) {
+			kept = append(kept, c)
+		}
+	}
+	return kept
+}
+
+// DecodeSkips decodes a BuildSkips table of a list of count postings whose
+// blob is blobLen bytes long. It reports false for a table that cannot be
+// that list's: a wrong number of blocks, chunk ids that do not increase,
+// offsets past the blob, a block without corners or with more than
+// BlockLen. A scorer then reads the list without skipping. The decoded
+// table reuses s's slices.
+func DecodeSkips(s *Skips, table []byte, count, blobLen int) bool {
+	nb, k := binary.Uvarint(table)
+	if k <= 0 || nb != uint64((count+BlockLen-1)/BlockLen) || nb > uint64(len(table)) {
+		return false
+	}
+	_, hk := binary.Uvarint(binary.AppendUvarint(nil, uint64(count)))
+	s.Last, s.Off, s.Start, s.Corners = s.Last[:0], s.Off[:0], append(s.Start[:0], 0), s.Corners[:0]
+	pos, off := k, uint64(hk)
+	var last uint64
+	for b := uint64(0); b < nb; b++ {
+		gap, k1 := binary.Uvarint(table[pos:])
+		if k1 <= 0 {
+			return false
+		}
+		pos += k1
+		size, k2 := binary.Uvarint(table[pos:])
+		if k2 <= 0 || pos+k2 >= len(table) {
+			return false
+		}
+		pos += k2
+		last += gap
+		if (gap == 0 && b > 0) || last > 1<<32-1 || size == 0 || off+size > uint64(blobLen) {
+			return false
+		}
+		s.Last = append(s.Last, uint32(last))
+		s.Off = append(s.Off, uint32(off))
+		off += size
+		nc := int(table[pos])
+		pos++
+		if nc == 0 || nc > BlockLen {
+			return false
+		}
+		for c := 0; c < nc; c++ {
+			var v [4]uint64
+			for j := range v {
+				x, kj := binary.Uvarint(table[min(pos, len(table)):])
+				if kj <= 0 || x > 1<<32-1 {
+					return false
+				}
+				v[j], pos = x, pos+kj
+			}
+			s.Corners = append(s.Corners, Corner{Text: uint32(v[0]), Section: uint32(v[1]), Heading: uint32(v[2]), Len: uint32(v[3])})
+		}
+		s.Start = append(s.Start, uint32(len(s.Corners)))
+	}
+	return pos == len(table) && off == uint64(blobLen)
+}
+
+// Seek positions d, reset on a list blob with skip table s, at block b:
+// the next Next decodes it. b must be below s.Len().
+func (d *Decoder) Seek(s *Skips, b int) {
+	d.pos = int(s.Off[b])
+	d.prev = 0
+	if b > 0 {
+		d.prev = s.Last[b-1]
+	}
+	d.left = d.total - b*BlockLen
+}
+
+// SeekNext decodes block b of a list with skip table s (see Seek) and
+// returns its number of postings. It returns ErrCorrupt when the block
+// does not decode to the postings the table promises: a full block
+// except the last, ending at chunk id s.Last[b].
+func (d *Decoder) SeekNext(s *Skips, b int) (int, error) {
+	d.Seek(s, b)
+	n, err := d.Next()
+	if err != nil {
+		return 0, err
+	}
+	if n == 0 || n != min(BlockLen, d.total-b*BlockLen) || d.Docs[n-1] != s.Last[b] || (b > 0 && d.Docs[0] <= s.Last[b-1]) {
+		return 0, ErrCorrupt
+	}
+	return n, nil
+}

@@ -1,0 +1,116 @@
+package postings
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// skipList is a random list of n postings over ids 1.. with gaps up to
+// maxGap, and random chunk lengths by id.
+func skipList(r *rand.Rand, n, maxGap int) ([]Posting, []byte, func(uint32) uint32) {
+	var ps []Posting
+	doc := uint32(0)
+	for i := 0; i < n; i++ {
+		doc += 1 + uint32(r.IntN(maxGap))
+		ps = append(ps, Posting{Doc: doc, TF: [4]uint32{uint32(r.IntN(6)), uint32(r.IntN(10) / 8), uint32(r.IntN(20) / 18), uint32(r.IntN(30) / 29)}})
+	}
+	lens := make([]uint32, doc+1)
+	for i := range lens {
+		lens[i] = 1 + uint32(r.IntN(600))
+	}
+	return ps, Encode(ps), func(d uint32) uint32 { return lens[d] }
+}
+
+// TestSkipsBoundAndSeek: every block of a skip table starts where the
+// table says, ends at its Last, and each of its postings is dominated by
+// one of its corners.
+func TestSkipsBoundAndSeek(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 127, 128, 129, 1000, 5000} {
+		ps, blob, lenOf := skipList(r, n, 40)
+		table, err := BuildSkips(blob, lenOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s Skips
+		if !DecodeSkips(&s, table, n, len(blob)) {
+			t.Fatalf("n=%d: own table rejected", n)
+		}
+		if s.Len() != (n+BlockLen-1)/BlockLen {
+			t.Fatalf("n=%d: %d blocks", n, s.Len())
+		}
+		var d Decoder
+		if err := d.Reset(blob); err != nil {
+			t.Fatal(err)
+		}
+		// Backwards, so every block is reached by a seek.
+		for b := s.Len() - 1; b >= 0; b-- {
+			m, err := d.SeekNext(&s, b)
+			if err != nil {
+				t.Fatalf("n=%d block %d: %v", n, b, err)
+			}
+			for i := 0; i < m; i++ {
+				p := ps[b*BlockLen+i]
+				if d.Docs[i] != p.Doc || d.TFs[0][i] != p.TF[0] || d.TFs[3][i] != p.TF[3] {
+					t.Fatalf("n=%d block %d posting %d: got doc %d, want %v", n, b, i, d.Docs[i], p)
+				}
+				dominated := false
+				for _, c := range s.Corners[s.Start[b]:s.Start[b+1]] {
+					dominated = dominated || (c.Text >= p.TF[0]+p.TF[3] && c.Section >= p.TF[1] && c.Heading >= p.TF[2] && c.Len <= lenOf(p.Doc))
+				}
+				if !dominated {
+					t.Fatalf("n=%d block %d: posting %v (len %d) above every corner %v", n, b, p, lenOf(p.Doc), s.Corners[s.Start[b]:s.Start[b+1]])
+				}
+			}
+		}
+		// A table for another list is rejected.
+		if n > 0 && DecodeSkips(&s, table, n+BlockLen, len(blob)) {
+			t.Errorf("n=%d: table accepted for a longer list", n)
+		}
+	}
+}
+
+// FuzzDecodeSkips: any table, for a valid or corrupted list, decodes
+// without panicking, and a table it accepts seeks only to blocks that
+// decode within their bounds or report ErrCorrupt.
+func FuzzDecodeSkips(f *testing.F) {
+	r := rand.New(rand.NewPCG(5, 6))
+	_, blob, lenOf := skipList(r, 700, 20)
+	table, err := BuildSkips(blob, lenOf)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(table, uint16(0), byte(0))
+	f.Add(table[:len(table)/2], uint16(3), byte(1))
+	f.Add([]byte{0}, uint16(0), byte(0))
+	f.Fuzz(func(t *testing.T, table []byte, at uint16, flip byte) {
+		b := blob
+		if flip != 0 {
+			b = append([]byte(nil), blob...)
+			b[int(at)%len(b)] ^= flip
+		}
+		var s Skips
+		if !DecodeSkips(&s, table, 700, len(b)) {
+			return
+		}
+		var d Decoder
+		if d.Reset(b) != nil {
+			return
+		}
+		for blk := 0; blk < s.Len(); blk++ {
+			n, err := d.SeekNext(&s, blk)
+			if err != nil {
+				continue
+			}
+			lo := uint32(0)
+			if blk > 0 {
+				lo = s.Last[blk-1]
+			}
+			for i := 0; i < n; i++ {
+				if d.Docs[i] <= lo || d.Docs[i] > s.Last[blk] {
+					t.Fatalf("block %d: doc %d outside (%d, %d]", blk, d.Docs[i], lo, s.Last[blk])
+				}
+			}
+		}
+	})
+}
