@@ -185,11 +185,12 @@ func (s *Store) stageVectors(ctx context.Context, tx *sql.Tx, cent ivf.Lists) er
 	backing := make([]float32, 0, trainBatch*dim)
 	units := make([][]float32, 0, trainBatch)
 	var werr error
+	tree := cent.Tree() // once: its neighbour lists cost Len()² dot products
 	flush := func() {
 		if werr != nil || len(ids) == 0 {
 			return
 		}
-		assign := cent.Assign(units)
+		assign := tree.Assign(units)
 		for i, id := range ids {
 			if _, err := ins.ExecContext(ctx, assign[i], id, raw[i*dim:(i+1)*dim]); err != nil {
 				werr = err

@@ -4,7 +4,9 @@
 // 2011) of int8 vectors: quantisation (Quantize), the lists' centroids
 // (Lists), their training by spherical k-means (KMeans, or a Plan whose
 // sample is taken while the vectors stream past) and the choice of a
-// vector's nearest lists (Nearest, NearestN). It touches no database;
+// vector's nearest lists (Nearest, NearestN; for many vectors Assign,
+// which prunes the centroids it compares with a Tree of bounds and finds
+// the same lists as a scan of all of them). It touches no database;
 // core/store keeps the vectors and centroids in SQLite and scans the
 // probed lists inside SQLite.
 //

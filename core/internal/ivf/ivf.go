@@ -103,8 +103,26 @@ func (l Lists) NearestUnit(u, scores []float32) int {
 }
 
 // Assign returns the nearest list of each unit vector (all 0 without
-// lists), computed on GOMAXPROCS goroutines.
+// lists), the list NearestUnit returns, computed on GOMAXPROCS
+// goroutines. It searches a Tree of l (exact, with a fraction of the
+// dot products) when there are at least treeMinLists lists.
 func (l Lists) Assign(units [][]float32) []int {
+	if l.Len() < treeMinLists {
+		return l.assignAll(units)
+	}
+	return l.Tree().Assign(units)
+}
+
+// Assign returns the nearest list of each unit vector, as Lists.Assign,
+// searching t on GOMAXPROCS goroutines.
+func (t Tree) Assign(units [][]float32) []int {
+	out := make([]int, len(units))
+	parallelWith(len(units), t.Scratch, func(i int, s *TreeScratch) { out[i] = t.Nearest(units[i], s) })
+	return out
+}
+
+// assignAll is Assign by an exhaustive scan of the centroids.
+func (l Lists) assignAll(units [][]float32) []int {
 	out := make([]int, len(units))
 	if l.Len() == 0 {
 		return out
@@ -137,13 +155,19 @@ func (l Lists) NearestN(q Vec, n int) []int64 {
 // parallel runs fn(0..n-1) on GOMAXPROCS goroutines, each with its own
 // scratch slice of scratch floats.
 func parallel(n int, fn func(i int, scratch []float32), scratch int) {
+	parallelWith(n, func() []float32 { return make([]float32, scratch) }, fn)
+}
+
+// parallelWith runs fn(0..n-1) on GOMAXPROCS goroutines, each with its
+// own scratch space from newScratch.
+func parallelWith[S any](n int, newScratch func() S, fn func(i int, scratch S)) {
 	procs := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	for w := 0; w < procs; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]float32, scratch)
+			buf := newScratch()
 			for i := w; i < n; i += procs {
 				fn(i, buf)
 			}
@@ -193,9 +217,18 @@ func NewPlan(n, k int) Plan {
 // Modha, "Concept decompositions for large sparse text data using
 // clustering", Machine Learning 2001): kmeansIters iterations, starting
 // from the first k sample vectors; a list left empty restarts from a
-// random sample vector. dots ranks the centroids (nil means DotsGo) and is
+// random sample vector. Each iteration assigns the sample by Lists.Assign,
+// which searches a Tree: exact, so the centroids are those of an
+// exhaustive assignment, bit for bit, at a fraction of its k dot products
+// per sample vector. dots ranks the centroids (nil means DotsGo) and is
 // kept in the result. A Plan trains once.
 func (p Plan) Train(sample [][]float32, dots Dots) Lists {
+	return p.train(sample, dots, kmeansIters, Lists.Assign)
+}
+
+// train is Train with iters Lloyd iterations, each assigning the sample
+// to the nearest centroids by assign.
+func (p Plan) train(sample [][]float32, dots Dots, iters int, assign func(Lists, [][]float32) []int) Lists {
 	r, k := p.r, p.k
 	k = min(k, len(sample))
 	dim := len(sample[0])
@@ -203,11 +236,11 @@ func (p Plan) Train(sample [][]float32, dots Dots) Lists {
 	for c := 0; c < k; c++ {
 		cent.C = append(cent.C, sample[c]...)
 	}
-	for it := 0; it < kmeansIters; it++ {
-		assign := cent.Assign(sample)
+	for it := 0; it < iters; it++ {
+		of := assign(cent, sample)
 		sums := make([]float64, k*dim)
 		count := make([]int, k)
-		for i, c := range assign {
+		for i, c := range of {
 			count[c]++
 			for j, x := range sample[i] {
 				sums[c*dim+j] += float64(x)
