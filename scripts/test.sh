@@ -56,7 +56,7 @@ echo "== fuzz: hook input nested up to the stdin cap (10 s)"
 go test -count=1 -run '^$' -fuzz '^FuzzRunNesting$' -fuzztime 10s ./core/hookio
 echo "== fuzz: the shell command-line reader (5 s)"
 go test -count=1 -run '^$' -fuzz '^FuzzPipelines$' -fuzztime 5s ./core/internal/shell
-echo "== fuzz: the BM25 posting-list skip tables (5 s)"
+echo "== fuzz: the BM25 skip-table decoder (5 s)"
 go test -count=1 -run '^$' -fuzz '^FuzzDecodeSkips$' -fuzztime 5s ./core/internal/postings
 echo "== go test -race -short (every package)"
 go test -race -tags "$tags" -short -count=1 -timeout 30m ./...

@@ -19,8 +19,8 @@
 //   - chunks_exact: the same first three columns tokenized without the
 //     porter stemmer, synced by the same triggers, where quoted phrases and
 //     identifiers are matched as written (see exactSplit in keyword.go);
-//   - impact_terms, impact_forms, impact_doclen, impact_delta, impact_dead,
-//     impact_gone: the BM25 impact index of common terms, bit-packed
+//   - impact_terms, impact_skips, impact_forms, impact_doclen, impact_delta,
+//     impact_dead, impact_gone: the BM25 impact index of common terms, bit-packed
 //     posting lists that give bm25()'s scores for common words without
 //     FTS5's per-row cost (see impact.go and keyword.go);
 //   - chunk_vecs: a sqlite-vec vec0 table of int8 embeddings (minus the

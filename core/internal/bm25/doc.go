@@ -24,5 +24,11 @@
 // bit. A chunk enters the top-K heap only when its score reaches the k-th
 // best kept so far.
 //
+// Lists with skip tables (postings.Skips) are scored by dynamic pruning
+// instead (prune.go): MaxScore over the windows (Turtle and Flood, IP&M
+// 1995) with block-max bounds (Ding and Suel, SIGIR 2011), as Lucene's
+// MaxScoreBulkScorer does, returning the same hits and score bits as the
+// exhaustive pass (Scorer.Exhaustive).
+//
 // The model of size and shape is bluge's search/similarity/bm25.go.
 package bm25

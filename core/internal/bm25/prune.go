@@ -185,7 +185,7 @@ func (s *Scorer) pruned(lists []List, skips []*postings.Skips, extra map[int64]f
 		t.part, t.base = s.Lengths.Part(lo, hi)
 		for _, l := range ls {
 			if l.ess {
-				if err := l.essential(&t, acc, touched, lo, hi); err != nil {
+				if err := l.essential(&t, acc, touched, lo, hi, len(nonEss) > 0); err != nil {
 					return err
 				}
 			}
@@ -201,16 +201,20 @@ func (s *Scorer) pruned(lists []List, skips []*postings.Skips, extra map[int64]f
 				j := int64(wi<<6 + bits.TrailingZeros64(word))
 				word &= word - 1
 				d := uint32(lo + j)
-				sc, ok, err := s.check(&t, ls, nonEss, d, acc[j], theta)
-				if err != nil {
-					return err
-				}
+				partial := acc[j]
 				acc[j] = 0
-				if !ok {
-					continue
+				if below(partial+sum, theta) {
+					continue // even every non-essential list's bound cannot lift it
 				}
-				if v, in := extra[int64(d)]; in {
-					sc += v
+				sc := partial // every list essential: acc holds the sum in list order
+				if len(nonEss) > 0 {
+					var ok bool
+					var err error
+					if sc, ok, err = s.check(&t, ls, nonEss, d, partial, theta, extra); err != nil {
+						return err
+					} else if !ok {
+						continue
+					}
 				}
 				top.Offer(int64(d), sc)
 				if f, full := top.Floor(); full {
@@ -229,8 +233,8 @@ func (s *Scorer) pruned(lists []List, skips []*postings.Skips, extra map[int64]f
 // check decides whether chunk d, whose essential parts (and extra) sum to
 // partial, can reach θ, decoding the non-essential lists' blocks that hold
 // it (nonEss, largest bound first) while it still can. When it can, it
-// returns d's score over the lists summed in list order, without extra.
-func (s *Scorer) check(t *term, ls, nonEss []*plist, d uint32, partial, theta float64) (float64, bool, error) {
+// returns d's score: the lists' parts summed in list order, then extra.
+func (s *Scorer) check(t *term, ls, nonEss []*plist, d uint32, partial, theta float64, extra map[int64]float64) (float64, bool, error) {
 	rem := 0.0
 	for _, l := range nonEss {
 		l.c = 0
@@ -260,6 +264,9 @@ func (s *Scorer) check(t *term, ls, nonEss []*plist, d uint32, partial, theta fl
 			return 0, false, nil
 		}
 	}
+	if !slices.ContainsFunc(nonEss, func(l *plist) bool { return l.c != 0 }) {
+		return partial, true, nil // no non-essential part: partial is the sum in list order
+	}
 	sc := 0.0
 	for _, l := range ls {
 		if !l.ess {
@@ -272,6 +279,9 @@ func (s *Scorer) check(t *term, ls, nonEss []*plist, d uint32, partial, theta fl
 		if l.p < len(l.docs) && l.docs[l.p] == d {
 			sc += l.cs[l.p]
 		}
+	}
+	if v, in := extra[int64(d)]; in {
+		sc += v
 	}
 	return sc, true, nil
 }
@@ -307,8 +317,8 @@ func (l *plist) part(t *term, i int, d uint32) float64 {
 }
 
 // essential decodes l's postings in [lo, hi) into acc (marking touched)
-// and into l.docs and l.cs, for the window's lookups.
-func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64) error {
+// and, with keep, into l.docs and l.cs, for check's sums in list order.
+func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64, keep bool) error {
 	l.docs, l.cs, l.p, l.bj = l.docs[:0], l.cs[:0], 0, l.bi
 	add := func(i int) {
 		d := l.dec.Docs[i]
@@ -319,7 +329,9 @@ func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64
 		j := int64(d) - lo
 		acc[j] += c
 		touched[j>>6] |= 1 << (j & 63)
-		l.docs, l.cs = append(l.docs, d), append(l.cs, c)
+		if keep {
+			l.docs, l.cs = append(l.docs, d), append(l.cs, c)
+		}
 	}
 	if l.sk == nil {
 		for !l.done {
