@@ -140,7 +140,14 @@ func (l Lists) NearestN(q Vec, n int) []int64 {
 	for i := range order {
 		order[i] = int64(i)
 	}
-	slices.SortFunc(order, func(a, b int64) int {
+	slices.SortFunc(order, byScore[int64](scores))
+	return order[:min(n, len(order))]
+}
+
+// byScore returns the slices.SortFunc order of list numbers by their
+// score in scores, highest first, ties by the smaller list.
+func byScore[T int32 | int64](scores []float32) func(a, b T) int {
+	return func(a, b T) int {
 		if scores[a] != scores[b] {
 			if scores[a] > scores[b] {
 				return -1
@@ -148,8 +155,7 @@ func (l Lists) NearestN(q Vec, n int) []int64 {
 			return 1
 		}
 		return int(a - b)
-	})
-	return order[:min(n, len(order))]
+	}
 }
 
 // parallel runs fn(0..n-1) on GOMAXPROCS goroutines, each with its own

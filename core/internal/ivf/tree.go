@@ -158,15 +158,7 @@ func (l Lists) tree(g, m int) Tree {
 				order = append(order, int32(j))
 			}
 		}
-		slices.SortFunc(order, func(a, b int32) int {
-			if row[a] != row[b] {
-				if row[a] > row[b] {
-					return -1
-				}
-				return 1
-			}
-			return int(a - b)
-		})
+		slices.SortFunc(order, byScore[int32](row))
 		for n, j := range order[:t.m] {
 			t.nb[i*t.m+n], t.nbCos[i*t.m+n] = j, row[j]
 		}
