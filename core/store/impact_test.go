@@ -131,18 +131,7 @@ func sameRanking(t *testing.T, q string, got, want []Hit) {
 func compareWithFTS5(t *testing.T, s *Store, queries []string) (served int) {
 	t.Helper()
 	ctx := context.Background()
-	ix, err := s.loadImpact(ctx)
-	if err != nil || ix == nil {
-		t.Fatalf("loadImpact = %v, %v; want an index", ix, err)
-	}
-	for _, q := range queries {
-		terms, exact, err := s.exactSplit(ctx, ftsquery.Terms(q), ftsquery.ExactTerms(q))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(terms) == 0 {
-			continue
-		}
+	eachImpactQuery(t, s, queries, func(ix *impactIndex, q string, terms, exact []string) {
 		got, err := s.keywordImpact(ctx, ix, terms, exact, 20, DefaultColumnWeights)
 		if err != nil {
 			t.Fatalf("keywordImpact(%q): %v", q, err)
@@ -159,8 +148,28 @@ func compareWithFTS5(t *testing.T, s *Store, queries []string) (served int) {
 				served += n
 			}
 		}
-	}
+	})
 	return served
+}
+
+// eachImpactQuery loads s's impact index and calls fn with it for each of
+// queries that has terms, split as KeywordHits splits them.
+func eachImpactQuery(t *testing.T, s *Store, queries []string, fn func(ix *impactIndex, q string, terms, exact []string)) {
+	t.Helper()
+	ctx := context.Background()
+	ix, err := s.loadImpact(ctx)
+	if err != nil || ix == nil {
+		t.Fatalf("loadImpact = %v, %v; want an index", ix, err)
+	}
+	for _, q := range queries {
+		terms, exact, err := s.exactSplit(ctx, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(terms) > 0 {
+			fn(ix, q, terms, exact)
+		}
+	}
 }
 
 // TestImpactMatchesFTS5 checks that the impact index ranks exactly as
@@ -335,18 +344,7 @@ func TestImpactSpillSameIndex(t *testing.T) {
 func comparePruned(t *testing.T, s *Store, queries []string) (skipped, blocks int) {
 	t.Helper()
 	ctx := context.Background()
-	ix, err := s.loadImpact(ctx)
-	if err != nil || ix == nil {
-		t.Fatalf("loadImpact = %v, %v; want an index", ix, err)
-	}
-	for _, q := range queries {
-		terms, exact, err := s.exactSplit(ctx, ftsquery.Terms(q), ftsquery.ExactTerms(q))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(terms) == 0 {
-			continue
-		}
+	eachImpactQuery(t, s, queries, func(ix *impactIndex, q string, terms, exact []string) {
 		for _, k := range []int{1, 10, 30, 120} {
 			want, err := s.keywordImpactScored(ctx, ix, terms, exact, k, DefaultColumnWeights, impactScoring{exhaustive: true})
 			if err != nil {
@@ -360,7 +358,7 @@ func comparePruned(t *testing.T, s *Store, queries []string) (skipped, blocks in
 				t.Fatalf("%q k=%d: pruned top k differs from exhaustive:\n got %v\nwant %v", q, k, got, want)
 			}
 		}
-	}
+	})
 	s.db.QueryRow("SELECT coalesce(sum((df + 127) / 128), 0) FROM impact_terms").Scan(&blocks)
 	return skipped, blocks
 }
