@@ -46,11 +46,26 @@ import (
 // ftsquery.Tokens, equal FTS5's own vocabulary counts; query words reach their
 // FTS5 term through impact_forms, the surface forms FTS5 itself stemmed.
 
-// ImpactMinDF returns the least number of chunks a term must occur in to be
-// stored in the impact index of a corpus of n chunks: max(500, n/300). At
-// 163,000 chunks that is about 1,200 terms, 6 million postings and 6 MB;
-// the rarer terms left to FTS5 match at most 542 rows each.
-func ImpactMinDF(n int) int { return max(500, n/300) }
+// ImpactMinDF is the least number of chunks a term must occur in to be
+// stored in the impact index, at any corpus size. FTS5's bm25() costs
+// about 1-5 µs per matching row, a stored list one row read and a few ns
+// per posting, so every term whose FTS5 part would read more than a few
+// dozen rows is cheaper as a list; fixed, a query's FTS5 part reads at most
+// ImpactMinDF rows per rare term however large the vault grows (issue 17).
+// The earlier bound max(500, chunks/300) let it grow with the vault: 2,170
+// rows per term at four times the large corpus. Measured there (BM25 leg in
+// process, 73 queries, first run of each): the fixed 64 took 12.9 -> 6.8
+// ms at 4x (651,120 chunks) and 4.0 -> 2.9 ms at 1x, for 10x the terms
+// (12,059), 1.13x the postings and the same build time; 16 gave the same
+// 1x time for 2.7x the terms of 64.
+const ImpactMinDF = 64
+
+// ExactMaxDF returns the most chunks an identifier or quoted phrase may
+// occur in, as written, for keyword search to match it as written
+// (exactSplit): max(500, n/300) of n chunks, the bound of the impact
+// index before ImpactMinDF was fixed, kept so that which words match as
+// written does not change with it.
+func ExactMaxDF(n int) int { return max(500, n/300) }
 
 // ImpactStaleShare is the share of chunks added or deleted since the last
 // build above which MaintainImpact rebuilds the index.
@@ -95,7 +110,7 @@ func (s *Store) buildImpact(ctx context.Context, minDF, budget int) (ImpactStats
 		return st, fmt.Errorf("build impact index: %w", err)
 	}
 	if minDF <= 0 {
-		minDF = ImpactMinDF(int(n))
+		minDF = ImpactMinDF
 	}
 	common, err := s.commonTerms(ctx, minDF)
 	if err != nil {
@@ -114,7 +129,7 @@ func (s *Store) buildImpact(ctx context.Context, minDF, budget int) (ImpactStats
 	if err != nil {
 		return st, err
 	}
-	st, err = s.writeImpact(ctx, common, b, lens, maxID)
+	st, err = s.writeImpact(ctx, common, b, lens, maxID, minDF)
 	st.Spilled = sp.size()
 	return st, err
 }
@@ -201,9 +216,10 @@ func (b *impactLists) list(i int) (blob []byte, df, cnt int64, err error) {
 }
 
 // writeImpact replaces the impact index with the lists of b whose counts
-// equal FTS5's (common), and the chunk lengths lens of ids 0..maxID, in one
-// transaction, merging and encoding one term's list at a time.
-func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *impactLists, lens []byte, maxID int64) (ImpactStats, error) {
+// equal FTS5's (common, the terms in at least minDF chunks), and the chunk
+// lengths lens of ids 0..maxID, in one transaction, merging and encoding
+// one term's list at a time.
+func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *impactLists, lens []byte, maxID int64, minDF int) (ImpactStats, error) {
 	var st ImpactStats
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -262,8 +278,8 @@ func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *
 		}
 		maxMeta = strconv.FormatInt(maxID, 10)
 	}
-	for _, key := range []string{"impact_max_id", "impact_delta_max"} {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, maxMeta); err != nil {
+	for key, v := range map[string]string{"impact_max_id": maxMeta, metaImpactDeltaMax: maxMeta, metaImpactMinDF: strconv.Itoa(minDF)} {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, v); err != nil {
 			return st, fmt.Errorf("build impact index: %w", err)
 		}
 	}
@@ -275,28 +291,31 @@ func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *
 }
 
 // MaintainImpact rebuilds the impact index when it is missing for a corpus
-// large enough to have common terms, when it has no skip tables (built
-// by an older version), or when more than ImpactStaleShare of
+// large enough to have common terms, when it has no skip tables or no
+// recorded ImpactMinDF (built by an older version, whose bound grew with
+// the corpus), or when more than ImpactStaleShare of
 // the chunks were added or deleted since it was built; otherwise it brings
 // the delta (the postings of chunks added since the build) up to date. It
 // reports whether it rebuilt.
 func (s *Store) MaintainImpact(ctx context.Context) (bool, ImpactStats, error) {
 	var n, maxID, dead int64
 	var built string
-	var noSkips bool
+	var noSkips, noMinDF bool
 	err := s.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(id), 0), (SELECT count(*) FROM impact_dead),
 		coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), ''),
-		EXISTS (SELECT 1 FROM impact_terms) AND NOT EXISTS (SELECT 1 FROM impact_skips) FROM chunks`).Scan(&n, &maxID, &dead, &built, &noSkips)
+		EXISTS (SELECT 1 FROM impact_terms) AND NOT EXISTS (SELECT 1 FROM impact_skips),
+		NOT EXISTS (SELECT 1 FROM meta WHERE key = ?) FROM chunks`, metaImpactMinDF).Scan(&n, &maxID, &dead, &built, &noSkips, &noMinDF)
 	if err != nil {
 		return false, ImpactStats{}, fmt.Errorf("impact index: %w", err)
 	}
 	// An index built before the skip tables is rebuilt once, so that its
-	// searches prune.
-	if noSkips {
+	// searches prune, and one built before ImpactMinDF was fixed, so that
+	// its rare terms get lists.
+	if noSkips || noMinDF {
 		built = ""
 	}
 	if built == "" {
-		if n < int64(ImpactMinDF(0)) {
+		if n < ImpactMinDF {
 			return false, ImpactStats{}, nil // no term can be common yet
 		}
 	} else {

@@ -432,7 +432,7 @@ func (s *Store) ftsScores(ctx context.Context, w [3]float64, match string, after
 // phrases and identifiers, each also one of terms) keyword search matches
 // as written: those that chunks_exact (the chunk texts tokenized by
 // unicode61 without the porter stemmer) holds in at least one and at most
-// ImpactMinDF(N) chunks. It returns them as rare, and terms without them
+// ExactMaxDF(N) chunks. It returns them as rare, and terms without them
 // as stemmed; exactScores scores rare, the stemmed paths the rest.
 //
 // An identifier matched as written instead of by its stem cannot be
@@ -445,7 +445,7 @@ func (s *Store) ftsScores(ctx context.Context, w [3]float64, match string, after
 // in more chunks than that bound: its IDF is low, the stemmer rarely
 // conflates such a common name with another, and the bound keeps this
 // leg as cheap as the rest of FTS5's (each rare term matches at most
-// ImpactMinDF rows, and finding out that a term is more common reads at
+// ExactMaxDF rows, and finding out that a term is more common reads at
 // most that many).
 func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed, rare []string, err error) {
 	if len(exact) == 0 {
@@ -455,7 +455,7 @@ func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed,
 	if err != nil {
 		return nil, nil, fmt.Errorf("exact terms: %w", err)
 	}
-	limit := ImpactMinDF(int(nRow))
+	limit := ExactMaxDF(int(nRow))
 	moved := map[string]bool{}
 	for _, t := range exact {
 		var c int

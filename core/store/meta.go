@@ -36,6 +36,9 @@ const (
 	metaVecLayout      = "vec_layout"
 	metaVecCenter      = "vec_center"
 	metaImpactDeltaMax = "impact_delta_max"
+	// metaImpactMinDF is the least document frequency of the terms of the
+	// last impact build (ImpactMinDF unless a test chose another).
+	metaImpactMinDF = "impact_min_df"
 )
 
 // Meta returns the value stored under key in the meta table, or "" when the
