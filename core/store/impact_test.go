@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -435,4 +436,41 @@ func TestImpactRebuildsWithoutSkips(t *testing.T) {
 		t.Fatal("no skip tables after the rebuild")
 	}
 	compareWithFTS5(t, s, queries)
+}
+
+// TestImpactRebuildsWithoutMinDF: an impact index built while its bound
+// grew with the corpus (no impact_min_df in meta) is rebuilt once by the
+// next MaintainImpact with ImpactMinDF, so that its rarer terms get lists,
+// and the next run only updates the delta. Results equal FTS5's throughout.
+func TestImpactRebuildsWithoutMinDF(t *testing.T) {
+	ctx := context.Background()
+	paths, sections := realNotes(t, 200)
+	s := mustOpen(t)
+	for _, p := range paths[:150] {
+		put(t, s, p, sections[p]...)
+	}
+	if _, err := s.BuildImpact(ctx, 2*ImpactMinDF); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.Exec("DELETE FROM meta WHERE key = ?", metaImpactMinDF); err != nil {
+		t.Fatal(err)
+	}
+	var before int
+	s.db.QueryRow("SELECT count(*) FROM impact_terms").Scan(&before)
+	queries := testQueries(t, sections)[:40]
+	compareWithFTS5(t, s, queries)
+	rebuilt, st, err := s.MaintainImpact(ctx)
+	if err != nil || !rebuilt {
+		t.Fatalf("MaintainImpact = %v, %v; want a rebuild for the missing impact_min_df", rebuilt, err)
+	}
+	if st.Terms <= before {
+		t.Errorf("rebuild with ImpactMinDF %d stored %d terms, no more than the %d of bound %d", ImpactMinDF, st.Terms, before, 2*ImpactMinDF)
+	}
+	if v, _ := s.Meta(ctx, metaImpactMinDF); v != strconv.Itoa(ImpactMinDF) {
+		t.Errorf("impact_min_df = %q after the rebuild, want %d", v, ImpactMinDF)
+	}
+	compareWithFTS5(t, s, queries)
+	if rebuilt, _, err := s.MaintainImpact(ctx); err != nil || rebuilt {
+		t.Fatalf("second MaintainImpact = %v, %v; want a delta update", rebuilt, err)
+	}
 }
