@@ -423,10 +423,15 @@ func (s *Store) vectorHits(ctx context.Context, q []float32, k int, probes func(
 	qq := ivf.Quantize(q, center)
 	var probe []int64
 	if probes != nil {
-		if probe, err = s.nearestLists(ctx, qq); err != nil {
-			return nil, err
+		var lists int
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunk_vec_lists").Scan(&lists); err != nil {
+			return nil, fmt.Errorf("vector lists: %w", err)
 		}
-		probe = probe[:probes(len(probe))]
+		if lists > 0 {
+			if probe, err = s.nearestLists(ctx, qq, probes(lists)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return s.scanLists(ctx, qq, probe, k)
 }

@@ -103,7 +103,7 @@ func BenchmarkProbeSchedule(b *testing.B) {
 					b.Fatal(err)
 				}
 				t1 := time.Now()
-				if _, err := s.nearestLists(ctx, ivf.Quantize(vecs[i%len(vecs)], center)); err != nil {
+				if _, err := s.nearestLists(ctx, ivf.Quantize(vecs[i%len(vecs)], center), Probes(lists)); err != nil {
 					b.Fatal(err)
 				}
 				knn = append(knn, float64(t1.Sub(t0).Nanoseconds())/1e6)

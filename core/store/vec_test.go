@@ -276,12 +276,23 @@ func TestScanMatchesVec0(t *testing.T) {
 	}
 	for qi := 0; qi < 5; qi++ {
 		q := ivf.Quantize(clustered(r, 1, dim, 1)[0], center)
-		order, err := s.nearestLists(ctx, q)
+		order, err := s.nearestLists(ctx, q, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if want := lists.NearestN(q, lists.Len()); !slices.Equal(order, want) {
 			t.Fatalf("query %d: vaultctx_nearest ranks lists %v, Go %v", qi, order, want)
+		}
+		// The n nearest alone, kept while the rows stream past, are the
+		// prefix of the full ranking.
+		for _, n := range []int{1, 3, lists.Len() - 1, lists.Len() + 5} {
+			some, err := s.nearestLists(ctx, q, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := order[:min(n, len(order))]; !slices.Equal(some, want) {
+				t.Fatalf("query %d: the %d nearest lists are %v, want %v", qi, n, some, want)
+			}
 		}
 		for _, k := range []int{1, 10, 100} {
 			for _, l := range append(lists.NearestN(q, 3), -1) {

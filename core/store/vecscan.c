@@ -11,12 +11,16 @@
 //     score = dot(q, x) / (|q|·|x|) in double, 0 when either norm is 0:
 //     the cosine vec0's own int8 KNN ranks by.
 //
-//   vaultctx_nearest(u, list, centroid)
+//   vaultctx_nearest(u, n, list, centroid)
 //     u         BLOB  the unit float32 query (dim floats, native order)
+//     n         INT   lists to return; 0 or less: all of them
 //     list      INT   a chunk_vec_lists row's id
 //     centroid  BLOB  its unit float32 centroid (dim floats)
-//     returns   BLOB  every list id as int64, nearest first (by the float32
-//                     dot product; ties by smaller id); NULL for no rows.
+//     returns   BLOB  the n nearest list ids as int64, nearest first (by the
+//                     float32 dot product; ties by smaller id); NULL for no
+//                     rows. Only the n best are kept while the rows stream
+//                     past (vc_top), so a query that probes 101 of 2,034
+//                     lists does not sort all 2,034.
 //
 // Both read their blobs where SQLite keeps them (a memory-mapped page when
 // the value fits in one) and allocate only their small results.
@@ -192,8 +196,8 @@ typedef struct {
 	int started;
 	int dim;
 	float *u, *c;
-	vc_hit *h;
-	int n, cap;
+	int all; // n <= 0: keep every list (grow top as rows come)
+	vc_top top;
 } nearest_state;
 
 static void nearest_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -206,57 +210,46 @@ static void nearest_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 		s->started = 1;
 		int bytes = sqlite3_value_bytes(argv[0]);
 		const void *u = sqlite3_value_blob(argv[0]);
-		if (bytes <= 0 || bytes % 4 != 0 || u == NULL) {
+		sqlite3_int64 n = sqlite3_value_int64(argv[1]);
+		if (bytes <= 0 || bytes % 4 != 0 || u == NULL || n > 1000000) {
 			s->failed = 1;
-			sqlite3_result_error(ctx, "vaultctx_nearest: bad query vector", -1);
+			sqlite3_result_error(ctx, "vaultctx_nearest: bad query vector or n", -1);
 			return;
 		}
 		s->dim = bytes / 4;
+		s->all = n <= 0;
 		// Copies, so that the kernel reads aligned floats.
 		s->u = sqlite3_malloc(bytes);
 		s->c = sqlite3_malloc(bytes);
-		if (s->u == NULL || s->c == NULL) {
+		if (s->u == NULL || s->c == NULL || !vc_top_init(&s->top, s->all ? 256 : (int)n)) {
 			s->failed = 1;
 			sqlite3_result_error_nomem(ctx);
 			return;
 		}
 		memcpy(s->u, u, bytes);
 	}
-	sqlite3_int64 list = sqlite3_value_int64(argv[1]);
-	const void *c = sqlite3_value_blob(argv[2]);
-	if (c == NULL || sqlite3_value_bytes(argv[2]) != 4 * s->dim) {
+	sqlite3_int64 list = sqlite3_value_int64(argv[2]);
+	const void *c = sqlite3_value_blob(argv[3]);
+	if (c == NULL || sqlite3_value_bytes(argv[3]) != 4 * s->dim) {
 		s->failed = 1;
 		sqlite3_result_error(ctx, "vaultctx_nearest: a centroid has the wrong size", -1);
 		return;
 	}
-	if (s->n == s->cap) {
-		int cap = s->cap ? 2 * s->cap : 256;
-		vc_hit *h = sqlite3_realloc64(s->h, (sqlite3_uint64)cap * sizeof(vc_hit));
+	if (s->all && s->top.n == s->top.k) {
+		int k = 2 * s->top.k;
+		vc_hit *h = sqlite3_realloc64(s->top.h, (sqlite3_uint64)k * sizeof(vc_hit));
 		if (h == NULL) {
 			s->failed = 1;
 			sqlite3_result_error_nomem(ctx);
 			return;
 		}
-		s->h = h;
-		s->cap = cap;
+		s->top.h = h;
+		s->top.k = k;
 	}
 	memcpy(s->c, c, 4 * (size_t)s->dim);
 	float d;
 	dots_f32(s->u, s->c, s->dim, 1, &d);
-	s->h[s->n].id = list;
-	s->h[s->n].score = (double)d;
-	s->n++;
-}
-
-static int vc_cmp(const void *a, const void *b) {
-	const vc_hit *x = a, *y = b;
-	if (vc_worse(x, y)) {
-		return 1;
-	}
-	if (vc_worse(y, x)) {
-		return -1;
-	}
-	return 0;
+	vc_top_offer(&s->top, list, (double)d);
 }
 
 static void nearest_final(sqlite3_context *ctx) {
@@ -266,24 +259,23 @@ static void nearest_final(sqlite3_context *ctx) {
 		return;
 	}
 	if (!s->failed) {
-		if (s->n == 0) {
+		if (s->top.n == 0) {
 			sqlite3_result_null(ctx);
 		} else {
-			qsort(s->h, s->n, sizeof(vc_hit), vc_cmp);
-			int64_t *ids = sqlite3_malloc64((sqlite3_uint64)s->n * sizeof(int64_t));
+			int64_t *ids = sqlite3_malloc64((sqlite3_uint64)s->top.n * sizeof(int64_t));
 			if (ids == NULL) {
 				sqlite3_result_error_nomem(ctx);
 			} else {
-				for (int i = 0; i < s->n; i++) {
-					ids[i] = s->h[i].id;
+				for (int i = 0; i < s->top.n; i++) {
+					ids[i] = s->top.h[i].id;
 				}
-				sqlite3_result_blob64(ctx, ids, (sqlite3_uint64)s->n * sizeof(int64_t), sqlite3_free);
+				sqlite3_result_blob64(ctx, ids, (sqlite3_uint64)s->top.n * sizeof(int64_t), sqlite3_free);
 			}
 		}
 	}
 	sqlite3_free(s->u);
 	sqlite3_free(s->c);
-	sqlite3_free(s->h);
+	sqlite3_free(s->top.h);
 }
 
 // vaultctx_vecscan_init registers both functions on a new connection; it
@@ -296,5 +288,5 @@ int vaultctx_vecscan_init(sqlite3 *db, char **err, const void *api) {
 	if (rc != SQLITE_OK) {
 		return rc;
 	}
-	return sqlite3_create_function_v2(db, "vaultctx_nearest", 3, flags, NULL, NULL, nearest_step, nearest_final, NULL);
+	return sqlite3_create_function_v2(db, "vaultctx_nearest", 4, flags, NULL, NULL, nearest_step, nearest_final, NULL);
 }

@@ -33,16 +33,17 @@ import (
 // vaultctx_knn and vaultctx_nearest.
 func registerVecScan() { C.vaultctx_vecscan_auto() }
 
-// nearestLists returns every IVF list id, nearest to q first (ties by
-// smaller id), ranked inside SQLite; nil when there are no lists.
-func (s *Store) nearestLists(ctx context.Context, q ivf.Vec) ([]int64, error) {
+// nearestLists returns the n IVF list ids nearest to q (all of them when
+// n <= 0), nearest first (ties by smaller id), ranked inside SQLite; nil
+// when there are no lists.
+func (s *Store) nearestLists(ctx context.Context, q ivf.Vec, n int) ([]int64, error) {
 	u := q.Unit()
 	b := make([]byte, 4*len(u))
 	for i, x := range u {
 		binary.NativeEndian.PutUint32(b[4*i:], math.Float32bits(x))
 	}
 	var raw []byte
-	err := s.db.QueryRowContext(ctx, "SELECT vaultctx_nearest(?, list, centroid) FROM chunk_vec_lists", b).Scan(&raw)
+	err := s.db.QueryRowContext(ctx, "SELECT vaultctx_nearest(?, ?, list, centroid) FROM chunk_vec_lists", b, n).Scan(&raw)
 	if err != nil {
 		return nil, fmt.Errorf("vector lists: %w", err)
 	}
