@@ -23,6 +23,19 @@ func dotsI8(q []int8, v []byte, dot, nn []int32) {
 		C.int(len(q)), C.int(len(dot)), (*C.int32_t)(unsafe.Pointer(&dot[0])), (*C.int32_t)(unsafe.Pointer(&nn[0])))
 }
 
+// dotsI8Portable is dotsI8 by the portable C loop alone (dots_i8_c),
+// whatever the CPU offers, so that tests compare both kernels on a machine
+// where dotsI8 picks the AVX2 one.
+func dotsI8Portable(q []int8, v []byte, dot, nn []int32) {
+	if len(q) == 0 || len(dot) == 0 {
+		return
+	}
+	_ = v[len(dot)*len(q)-1]
+	_ = nn[len(dot)-1]
+	C.dots_i8_c((*C.int8_t)(unsafe.Pointer(&q[0])), (*C.int8_t)(unsafe.Pointer(&v[0])),
+		C.int(len(q)), C.int(len(dot)), (*C.int32_t)(unsafe.Pointer(&dot[0])), (*C.int32_t)(unsafe.Pointer(&nn[0])))
+}
+
 // dotI8 returns the dot product of the int8 vector q with v, the bytes of
 // another int8 vector of the same length, and v's squared norm: the slow
 // reference for dotsI8.

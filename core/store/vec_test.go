@@ -104,22 +104,34 @@ func asI8(v string) ivf.Vec {
 
 func TestDotKernelsMatchGo(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	for _, dim := range []int{1, 7, 8, 9, 100, 256, 384} {
+	for _, dim := range []int{1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 256, 300, 384} {
 		const n = 37
 		q := make(ivf.Vec, dim)
 		for i := range q {
-			q[i] = int8(r.Intn(255) - 127)
+			q[i] = int8(r.Intn(256) - 128)
 		}
 		v := make([]byte, n*dim)
 		for i := range v {
-			v[i] = byte(int8(r.Intn(255) - 127))
+			v[i] = byte(int8(r.Intn(256) - 128))
 		}
-		dot, nn := make([]int32, n), make([]int32, n)
-		dotsI8(q, v, dot, nn)
-		for j := 0; j < n; j++ {
-			wd, wn := dotI8(q, v[j*dim:(j+1)*dim])
-			if dot[j] != wd || nn[j] != wn {
-				t.Fatalf("dim %d vector %d: C (%d, %d), Go (%d, %d)", dim, j, dot[j], nn[j], wd, wn)
+		// The extremes: every product at its largest, in both signs.
+		if dim >= 2 {
+			for i := range dim {
+				v[i] = 0x80 // -128
+				q[i] = -128
+			}
+			for i := dim; i < 2*dim; i++ {
+				v[i] = 0x7f
+			}
+		}
+		for name, kernel := range map[string]func(q []int8, v []byte, dot, nn []int32){"dotsI8": dotsI8, "dotsI8Portable": dotsI8Portable} {
+			dot, nn := make([]int32, n), make([]int32, n)
+			kernel(q, v, dot, nn)
+			for j := 0; j < n; j++ {
+				wd, wn := dotI8(q, v[j*dim:(j+1)*dim])
+				if dot[j] != wd || nn[j] != wn {
+					t.Fatalf("%s, dim %d vector %d: C (%d, %d), Go (%d, %d)", name, dim, j, dot[j], nn[j], wd, wn)
+				}
 			}
 		}
 		u, fv := make([]float32, dim), make([]float32, n*dim)
