@@ -512,18 +512,33 @@ func (s *Store) countGone(ctx context.Context) error {
 	}
 	gone := map[string]int64{}
 	if dead.Len() > 0 {
-		rows, err := s.db.QueryContext(ctx, `SELECT t.term, t.postings, d.postings FROM impact_terms t LEFT JOIN impact_delta d ON d.term = t.term`)
+		// A list with a skip table has only the blocks that can hold a
+		// dead chunk decoded (a few edits touch few blocks); the delta and
+		// lists without a table are decoded whole.
+		ids := dead.IDs()
+		rows, err := s.db.QueryContext(ctx, `SELECT t.term, t.postings, d.postings, k.skips FROM impact_terms t
+			LEFT JOIN impact_delta d ON d.term = t.term LEFT JOIN impact_skips k ON k.term = t.term`)
 		if err != nil {
 			return wrap(err)
 		}
 		for rows.Next() {
 			var term string
-			var blob, delta []byte
-			if err := rows.Scan(&term, &blob, &delta); err != nil {
+			var blob, delta, table []byte
+			if err := rows.Scan(&term, &blob, &delta, &table); err != nil {
 				rows.Close()
 				return wrap(err)
 			}
-			c, err := dead.CountIn(blob, delta)
+			var c int64
+			if sk := decodeSkips(impactTerm{postings: blob, skips: table}); sk != nil {
+				c, err = dead.CountInBlocks(blob, sk, ids)
+			} else {
+				c, err = dead.CountIn(blob)
+			}
+			if err == nil {
+				var cd int64
+				cd, err = dead.CountIn(delta)
+				c += cd
+			}
 			if err != nil {
 				rows.Close()
 				return wrap(err)

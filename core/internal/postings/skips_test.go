@@ -114,3 +114,70 @@ func FuzzDecodeSkips(f *testing.F) {
 		}
 	})
 }
+
+// TestCountInBlocks: counting a set's members in a list through its skip
+// table, decoding only the blocks that can hold them, gives CountIn's
+// count, for sets that hit block edges, fall before, between and after
+// the list, and are empty.
+func TestCountInBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 127, 128, 129, 1000, 5000} {
+		ps, blob, lenOf := skipList(r, n, 40)
+		table, err := BuildSkips(blob, lenOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sk Skips
+		if !DecodeSkips(&sk, table, n, len(blob)) {
+			t.Fatalf("n=%d: own table rejected", n)
+		}
+		last := ps[len(ps)-1].Doc
+		for trial := 0; trial < 40; trial++ {
+			var set IDSet
+			switch trial % 4 {
+			case 0: // a few random ids, in and out of the list
+				for range 1 + r.IntN(20) {
+					set.Add(uint32(r.IntN(int(last) + 100)))
+				}
+			case 1: // block edges: each block's first and last posting
+				for b := 0; b < sk.Len(); b++ {
+					if r.IntN(2) == 0 {
+						set.Add(sk.Last[b])
+					} else {
+						set.Add(ps[b*BlockLen].Doc)
+					}
+				}
+			case 2: // ids between postings only
+				for _, p := range ps {
+					if r.IntN(4) == 0 && p.Doc > 0 && !slicesContainsDoc(ps, p.Doc-1) {
+						set.Add(p.Doc - 1)
+					}
+				}
+			case 3: // nothing, or past the end
+				if r.IntN(2) == 0 {
+					set.Add(last + 1 + uint32(r.IntN(50)))
+				}
+			}
+			want, err := set.CountIn(blob)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := set.CountInBlocks(blob, &sk, set.IDs())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Fatalf("n=%d trial %d: CountInBlocks %d, CountIn %d (set of %d)", n, trial, got, want, set.Len())
+			}
+		}
+	}
+}
+
+func slicesContainsDoc(ps []Posting, d uint32) bool {
+	for _, p := range ps {
+		if p.Doc == d {
+			return true
+		}
+	}
+	return false
+}
