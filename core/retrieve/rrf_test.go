@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -324,10 +325,25 @@ type constEmbedder struct{}
 func (constEmbedder) Encode(string) ([]float32, error) { return []float32{1, 0}, nil }
 
 // A query of punctuation alone has nothing to match: no mode may return
-// the arbitrary nearest neighbours of its embedding.
+// the arbitrary nearest neighbours of its embedding. An emoji alone is
+// matched by BM25 (its token in the cjk column) and not embedded.
 func TestNoWordsNoHits(t *testing.T) {
 	src := fakeSource{kw: []Scored{{1, 2}}, vec: []Scored{{4, 0.9}}, texts: map[int64]string{1: "aaaa", 4: "dddd"}}
-	for _, q := range []string{"*", `"`, " -- ", "📅"} {
+	for _, mode := range []string{ModeBM25, ModeVector, ModeHybrid} {
+		hits, err := Search(context.Background(), src, constEmbedder{}, "📅", Options{Mode: mode})
+		want := []int64{1} // the keyword hit alone
+		if mode == ModeVector {
+			want = nil
+		}
+		var got []int64
+		for _, h := range hits {
+			got = append(got, h.ChunkID)
+		}
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s 📅: hits %v, %v; want %v", mode, got, err, want)
+		}
+	}
+	for _, q := range []string{"*", `"`, " -- ", "→ ©"} {
 		for _, mode := range []string{ModeBM25, ModeVector, ModeHybrid} {
 			hits, err := Search(context.Background(), src, constEmbedder{}, q, Options{Mode: mode})
 			if err != nil || len(hits) != 0 {

@@ -100,7 +100,8 @@ type Embedder interface {
 // hits in front (KeepLead) and returns the first Options.K. With a nil
 // Embedder, or a source without vectors, hybrid degrades to BM25 ranks
 // alone (VecRank stays 0), and vector mode returns ErrNoVectors. A query
-// without a letter or a digit returns no hits.
+// without a letter, a digit or an emoji returns no hits; one whose only
+// words are emoji (📅) is searched by BM25 alone.
 //
 // With Options.Collapse, the fused list is hydrated in rank order and
 // near-duplicates are folded (see Collapse) until K distinct hits are
@@ -111,19 +112,20 @@ type Embedder interface {
 // deepening never reorders what the first window ranked.
 func Search(ctx context.Context, src Source, emb Embedder, query string, opt Options) ([]Hit, error) {
 	opt = opt.withDefaults()
-	if !hasWord(query) {
-		// Nothing to match ("*", a lone quote): BM25 finds nothing, and
-		// the embedding of punctuation would bring back arbitrary chunks.
-		if opt.Mode == ModeVector && emb == nil {
-			return nil, ErrNoVectors
-		}
-		return nil, nil
-	}
 	if opt.Mode == ModeVector && emb == nil {
 		return nil, ErrNoVectors
 	}
+	word := hasWord(query)
+	if !word && !hasEmoji(query) {
+		// Nothing to match ("*", a lone quote): BM25 finds nothing, and
+		// the embedding of punctuation would bring back arbitrary chunks.
+		return nil, nil
+	}
 	var qvec []float32
-	if (opt.Mode == ModeVector || opt.Mode == ModeHybrid) && emb != nil && strings.TrimSpace(query) != "" {
+	// An emoji alone (📅) is matched by BM25, through its token in the cjk
+	// column (ftsquery.EmojiToken), but not embedded: like punctuation, its
+	// embedding would bring back arbitrary chunks.
+	if word && (opt.Mode == ModeVector || opt.Mode == ModeHybrid) && emb != nil {
 		v, err := emb.Encode(query)
 		if err != nil {
 			return nil, fmt.Errorf("embed query: %w", err)
@@ -369,6 +371,17 @@ func isZero(v []float32) bool {
 func hasWord(s string) bool {
 	for _, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasEmoji reports whether s holds an emoji (textan.Emoji), which keyword
+// search matches as a token of its own.
+func hasEmoji(s string) bool {
+	for _, r := range s {
+		if textan.Emoji(r) {
 			return true
 		}
 	}
