@@ -413,6 +413,7 @@ func (s *Store) vectorHits(ctx context.Context, q []float32, k int, probes func(
 	if !s.vecOK || k <= 0 {
 		return nil, nil
 	}
+	k = min(k, maxKNN)
 	if len(q) != s.vecDim {
 		return nil, fmt.Errorf("query vector has %d dimensions, index has %d", len(q), s.vecDim)
 	}
@@ -435,6 +436,11 @@ func (s *Store) vectorHits(ctx context.Context, q []float32, k int, probes func(
 	}
 	return s.scanLists(ctx, qq, probe, k)
 }
+
+// maxKNN is the most hits a vector query returns (vaultctx_knn's bound on
+// k, vecscan.c): a larger k, which no index this size can fill with
+// useful hits, is cut to it instead of failing.
+const maxKNN = 1000000
 
 // queryer is what both *sql.DB and *sql.Tx offer.
 type queryer interface {

@@ -450,3 +450,25 @@ func TestProbes(t *testing.T) {
 		prev = p
 	}
 }
+
+// TestVectorHitsHugeK: a k past what the scan can keep (vecscan.c's bound)
+// returns every vector the probed lists hold, as a k that merely exceeds
+// the vectors does, instead of leaking the SQL function's error.
+func TestVectorHitsHugeK(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(5))
+	const dim = 16
+	fillVectors(t, s, clustered(r, 200, dim, 4), 16)
+	q := clustered(r, 1, dim, 1)[0]
+	want, err := s.VectorHits(ctx, q, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{maxKNN, maxKNN + 1, 2 * maxKNN, math.MaxInt32} {
+		got, err := s.VectorHits(ctx, q, k)
+		if err != nil || len(got) != len(want) {
+			t.Fatalf("k=%d: %d hits, %v; want the %d of k=1000", k, len(got), err, len(want))
+		}
+	}
+}
