@@ -25,10 +25,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"os"
 	"os/signal"
+	"reflect"
 	"strings"
 	"syscall"
 
@@ -127,6 +129,7 @@ func run(args []string) int {
 		kong.Name("vaultctx"),
 		kong.Description("Hybrid BM25 + vector search over a markdown vault, for Claude Code hooks."),
 		kong.UsageOnError(),
+		kong.NamedMapper("path", pathMapper{}),
 	}
 	for _, cmd := range cmds {
 		opts = append(opts, kong.DynamicCommand(cmd.name, cmd.help, "", cmd.cmd))
@@ -183,4 +186,26 @@ func withDB(hint, db string) string {
 	q := settings.ShellQuote(db)
 	hint = strings.ReplaceAll(hint, "`vaultctx index --full`", "`vaultctx index --full --db "+q+"`")
 	return strings.ReplaceAll(hint, "`vaultctx index`", "`vaultctx index --db "+q+"`")
+}
+
+// pathMapper decodes the type:"path" flags (all strings) as kong's own path
+// mapper does, "~" expanded and made absolute, except that an empty value
+// is an error: kong read it as the current directory, so `index --vault ""`
+// (an unset shell variable) indexed whatever folder the user stood in.
+type pathMapper struct{}
+
+// Decode implements kong.Mapper.
+func (pathMapper) Decode(ctx *kong.DecodeContext, target reflect.Value) error {
+	if target.Kind() != reflect.String {
+		return fmt.Errorf("a path flag must be a string, not %s", target.Type())
+	}
+	var p string
+	if err := ctx.Scan.PopValueInto("path", &p); err != nil {
+		return err
+	}
+	if p == "" {
+		return errors.New("empty path (use . for the current directory)")
+	}
+	target.SetString(kong.ExpandPath(p))
+	return nil
 }
