@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -87,6 +88,73 @@ func TestListItem(t *testing.T) {
 	} {
 		if got := ListItem(in); got != want {
 			t.Errorf("ListItem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// countingSource is a fakeSource that records the k of every leg call.
+type countingSource struct {
+	fakeSource
+	kwK, vecK *[]int
+}
+
+func (c countingSource) KeywordHits(ctx context.Context, q string, k int) ([]Scored, error) {
+	*c.kwK = append(*c.kwK, k)
+	return c.fakeSource.KeywordHits(ctx, q, k)
+}
+
+func (c countingSource) VectorHits(ctx context.Context, v []float32, k int) ([]Scored, error) {
+	*c.vecK = append(*c.vecK, k)
+	return c.fakeSource.VectorHits(ctx, v, k)
+}
+
+// Deepening widens windows of one deep call per leg instead of asking the
+// legs again, and ranks exactly as collapsing the plain deeper lists does.
+func TestCollapseDeepensInOneCall(t *testing.T) {
+	// Eight copies of each of 40 sections, ranked alike by both legs: 30
+	// candidates hold 4 distinct sections, 60 hold 8 and 120 hold 15, so
+	// both deepenings are needed.
+	src := fakeSource{texts: map[int64]string{}}
+	for id := int64(1); id <= 320; id++ {
+		src.texts[id] = words(int(id-1)/8*100, 40)
+		src.kw = append(src.kw, Scored{id, 1000 - float64(id)})
+		src.vec = append(src.vec, Scored{id, 1 - float64(id)/1000})
+	}
+	var kwK, vecK []int
+	cs := countingSource{src, &kwK, &vecK}
+	ctx := context.Background()
+	got, err := Search(ctx, cs, unitEmbedder{}, "q", Options{K: 10, Collapse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := DefaultCandidates << maxDeepen
+	if !reflect.DeepEqual(kwK, []int{deep}) || !reflect.DeepEqual(vecK, []int{deep}) {
+		t.Errorf("legs asked for k = %v and %v, want one call each for %d", kwK, vecK, deep)
+	}
+	if len(got) != 10 {
+		t.Fatalf("%d hits, want 10 distinct", len(got))
+	}
+	// The reference: the first window fused and collapsed, then the hits
+	// new to the doubled window fused among themselves, ranked after.
+	var ref []Hit
+	seen := map[int64]bool{}
+	for n := DefaultCandidates; n <= deep && len(ref) < 10; n *= 2 {
+		plain, err := Search(ctx, src, unitEmbedder{}, "q", Options{K: 2 * n, Candidates: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fresh []Hit
+		for _, h := range plain {
+			if !seen[h.ChunkID] {
+				seen[h.ChunkID] = true
+				fresh = append(fresh, h)
+			}
+		}
+		ref = Collapse(append(ref, fresh...))
+	}
+	for i := range min(10, len(ref)) {
+		if got[i].ChunkID != ref[i].ChunkID {
+			t.Errorf("hit %d is chunk %d, want %d", i+1, got[i].ChunkID, ref[i].ChunkID)
 		}
 	}
 }

@@ -106,8 +106,9 @@ type Embedder interface {
 // With Options.Collapse, the fused list is hydrated in rank order and
 // near-duplicates are folded (see Collapse) until K distinct hits are
 // found. When the candidates run out first and a leg returned as many as
-// it was asked for, the legs are asked again for twice as many, up to
-// maxDeepen times (4 x Candidates); the results new to the deeper lists
+// it was asked for, the window of each leg doubles, up to maxDeepen times
+// (4 x Candidates, fetched from each leg in one call); the results new to
+// the deeper windows
 // are fused among themselves and ranked after the ones already seen, so
 // deepening never reorders what the first window ranked.
 func Search(ctx context.Context, src Source, emb Embedder, query string, opt Options) ([]Hit, error) {
@@ -136,11 +137,21 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 			qvec = v
 		}
 	}
+	// With Collapse, each leg runs once, for the deepest window the
+	// deepening below may need, and every window is a prefix of that list:
+	// a leg's top n is the first n of its top 4n (both legs rank exactly),
+	// and asking for 4n costs a BM25 or KNN leg little more than asking
+	// for n, where a second round would cost both legs again.
 	n := opt.Candidates
-	kw, vec, err := legs(ctx, src, query, qvec, opt, n)
+	depth := n
+	if opt.Collapse {
+		depth = n << maxDeepen
+	}
+	kwAll, vecAll, err := legs(ctx, src, query, qvec, opt, depth)
 	if err != nil {
 		return nil, err
 	}
+	kw, vec := window(opt, kwAll, vecAll, n)
 	fused := fuse(opt, kw, vec)
 	var hits []Hit
 	if !opt.Collapse {
@@ -165,9 +176,7 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 				break
 			}
 			n *= 2
-			if kw, vec, err = legs(ctx, src, query, qvec, opt, n); err != nil {
-				return nil, err
-			}
+			kw, vec = window(opt, kwAll, vecAll, n)
 			seen := make(map[int64]bool, len(fused))
 			for _, f := range fused {
 				seen[f.ID] = true
@@ -218,8 +227,7 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 const maxDeepen = 2
 
 // legs runs the legs the mode needs with n candidates each: BM25 on query
-// and KNN on qvec (nil: no vector leg), vector hits under Options.MinCosine
-// dropped in hybrid mode.
+// and KNN on qvec (nil: no vector leg), unfiltered (see window).
 func legs(ctx context.Context, src Source, query string, qvec []float32, opt Options, n int) (kw, vec []Scored, err error) {
 	needKW := opt.Mode == ModeBM25 || opt.Mode == ModeHybrid
 	needVec := (opt.Mode == ModeVector || opt.Mode == ModeHybrid) && qvec != nil
@@ -235,15 +243,6 @@ func legs(ctx context.Context, src Source, query string, qvec []float32, opt Opt
 	}()
 	if needVec {
 		vec, err = src.VectorHits(ctx, qvec, n)
-		if err == nil && opt.MinCosine > 0 && opt.Mode == ModeHybrid {
-			kept := vec[:0]
-			for _, h := range vec {
-				if h.Score >= opt.MinCosine {
-					kept = append(kept, h)
-				}
-			}
-			vec = kept
-		}
 	}
 	<-done
 	if kwErr != nil {
@@ -253,6 +252,23 @@ func legs(ctx context.Context, src Source, query string, qvec []float32, opt Opt
 		return nil, nil, err
 	}
 	return kw, vec, nil
+}
+
+// window returns the first n hits of each leg's list (see legs), with the
+// vector hits under Options.MinCosine dropped in hybrid mode. kw and vec
+// are not changed.
+func window(opt Options, kw, vec []Scored, n int) (kwN, vecN []Scored) {
+	kwN, vecN = kw[:min(n, len(kw))], vec[:min(n, len(vec))]
+	if opt.MinCosine > 0 && opt.Mode == ModeHybrid {
+		kept := make([]Scored, 0, len(vecN))
+		for _, h := range vecN {
+			if h.Score >= opt.MinCosine {
+				kept = append(kept, h)
+			}
+		}
+		vecN = kept
+	}
+	return kwN, vecN
 }
 
 // fuse ranks the legs' lists as the mode asks: one list alone in BM25 and
