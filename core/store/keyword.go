@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -113,6 +114,18 @@ func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 	return ix, nil
 }
 
+// scoreWorkers is how many goroutines score the impact lists of one query
+// (bm25.Scorer.Workers): the CPUs Go may use, up to maxScoreWorkers. By the
+// time the lists are scored the vector leg has mostly finished, so a
+// second CPU would otherwise sit idle through the slowest step of a
+// search.
+var scoreWorkers = min(runtime.GOMAXPROCS(0), maxScoreWorkers)
+
+// maxScoreWorkers bounds scoreWorkers: each range of chunk ids prunes with
+// its own heap until the shared floor rises, so more ranges decode more
+// blocks in all.
+const maxScoreWorkers = 4
+
 // scoreWindow is the number of chunk ids keywordImpact scores at a time
 // (bm25.Scorer.Window). Tests shrink it to cross many window edges.
 var scoreWindow int64 = bm25.DefaultWindow
@@ -175,7 +188,7 @@ func (s *Store) keywordImpactScored(ctx context.Context, ix *impactIndex, terms,
 		idf := bm25.IDF(q.nRow, it.df)
 		lists = append(lists, bm25.List{Postings: it.postings, IDF: idf, Skips: decodeSkips(it)}, bm25.List{Postings: it.delta, IDF: idf})
 	}
-	sc := bm25.Scorer{Weights: w, AvgDL: q.avgdl, Lengths: &ix.lens, Dead: &q.dead, Last: ix.deltaID, Window: scoreWindow, Exhaustive: opt.exhaustive}
+	sc := bm25.Scorer{Weights: w, AvgDL: q.avgdl, Lengths: &ix.lens, Dead: &q.dead, Last: ix.deltaID, Window: scoreWindow, Workers: scoreWorkers, Exhaustive: opt.exhaustive}
 	top, err := sc.TopK(lists, extra, k)
 	if err != nil {
 		return nil, wrap(err)

@@ -63,6 +63,11 @@ type Scorer struct {
 	// Exhaustive scores every posting even when lists have skip tables
 	// (the reference the pruned scorer is tested against).
 	Exhaustive bool
+	// Workers is how many goroutines the pruned scorer splits the chunk
+	// ids among (ranges of whole windows, each with its own heap, sharing
+	// the best heap floor as θ); 0 or 1 scores in the calling goroutine.
+	// The top k is the same for any value.
+	Workers int
 	// Skipped counts the blocks of lists with skip tables that TopK left
 	// undecoded, over every call (a measure of the pruning).
 	Skipped int

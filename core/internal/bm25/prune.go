@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/vaultctx/vaultctx/core/internal/postings"
 	"github.com/vaultctx/vaultctx/core/internal/topk"
@@ -90,31 +92,28 @@ func (s *Scorer) usable() bool {
 
 // pruned is TopK's pruned scorer over the lists (lists[i].Skips decoded, or
 // nil) for the chunk ids 0..Last, offering the chunks that can reach the
-// top k to top; early are the ids of extra up to Last, sorted.
+// top k to top; early are the ids of extra up to Last, sorted. With
+// Scorer.Workers above 1, the ids are split into that many ranges of whole
+// windows, scored side by side (see prunedRange), each into its own heap,
+// and the heaps' hits are offered to top: each range's top k holds every
+// chunk of the overall top k that falls in it, so top ends with the same k
+// chunks and scores as one range would give.
 func (s *Scorer) pruned(lists []List, skips []*postings.Skips, extra map[int64]float64, early []int64, top *topk.K, k int) error {
 	norm := K1 * B / s.AvgDL
-	t := term{w: s.Weights, norm: norm, lens: s.Lengths, dead: s.Dead}
-	if t.dead != nil && t.dead.Len() == 0 {
-		t.dead = nil
-	}
-	var ls []*plist
+	// The block bounds of each list with a skip table, shared by the ranges.
+	ubs := make([][]float64, len(lists))
 	for i, l := range lists {
-		if len(l.Postings) == 0 {
+		sk := skips[i]
+		if len(l.Postings) == 0 || sk == nil {
 			continue
 		}
-		pl := &plist{idf: l.IDF, sk: skips[i], cb: -1}
-		if err := pl.dec.Reset(l.Postings); err != nil {
-			return err
-		}
-		if pl.sk != nil {
-			pl.ub = make([]float64, pl.sk.Len())
-			for b := range pl.ub {
-				for _, c := range pl.sk.Corners[pl.sk.Start[b]:pl.sk.Start[b+1]] {
-					pl.ub[b] = max(pl.ub[b], contrib(&t.w, pl.idf, norm, float64(c.Len), c.Text, c.Section, c.Heading, 0))
-				}
+		ub := make([]float64, sk.Len())
+		for b := range ub {
+			for _, c := range sk.Corners[sk.Start[b]:sk.Start[b+1]] {
+				ub[b] = max(ub[b], contrib(&s.Weights, l.IDF, norm, float64(c.Len), c.Text, c.Section, c.Heading, 0))
 			}
 		}
-		ls = append(ls, pl)
+		ubs[i] = ub
 	}
 	// θ before the heap fills: the k-th best extra score.
 	theta0 := 0.0
@@ -133,15 +132,91 @@ func (s *Scorer) pruned(lists []List, skips []*postings.Skips, extra map[int64]f
 	if p := s.Lengths.PartLen(); p > 0 {
 		win = min(win, p)
 	}
+	nwin := s.Last/win + 1 // windows over 0..Last
+	workers := int64(max(1, s.Workers))
+	workers = min(workers, nwin)
+	if workers == 1 {
+		skipped, err := s.prunedRange(lists, skips, ubs, extra, early, top, theta0, win, 0, s.Last+1, nil)
+		s.Skipped += skipped
+		return err
+	}
+	var shared sharedFloor
+	tops := make([]*topk.K, workers)
+	skipped := make([]int, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for i := range workers {
+		lo, hi := i*nwin/workers*win, min((i+1)*nwin/workers*win, s.Last+1)
+		from, _ := slices.BinarySearch(early, lo)
+		to, _ := slices.BinarySearch(early, hi)
+		tops[i] = topk.New(k)
+		wg.Go(func() {
+			skipped[i], errs[i] = s.prunedRange(lists, skips, ubs, extra, early[from:to], tops[i], theta0, win, lo, hi, &shared)
+		})
+	}
+	wg.Wait()
+	for i := range workers {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		s.Skipped += skipped[i]
+		for _, h := range tops[i].Sorted() {
+			top.Offer(h.ID, h.Score)
+		}
+	}
+	return nil
+}
+
+// sharedFloor is the best heap floor among the ranges of a parallel
+// pruned scorer: any range may prune with it, since the range that reached
+// it holds k chunks that score at least as much.
+type sharedFloor struct{ bits atomic.Uint64 }
+
+func (f *sharedFloor) load() float64 { return math.Float64frombits(f.bits.Load()) }
+
+// raise makes the floor at least v.
+func (f *sharedFloor) raise(v float64) {
+	for {
+		old := f.bits.Load()
+		if math.Float64frombits(old) >= v || f.bits.CompareAndSwap(old, math.Float64bits(v)) {
+			return
+		}
+	}
+}
+
+// prunedRange is the pruned scorer over the windows of chunk ids [from,
+// to) (from a multiple of win), offering to top and returning the number of
+// skip-table blocks it left undecoded. ubs[i] are the block bounds of
+// lists[i]; shared, when not nil, is the floor the ranges share.
+func (s *Scorer) prunedRange(lists []List, skips []*postings.Skips, ubs [][]float64, extra map[int64]float64, early []int64, top *topk.K, theta0 float64, win, from, to int64, shared *sharedFloor) (int, error) {
+	norm := K1 * B / s.AvgDL
+	t := term{w: s.Weights, norm: norm, lens: s.Lengths, dead: s.Dead}
+	if t.dead != nil && t.dead.Len() == 0 {
+		t.dead = nil
+	}
+	var ls []*plist
+	for i, l := range lists {
+		if len(l.Postings) == 0 {
+			continue
+		}
+		pl := &plist{idf: l.IDF, sk: skips[i], ub: ubs[i], cb: -1}
+		if err := pl.dec.Reset(l.Postings); err != nil {
+			return 0, err
+		}
+		ls = append(ls, pl)
+	}
 	acc := make([]float64, win)
 	touched := make([]uint64, (win+63)/64)
 	order := make([]*plist, 0, len(ls)) // skip-table lists by window bound
 	var nonEss []*plist                 // by descending window bound
-	for lo := int64(0); lo <= s.Last; lo += win {
-		hi := min(lo+win, s.Last+1)
+	for lo := from; lo < to; lo += win {
+		hi := min(lo+win, to)
 		theta := theta0
 		if f, full := top.Floor(); full {
 			theta = max(theta, f)
+		}
+		if shared != nil {
+			theta = max(theta, shared.load())
 		}
 		order = order[:0]
 		for _, l := range ls {
@@ -186,7 +261,7 @@ func (s *Scorer) pruned(lists []List, skips []*postings.Skips, extra map[int64]f
 		for _, l := range ls {
 			if l.ess {
 				if err := l.essential(&t, acc, touched, lo, hi, len(nonEss) > 0); err != nil {
-					return err
+					return 0, err
 				}
 			}
 		}
@@ -211,23 +286,27 @@ func (s *Scorer) pruned(lists []List, skips []*postings.Skips, extra map[int64]f
 					var ok bool
 					var err error
 					if sc, ok, err = s.check(&t, ls, nonEss, d, partial, theta, extra); err != nil {
-						return err
+						return 0, err
 					} else if !ok {
 						continue
 					}
 				}
 				top.Offer(int64(d), sc)
-				if f, full := top.Floor(); full {
-					theta = max(theta, f)
+				if f, full := top.Floor(); full && f > theta {
+					theta = f
+					if shared != nil {
+						shared.raise(f)
+					}
 				}
 			}
 		}
 		clear(touched)
 	}
+	skipped := 0
 	for _, l := range ls {
-		s.Skipped += len(l.ub) - l.decoded
+		skipped += len(l.ub) - l.decoded
 	}
-	return nil
+	return skipped, nil
 }
 
 // check decides whether chunk d, whose essential parts (and extra) sum to
@@ -344,10 +423,13 @@ func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64
 				continue
 			}
 			for ; l.i < l.n; l.i++ {
-				if int64(l.dec.Docs[l.i]) >= hi {
+				d := int64(l.dec.Docs[l.i])
+				if d >= hi {
 					return nil
 				}
-				add(l.i)
+				if d >= lo { // a range after the first starts past ids below lo
+					add(l.i)
+				}
 			}
 		}
 		return nil

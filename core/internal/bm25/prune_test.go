@@ -32,8 +32,8 @@ func skewedCorpus(r *rand.Rand, n int64, terms int) corpus {
 
 // TestPrunedMatchesExhaustive: with skip tables, TopK returns exactly the
 // exhaustive scorer's hits (ids, order and score bits) over corpora, k,
-// windows, weights, dead chunks, delta lists without tables and extra
-// scores, and skips blocks doing so.
+// windows, weights, dead chunks, delta lists without tables, extra scores
+// and numbers of workers, and skips blocks doing so.
 func TestPrunedMatchesExhaustive(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	var skipped, total int
@@ -94,6 +94,19 @@ func TestPrunedMatchesExhaustive(t *testing.T) {
 			}
 			t.Fatalf("round %d: %d hits, exhaustive %d", round, len(got), len(want))
 		}
+		// Split among workers, the ranges (and the delta lists without
+		// tables, decoded from their start in every range) give the same.
+		for _, workers := range []int{2, 3, 8} {
+			par := pr
+			par.Workers, par.Skipped = workers, 0
+			got, err := par.TopK(lists, extra, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("round %d (n=%d k=%d window=%d workers=%d): %d hits differ from the exhaustive %d", round, n, k, window, workers, len(got), len(want))
+			}
+		}
 		skipped += pr.Skipped
 		for _, l := range lists {
 			if l.Skips != nil {
@@ -128,8 +141,10 @@ func TestPrunedCorruptSkips(t *testing.T) {
 		}
 		lists = append(lists, List{Postings: blob, IDF: 1, Skips: sk})
 	}
-	s := &Scorer{Weights: [3]float64{1, 1, 1}, AvgDL: c.avgdl(), Lengths: lens, Last: c.n}
-	if _, err := s.TopK(lists, nil, 10); err == nil {
-		t.Fatal("lists read with another list's skip table scored without error")
+	for _, workers := range []int{1, 2} {
+		s := &Scorer{Weights: [3]float64{1, 1, 1}, AvgDL: c.avgdl(), Lengths: lens, Last: c.n, Workers: workers}
+		if _, err := s.TopK(lists, nil, 10); err == nil {
+			t.Fatalf("%d workers: lists read with another list's skip table scored without error", workers)
+		}
 	}
 }
