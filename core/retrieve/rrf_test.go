@@ -358,3 +358,19 @@ func TestNoWordsNoHits(t *testing.T) {
 		t.Errorf("vector mode without vectors: %v, want ErrNoVectors", err)
 	}
 }
+
+// A word that is a query term and also extends a shorter one ("scripts"
+// for "script scripts") is an exact occurrence, so the window opens at it
+// on every call, whatever order the terms are tried in.
+func TestSnippetExactOverPrefix(t *testing.T) {
+	text := "Run scripts here. " + strings.Repeat("filler words go on and on. ", 20) + "A script at the end."
+	want := Snippet(text, "scripts", 60, strings.ToUpper)
+	if !strings.HasPrefix(want, "Run SCRIPTS") {
+		t.Fatalf("Snippet for scripts = %q, want the window at the start", want)
+	}
+	for i := range 50 {
+		if got := Snippet(text, "script scripts", 60, strings.ToUpper); !strings.HasPrefix(got, "Run SCRIPTS") {
+			t.Fatalf("call %d: Snippet = %q, want the window at the first exact occurrence", i, got)
+		}
+	}
+}

@@ -44,13 +44,16 @@ func Snippet(text, query string, width int, mark func(string) string) string {
 			j++
 		}
 		w := fold(string(rs[i:j]))
+		// A word is an exact occurrence when it is a term, even when a
+		// shorter term is also its prefix ("scripts" for "script scripts").
+		exact, match := terms[w], terms[w]
 		for t := range terms {
-			if w == t || (strings.HasPrefix(w, t) && len(w)-len(t) <= 3) {
-				spans = append(spans, span{i, j, w == t})
-				if anchor < 0 || (w == t && !spans[anchor].exact) {
-					anchor = len(spans) - 1
-				}
-				break
+			match = match || strings.HasPrefix(w, t) && len(w)-len(t) <= 3
+		}
+		if match {
+			spans = append(spans, span{i, j, exact})
+			if anchor < 0 || (exact && !spans[anchor].exact) {
+				anchor = len(spans) - 1
 			}
 		}
 		if anchor >= 0 && spans[anchor].exact && i > spans[anchor].lo+width {
