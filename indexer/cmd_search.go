@@ -137,6 +137,14 @@ func (c *searchCmd) Run(g *globals) error {
 			}
 			fmt.Fprintln(w)
 		}
+		if opt.Collapse {
+			opt.Copies = e.ChunkCopies(g.Ctx)
+			if opt.Copies > 0 {
+				fmt.Fprintf(w, "collapse: %.2f chunks per distinct text in the index, so each leg first ranks %d candidates\n", opt.Copies, retrieve.CollapseWindow(opt))
+			} else {
+				fmt.Fprintf(w, "collapse: chunks per distinct text not recorded (index built before it was), so each leg ranks %d candidates\n", retrieve.CollapseWindow(opt))
+			}
+		}
 	}
 	if len(hits) == 0 {
 		fmt.Fprintln(w, "no results")

@@ -190,7 +190,9 @@ func (e *Engine) VecAvailable() bool {
 
 // Search runs a search; see retrieve.Search. Without a usable model (see
 // Model), hybrid mode is BM25 alone and vector mode fails with Model's
-// error (retrieve.ErrNoVectors, ErrModelMismatch, ...).
+// error (retrieve.ErrNoVectors, ErrModelMismatch, ...). With
+// opt.Collapse and no opt.Copies, Copies is the index's
+// (store.Store.ChunkCopies).
 func (e *Engine) Search(ctx context.Context, query string, opt retrieve.Options) ([]retrieve.Hit, error) {
 	var emb retrieve.Embedder
 	if opt.Mode != retrieve.ModeBM25 {
@@ -204,7 +206,22 @@ func (e *Engine) Search(ctx context.Context, query string, opt retrieve.Options)
 			emb = m
 		}
 	}
+	if opt.Collapse && opt.Copies == 0 {
+		opt.Copies = e.ChunkCopies(ctx)
+	}
 	return retrieve.Search(ctx, source{e.st, e.columns}, emb, query, opt)
+}
+
+// ChunkCopies returns the index's mean number of chunks per distinct chunk
+// text (store.Store.ChunkCopies), or 0 when it is not recorded or cannot
+// be read: a cost hint only (retrieve.Options.Copies).
+func (e *Engine) ChunkCopies(ctx context.Context) float64 {
+	c, err := e.st.ChunkCopies(ctx)
+	if err != nil {
+		e.log.Debug("chunk copies unavailable", "err", err)
+		return 0
+	}
+	return c
 }
 
 // DocFreqs returns the index's chunk count and each term's document

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -155,6 +156,57 @@ func TestCollapseDeepensInOneCall(t *testing.T) {
 	for i := range min(10, len(ref)) {
 		if got[i].ChunkID != ref[i].ChunkID {
 			t.Errorf("hit %d is chunk %d, want %d", i+1, got[i].ChunkID, ref[i].ChunkID)
+		}
+	}
+}
+
+// Options.Copies sizes the legs' first window (K·Copies chunks, in
+// doublings of Candidates) and a query that needs more asks once more, for
+// the deepest: the hits are those of asking for the deepest at once, for
+// any value, and a list without copies is ranked from the first window.
+func TestCollapseCopiesSizesTheLegs(t *testing.T) {
+	copied := fakeSource{texts: map[int64]string{}} // eight copies of 40 sections
+	distinct := fakeSource{texts: map[int64]string{}}
+	for id := int64(1); id <= 320; id++ {
+		copied.texts[id] = words(int(id-1)/8*100, 40)
+		distinct.texts[id] = words(int(id-1)*100, 40)
+		for _, s := range []*fakeSource{&copied, &distinct} {
+			s.kw = append(s.kw, Scored{id, 1000 - float64(id)})
+			s.vec = append(s.vec, Scored{id, 1 - float64(id)/1000})
+		}
+	}
+	ctx := context.Background()
+	deep := DefaultCandidates << maxDeepen
+	for _, c := range []struct {
+		name   string
+		src    fakeSource
+		copies float64
+		calls  []int
+	}{
+		{"copied, unknown", copied, 0, []int{deep}},
+		{"copied, 1", copied, 1, []int{30, deep}},
+		{"copied, 4", copied, 4, []int{60, deep}},
+		{"copied, 8", copied, 8, []int{deep}},
+		{"copied, 1000", copied, 1000, []int{deep}},
+		{"copied, NaN", copied, math.NaN(), []int{deep}},
+		{"distinct, 1", distinct, 1, []int{30}},
+		{"distinct, 2.5", distinct, 2.5, []int{30}},
+		{"distinct, 4", distinct, 4, []int{60}},
+	} {
+		want, err := Search(ctx, c.src, unitEmbedder{}, "q", Options{K: 10, Collapse: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kwK, vecK []int
+		got, err := Search(ctx, countingSource{c.src, &kwK, &vecK}, unitEmbedder{}, "q", Options{K: 10, Collapse: true, Copies: c.copies})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(kwK, c.calls) || !reflect.DeepEqual(vecK, c.calls) {
+			t.Errorf("%s: legs asked for k = %v and %v, want %v", c.name, kwK, vecK, c.calls)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: hits differ from asking for the deepest window at once", c.name)
 		}
 	}
 }

@@ -55,6 +55,15 @@ type Options struct {
 	// candidates, so that K distinct hits come back when the index holds
 	// them. Without it, copies of one section can fill the K.
 	Collapse bool
+	// Copies is the index's mean number of chunks per distinct chunk text
+	// (store.Store.ChunkCopies; at least 1, 0 = unknown). With Collapse,
+	// Search first asks each leg for the smallest window Candidates·2^j
+	// (j ≤ maxDeepen) that holds K·Copies chunks, as many as K groups of
+	// Copies copies each, and asks again, for the deepest window, only when
+	// collapsing that one leaves fewer than K groups; unknown asks for the
+	// deepest window at once. The hits are the same for any value: Copies
+	// only decides how many candidates the legs rank.
+	Copies float64
 }
 
 // Hit is one search result.
@@ -137,15 +146,15 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 			qvec = v
 		}
 	}
-	// With Collapse, each leg runs once, for the deepest window the
-	// deepening below may need, and every window is a prefix of that list:
-	// a leg's top n is the first n of its top 4n (both legs rank exactly),
-	// and asking for 4n costs a BM25 or KNN leg little more than asking
-	// for n, where a second round would cost both legs again.
+	// With Collapse, each leg runs once for the window the deepening below
+	// is expected to need (collapseDepth), and every smaller window is a
+	// prefix of that list: a leg's top n is the first n of its top 4n (both
+	// legs rank exactly). A query that needs more runs the legs once more,
+	// for the deepest window.
 	n := opt.Candidates
 	depth := n
 	if opt.Collapse {
-		depth = n << maxDeepen
+		depth = CollapseWindow(opt)
 	}
 	kwAll, vecAll, err := legs(ctx, src, query, qvec, opt, depth)
 	if err != nil {
@@ -176,6 +185,12 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 				break
 			}
 			n *= 2
+			if n > depth {
+				depth = opt.Candidates << maxDeepen
+				if kwAll, vecAll, err = legs(ctx, src, query, qvec, opt, depth); err != nil {
+					return nil, err
+				}
+			}
 			kw, vec = window(opt, kwAll, vecAll, n)
 			seen := make(map[int64]bool, len(fused))
 			for _, f := range fused {
@@ -225,6 +240,24 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 // PowerShell docs, where most sections exist five times, 30 candidates
 // per leg hold 6 to 9 distinct hits and 60 hold 10.
 const maxDeepen = 2
+
+// CollapseWindow returns the number of candidates Search first asks each
+// leg for with Options.Collapse (see Options.Copies): the smallest
+// Candidates·2^j, j ≤ maxDeepen, of at least K·Copies chunks, in which K
+// groups of the index's mean size fit (the expected number of distinct
+// texts among d chunks is d/Copies); the deepest without Copies. Zero
+// fields of opt take their defaults.
+func CollapseWindow(opt Options) int {
+	opt = opt.withDefaults()
+	d := opt.Candidates
+	if !(opt.Copies >= 1) {
+		return d << maxDeepen
+	}
+	for j := 0; j < maxDeepen && float64(d) < float64(opt.K)*opt.Copies; j++ {
+		d <<= 1
+	}
+	return d
+}
 
 // legs runs the legs the mode needs with n candidates each: BM25 on query
 // and KNN on qvec (nil: no vector leg), unfiltered (see window).

@@ -278,7 +278,17 @@ func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *
 		}
 		maxMeta = strconv.FormatInt(maxID, 10)
 	}
-	for key, v := range map[string]string{"impact_max_id": maxMeta, metaImpactDeltaMax: maxMeta, metaImpactMinDF: strconv.Itoa(minDF)} {
+	// The mean number of chunks per distinct chunk text, a statistic of the
+	// same build (see ChunkCopies).
+	var chunks, texts int64
+	if err := tx.QueryRowContext(ctx, "SELECT count(*), count(DISTINCT hash) FROM chunks").Scan(&chunks, &texts); err != nil {
+		return st, fmt.Errorf("build impact index: %w", err)
+	}
+	copies := ""
+	if texts > 0 {
+		copies = strconv.FormatFloat(float64(chunks)/float64(texts), 'f', 3, 64)
+	}
+	for key, v := range map[string]string{"impact_max_id": maxMeta, metaImpactDeltaMax: maxMeta, metaImpactMinDF: strconv.Itoa(minDF), metaChunkCopies: copies} {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, v); err != nil {
 			return st, fmt.Errorf("build impact index: %w", err)
 		}

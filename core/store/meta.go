@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 )
 
 // Keys of the meta table that other packages read or write. Values are
@@ -39,7 +41,29 @@ const (
 	// metaImpactMinDF is the least document frequency of the terms of the
 	// last impact build (ImpactMinDF unless a test chose another).
 	metaImpactMinDF = "impact_min_df"
+	// metaChunkCopies is ChunkCopies at the last impact build, a decimal.
+	metaChunkCopies = "chunk_copies"
 )
+
+// ChunkCopies returns the mean number of chunks per distinct chunk text
+// (count of chunks over count of distinct chunks.hash, the sha256 prefix of
+// chunk_text), at least 1, as recorded by the last impact build (every full
+// index run, and every incremental one that rebuilt the impact index), or
+// 0 when the index has no such record (an older file, an empty corpus) or
+// a damaged one. A vault whose sections are copied into many notes has a
+// mean well above 1; retrieve.Options.Copies uses it to size the legs'
+// windows before near-duplicates are collapsed.
+func (s *Store) ChunkCopies(ctx context.Context) (float64, error) {
+	v, err := s.Meta(ctx, metaChunkCopies)
+	if err != nil || v == "" {
+		return 0, err
+	}
+	c, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(c >= 1) || math.IsInf(c, 0) {
+		return 0, nil
+	}
+	return c, nil
+}
 
 // Meta returns the value stored under key in the meta table, or "" when the
 // key is absent. A read-only store answers from the table as it was at
