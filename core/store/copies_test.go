@@ -64,4 +64,15 @@ func TestChunkCopies(t *testing.T) {
 			t.Errorf("ChunkCopies with %q recorded = %v, %v; want 0", bad, c, err)
 		}
 	}
+	// An impact index built before the record gets it from the next
+	// incremental run, which only updates the delta.
+	if _, err := s.db.Exec("DELETE FROM meta WHERE key = ?", metaChunkCopies); err != nil {
+		t.Fatal(err)
+	}
+	if rebuilt, _, err := s.MaintainImpact(ctx); err != nil || rebuilt {
+		t.Fatalf("MaintainImpact = %v, %v; want a delta update", rebuilt, err)
+	}
+	if got, err := s.ChunkCopies(ctx); err != nil || math.Abs(got-want) > 0.001 {
+		t.Errorf("ChunkCopies after MaintainImpact = %v, %v; want %.3f", got, err, want)
+	}
 }

@@ -278,15 +278,9 @@ func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *
 		}
 		maxMeta = strconv.FormatInt(maxID, 10)
 	}
-	// The mean number of chunks per distinct chunk text, a statistic of the
-	// same build (see ChunkCopies).
-	var chunks, texts int64
-	if err := tx.QueryRowContext(ctx, "SELECT count(*), count(DISTINCT hash) FROM chunks").Scan(&chunks, &texts); err != nil {
+	copies, err := chunkCopies(ctx, tx)
+	if err != nil {
 		return st, fmt.Errorf("build impact index: %w", err)
-	}
-	copies := ""
-	if texts > 0 {
-		copies = strconv.FormatFloat(float64(chunks)/float64(texts), 'f', 3, 64)
 	}
 	for key, v := range map[string]string{"impact_max_id": maxMeta, metaImpactDeltaMax: maxMeta, metaImpactMinDF: strconv.Itoa(minDF), metaChunkCopies: copies} {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, v); err != nil {
@@ -305,8 +299,9 @@ func (s *Store) writeImpact(ctx context.Context, common map[string][2]int64, b *
 // recorded ImpactMinDF (built by an older version, whose bound grew with
 // the corpus), or when more than ImpactStaleShare of
 // the chunks were added or deleted since it was built; otherwise it brings
-// the delta (the postings of chunks added since the build) up to date. It
-// reports whether it rebuilt.
+// the delta (the postings of chunks added since the build) up to date, and
+// records ChunkCopies when the build did not. It reports whether it
+// rebuilt.
 func (s *Store) MaintainImpact(ctx context.Context) (bool, ImpactStats, error) {
 	var n, maxID, dead int64
 	var built string
@@ -338,11 +333,42 @@ func (s *Store) MaintainImpact(ctx context.Context) (bool, ImpactStats, error) {
 			if err := s.updateDelta(ctx, b, maxID); err != nil {
 				return false, ImpactStats{}, err
 			}
+			if err := s.recordChunkCopies(ctx); err != nil {
+				return false, ImpactStats{}, err
+			}
 			return false, ImpactStats{}, s.countGone(ctx)
 		}
 	}
 	st, err := s.BuildImpact(ctx, 0)
 	return err == nil, st, err
+}
+
+// chunkCopies returns the mean number of chunks per distinct chunk text
+// of the chunks table as metaChunkCopies records it ("" for no chunks).
+func chunkCopies(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (string, error) {
+	var chunks, texts int64
+	if err := q.QueryRowContext(ctx, "SELECT count(*), count(DISTINCT hash) FROM chunks").Scan(&chunks, &texts); err != nil {
+		return "", err
+	}
+	if texts == 0 {
+		return "", nil
+	}
+	return strconv.FormatFloat(float64(chunks)/float64(texts), 'f', 3, 64), nil
+}
+
+// recordChunkCopies records metaChunkCopies for an impact index built
+// before the impact build recorded it (once: later builds refresh it).
+func (s *Store) recordChunkCopies(ctx context.Context) error {
+	if v, err := s.Meta(ctx, metaChunkCopies); err != nil || v != "" {
+		return err
+	}
+	v, err := chunkCopies(ctx, s.db)
+	if err != nil || v == "" {
+		return err
+	}
+	return s.SetMeta(ctx, metaChunkCopies, v)
 }
 
 // updateDelta rebuilds impact_delta, the postings of the chunks with ids in
