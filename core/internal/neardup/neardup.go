@@ -157,19 +157,31 @@ func minShared(sum int) int {
 // other members. The zero value is an empty Groups, ready to use.
 type Groups struct {
 	leaders []Sig
+	byText  map[string]int // every text added, by group
 }
 
 // Add files text and returns the number of its group: 0 for the first
 // group, and Len()-1 when text leads a new one. Cost: one Of and at most
-// one Resemblance per existing group.
+// one Resemblance per existing group, or one map lookup for a text equal,
+// byte for byte, to one added before, which joins that text's group
+// without its Sig: the group Near gives it too, since equal texts are Near
+// the same leaders and the groups are tried in the same order.
 func (g *Groups) Add(text string) int {
+	if i, ok := g.byText[text]; ok {
+		return i
+	}
+	if g.byText == nil {
+		g.byText = map[string]int{}
+	}
 	s := Of(text)
 	for i, l := range g.leaders {
 		if Near(l, s) {
+			g.byText[text] = i
 			return i
 		}
 	}
 	g.leaders = append(g.leaders, s)
+	g.byText[text] = len(g.leaders) - 1
 	return len(g.leaders) - 1
 }
 

@@ -235,3 +235,47 @@ func ExampleGroups() {
 	// 0
 	// 2 groups
 }
+
+// A text added again, byte for byte, joins the group the Sig comparison
+// alone gives it (Add's fast path changes no answer): checked against the
+// first-Near-leader rule on sequences full of exact repeats and edits.
+func TestGroupsRepeatsMatchReference(t *testing.T) {
+	cs := loadCorpus(t, testkit.Shared(t, "corpora/large/PowerShell-Docs/reference/7.5/Microsoft.PowerShell.Management"))
+	rng := rand.New(rand.NewPCG(11, 12))
+	repeats := 0
+	for range 50 {
+		var texts []string
+		for range 40 {
+			x := cs[rng.IntN(len(cs))].text
+			switch r := rng.IntN(4); {
+			case len(texts) > 0 && r == 0:
+				x = texts[rng.IntN(len(texts))] // an exact copy
+				repeats++
+			case len(texts) > 0 && r == 1:
+				x = edit(rng, texts[rng.IntN(len(texts))])
+			}
+			texts = append(texts, x)
+		}
+		var g Groups
+		var leaders []Sig
+		for i, x := range texts {
+			s := Of(x)
+			want := len(leaders)
+			for j, l := range leaders {
+				if Near(l, s) {
+					want = j
+					break
+				}
+			}
+			if want == len(leaders) {
+				leaders = append(leaders, s)
+			}
+			if got := g.Add(x); got != want {
+				t.Fatalf("text %d (%.60q): group %d, want %d", i, x, got, want)
+			}
+		}
+	}
+	if repeats == 0 {
+		t.Fatal("no exact repeats were tried")
+	}
+}
