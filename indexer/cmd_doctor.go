@@ -71,6 +71,8 @@ func doctorFix(f doctor.Finding) string {
 		return "rebuild it: vaultctx index --full (it replaces a damaged file)"
 	case doctor.HintFreeSpace:
 		return "free space on the disk that holds the index"
+	case doctor.HintIndexPath:
+		return "point db in the config (or VAULTCTX_DB, or --db) at a file of its own, such as index.db in an empty folder"
 	case doctor.HintCgo:
 		return "rebuild with cgo enabled: scripts/install.sh"
 	case doctor.HintHome:

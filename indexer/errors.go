@@ -46,8 +46,8 @@ var hints = []struct {
 	{embed.ErrNotModel, "run `vaultctx model pull`"},
 	{index.ErrNoVault, "pass --vault DIR or set vault in the config"},
 	{index.ErrNoDB, "pass --db FILE or set db in the config"},
-	{index.ErrDBIsDir, "pass a file path with --db"},
-	{index.ErrNotAnIndex, "remove it or choose another --db"},
+	{index.ErrDBIsDir, "pass a file path with --db (or set db in the config, or VAULTCTX_DB)"},
+	{index.ErrNotAnIndex, "remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
 	{index.ErrVaultEmptied, "check that the vault is mounted and synced; if you emptied it on purpose, run `vaultctx index --full`"},
 	{index.ErrOtherVault, "pass --full to re-index it for the new vault, or choose another --db"},
 }

@@ -95,6 +95,9 @@ const (
 	// HintFreeSpace: the disk holding the index is full; free space on
 	// it.
 	HintFreeSpace
+	// HintIndexPath: the index path names a directory or another
+	// program's database; point db at a file of its own.
+	HintIndexPath
 )
 
 // Finding is the outcome of one check: its name, its status, what was
@@ -332,6 +335,9 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 	switch {
 	case errors.Is(err, store.ErrNotIndexed):
 		return nil, failed(HintIndex, "", "no index at %s", d.cfg.DB), false
+	case errors.Is(err, store.ErrIsDir), errors.Is(err, store.ErrNotAnIndex):
+		// A full run would refuse it too (core/index never replaces it).
+		return nil, failed(HintIndexPath, "", "%v", err), false
 	case errors.Is(err, store.ErrHotJournal):
 		// Any index run rolls the interrupted write back; doctor reads
 		// only, so it leaves the journal alone.

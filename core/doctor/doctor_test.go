@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,24 +40,39 @@ func TestDoctorIndexChecks(t *testing.T) {
 		b[i] = byte(i * 7)
 	}
 	os.WriteFile(corrupt, b, 0o600)
+	// Another program's database, and a folder, given as the index: no
+	// index run replaces them, so the fix is another path, not a rebuild.
+	foreign := filepath.Join(dir, "other.db")
+	if db, err := sql.Open("sqlite3", foreign); err != nil {
+		t.Fatal(err)
+	} else if _, err := db.Exec("CREATE TABLE notes(x)"); err != nil {
+		t.Fatal(err)
+	} else {
+		db.Close()
+	}
+	folder := filepath.Join(dir, "folder")
+	os.Mkdir(folder, 0o700)
 
 	tests := []struct {
 		name   string
 		db     string
 		index  Status
 		vector Status
+		hint   Hint // of the failed checkIndex, when not NoHint
 	}{
-		{"fresh index", good, OK, OK},
-		{"missing index", filepath.Join(dir, "none.db"), Fail, Fail},
-		{"corrupt index", corrupt, Fail, Fail},
+		{"fresh index", good, OK, OK, NoHint},
+		{"missing index", filepath.Join(dir, "none.db"), Fail, Fail, HintIndex},
+		{"corrupt index", corrupt, Fail, Fail, HintRebuildIndex},
+		{"another program's database", foreign, Fail, Fail, HintIndexPath},
+		{"a folder", folder, Fail, Fail, HintIndexPath},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := &doctor{opt: testOptions(), cfg: &doctorConfig{DB: tt.db}}
 			if f := d.checkIndex(ctx); f.Status != tt.index {
 				t.Errorf("checkIndex = %+v, want status %d", f, tt.index)
-			} else if f.Status == Fail && f.Hint == NoHint {
-				t.Errorf("failure without a fix: %+v", f)
+			} else if f.Status == Fail && f.Hint != tt.hint {
+				t.Errorf("checkIndex = %+v, want hint %d", f, tt.hint)
 			}
 			if f := d.checkVec(ctx); f.Status != tt.vector {
 				t.Errorf("checkVec = %+v, want status %d", f, tt.vector)

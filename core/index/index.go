@@ -295,13 +295,15 @@ var ErrNoVault = errors.New("no vault")
 var ErrNoDB = errors.New("no index file")
 
 // ErrDBIsDir is returned by Run when Options.DB is a directory; the
-// wrapping error names it.
-var ErrDBIsDir = errors.New("is a directory")
+// wrapping error names it. It is store.ErrIsDir, which a search of that
+// path returns.
+var ErrDBIsDir = store.ErrIsDir
 
 // ErrNotAnIndex is returned by Run when opt.DB is an existing file that is
 // not a vaultctx index; it is never overwritten. The wrapping error names
-// the file.
-var ErrNotAnIndex = errors.New("not a vaultctx index")
+// the file. It is store.ErrNotAnIndex, which a search of an SQLite
+// database without the index's tables returns.
+var ErrNotAnIndex = store.ErrNotAnIndex
 
 // ErrOtherVault is returned by an incremental Run when opt.DB holds the
 // index of another vault: indexing would delete all of it. The wrapping
@@ -370,7 +372,7 @@ func checkTarget(ctx context.Context, opt Options) error {
 	}
 	st, err := store.Open(ctx, opt.DB, store.Options{ReadOnly: true})
 	switch {
-	case errors.Is(err, store.ErrNotIndexed):
+	case errors.Is(err, store.ErrNotIndexed), errors.Is(err, store.ErrNotAnIndex):
 		return fmt.Errorf("%s is an SQLite database but %w; refusing to overwrite it", opt.DB, ErrNotAnIndex)
 	case err != nil:
 		return nil // damaged or another schema: the run reports it, --full replaces it

@@ -157,3 +157,49 @@ func TestNoMmap(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenNotAnIndex: a read-only Open tells a missing or empty file (no
+// index yet) from another program's SQLite database and from a folder,
+// which no index run replaces.
+func TestOpenNotAnIndex(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	foreign := filepath.Join(dir, "other.db")
+	db, err := sql.Open("sqlite3", foreign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE notes(x)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, c := range []struct {
+		path string
+		want error
+	}{
+		{filepath.Join(dir, "none.db"), ErrNotIndexed},
+		{empty, ErrNotIndexed},
+		{foreign, ErrNotAnIndex},
+		{dir, ErrIsDir},
+	} {
+		for _, ro := range []bool{true, false} {
+			if !ro && c.want != ErrIsDir {
+				continue // a writer creates the index
+			}
+			st, err := Open(ctx, c.path, Options{ReadOnly: ro})
+			if err == nil {
+				st.Close()
+			}
+			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.path) {
+				t.Errorf("Open(%s, ReadOnly %v) = %v, want %v naming the file", c.path, ro, err, c.want)
+			}
+		}
+	}
+	if b, _ := os.ReadFile(foreign); len(b) == 0 {
+		t.Error("the other database was emptied")
+	}
+}

@@ -63,6 +63,16 @@ var ErrNoFTS5 = errors.New("SQLite lacks FTS5")
 // exist or holds no index yet.
 var ErrNotIndexed = errors.New("no index yet")
 
+// ErrNotAnIndex is returned by Open with ReadOnly set for a file that
+// SQLite reads but that holds none of the index's tables: another
+// program's database, or a path given as the index by mistake. It is never
+// replaced (see core/index). The wrapping error names the file.
+var ErrNotAnIndex = errors.New("not a vaultctx index")
+
+// ErrIsDir is returned by Open when the index path is a directory; the
+// wrapping error names it.
+var ErrIsDir = errors.New("is a directory")
+
 // ErrDamaged is returned (wrapped, beside SQLite's own error) by Open when
 // the file is an SQLite database whose header or pages SQLite cannot read:
 // "unsupported file format" (a damaged schema format number), "file is not
@@ -169,7 +179,9 @@ func register() {
 
 // Open opens (and, unless ReadOnly, creates and migrates) the index at path.
 //
-// Errors: ErrNotIndexed for a missing file in ReadOnly mode, ErrNoFTS5 for a
+// Errors: ErrNotIndexed for a missing or empty file in ReadOnly mode,
+// ErrNotAnIndex for an SQLite database without the index's tables in
+// ReadOnly mode, ErrIsDir for a directory, ErrNoFTS5 for a
 // binary built without FTS5, ErrSchema for a file of another schema version,
 // ErrDamaged (with SQLite's error) for a damaged file, ErrDiskFull for a
 // full disk, and wrapped SQLite errors for an unreadable one. A read-only
@@ -184,13 +196,15 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	if opt.BusyTimeout == 0 {
 		opt.BusyTimeout = DefaultBusyTimeout
 	}
-	if opt.ReadOnly {
-		if _, err := os.Stat(path); err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("open %s: %w", path, ErrNotIndexed)
-			}
+	if fi, err := os.Stat(path); err != nil {
+		if opt.ReadOnly && errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("open %s: %w", path, ErrNotIndexed)
+		}
+		if opt.ReadOnly {
 			return nil, fmt.Errorf("open %s: %w", path, err)
 		}
+	} else if fi.IsDir() {
+		return nil, fmt.Errorf("index file %s %w", path, ErrIsDir)
 	}
 	q := url.Values{}
 	q.Set("_busy_timeout", fmt.Sprint(opt.BusyTimeout.Milliseconds()))
@@ -376,6 +390,11 @@ func (s *Store) init(ctx context.Context) error {
 		// a hook or search then makes one round trip instead of eight.
 		if err := s.snapshotMeta(ctx); err != nil {
 			if strings.Contains(err.Error(), "no such table") {
+				// An empty file is an index not written yet; a database
+				// with other tables (or none) is not an index at all.
+				if fi, err := os.Stat(s.path); err == nil && fi.Size() > 0 {
+					return fmt.Errorf("%w (an SQLite database without its tables)", ErrNotAnIndex)
+				}
 				return ErrNotIndexed
 			}
 			return err
