@@ -151,7 +151,7 @@ func (c *searchCmd) Run(g *globals) error {
 		return w.Flush()
 	}
 	for i, h := range hits {
-		fmt.Fprintf(w, "%2d. %s", i+1, h.Path)
+		fmt.Fprintf(w, "%2d. %s", i+1, retrieve.QuotePath(h.Path))
 		if h.Section != "" {
 			fmt.Fprintf(w, " § %s", h.Section)
 		}
@@ -194,9 +194,9 @@ func alsoIn(h retrieve.Hit) string {
 	var notes, sections []string
 	for _, d := range h.AlsoIn {
 		switch {
-		case d.Path != h.Path && !slices.Contains(notes, retrieve.ListItem(d.Path)):
-			notes = append(notes, retrieve.ListItem(d.Path))
-		case d.Path == h.Path:
+		case d.Path != h.Path && !slices.Contains(notes, retrieve.ListItem(retrieve.QuotePath(d.Path))):
+			notes = append(notes, retrieve.ListItem(retrieve.QuotePath(d.Path)))
+		case d.Path == h.Path && !slices.Contains(sections, "§ "+d.Section):
 			sections = append(sections, "§ "+d.Section)
 		}
 	}

@@ -41,10 +41,10 @@ func Collapse(hits []Hit) []Hit {
 func alsoLine(h Hit, limit int) string {
 	var notes, sections []string
 	for _, d := range h.Also {
-		switch p := oneLineText(d.Path); {
-		case p != oneLineText(h.Path) && !slices.Contains(notes, retrieve.ListItem(p)):
+		switch p := d.Path; {
+		case p != h.Path && !slices.Contains(notes, retrieve.ListItem(p)):
 			notes = append(notes, retrieve.ListItem(p))
-		case p == oneLineText(h.Path):
+		case p == h.Path && !slices.Contains(sections, "§ "+oneLineText(d.Section)):
 			sections = append(sections, "§ "+oneLineText(d.Section))
 		}
 	}

@@ -48,7 +48,8 @@ func TestCollapseHits(t *testing.T) {
 
 func TestAlsoLine(t *testing.T) {
 	h := syntaxHit("7.4", 1)
-	h.Also = []Hit{syntaxHit("7.5", 2), syntaxHit("7.6", 3), syntaxHit("7.5", 5), {Path: h.Path, Section: "OUTPUTS", Text: syntaxText}}
+	// Two copies of one section in the hit's own note are named once.
+	h.Also = []Hit{syntaxHit("7.5", 2), syntaxHit("7.6", 3), syntaxHit("7.5", 5), {Path: h.Path, Section: "OUTPUTS", Text: syntaxText}, {Path: h.Path, Section: "OUTPUTS", Text: syntaxText}}
 	p := func(v string) string { return "ps/" + v + "/Microsoft.PowerShell.Management/Get-ChildItem.md" }
 	for _, tc := range []struct {
 		limit int

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -93,6 +94,7 @@ func FormatContext(hits []Hit, budgetTokens int) (block string, shown []Hit) {
 	if budget <= 0 {
 		return "", nil
 	}
+	hits = withShowablePaths(hits)
 	var b strings.Builder
 	used := utf8.RuneCountInString(ContextHeading) + 1 // heading and its newline
 	// The room the list may need: the list lines of the next MaxListed
@@ -124,7 +126,7 @@ func FormatContext(hits []Hit, budgetTokens int) (block string, shown []Hit) {
 	inBlock := map[string]bool{}
 	for _, h := range hits {
 		head := hitHeading(h)
-		path := oneLineText(h.Path)
+		path := h.Path // verbatim: withShowablePaths kept only one-line paths
 		text := strings.TrimSpace(h.Text)
 		if text == "" {
 			continue
@@ -204,8 +206,8 @@ func FormatContext(hits []Hit, budgetTokens int) (block string, shown []Hit) {
 // listLine is a hit's line in the list of a block: "- <path> § <section>
 // (<title>)", or whichever of section and title exists.
 func listLine(h Hit) string {
-	line := "- " + oneLineText(h.Path)
-	if head := strings.TrimPrefix(hitHeading(h), "### "); head != oneLineText(h.Path) {
+	line := "- " + h.Path
+	if head := strings.TrimPrefix(hitHeading(h), "### "); head != h.Path {
 		line += " § " + head
 	}
 	return line
@@ -222,8 +224,33 @@ func hitHeading(h Hit) string {
 	case title != "":
 		return "### " + title
 	default:
-		return "### " + oneLineText(h.Path)
+		return "### " + h.Path
 	}
+}
+
+// withShowablePaths returns hits without the paths that cannot be shown as
+// they are (retrieve.ShowablePath: any other rendering of such a name
+// would name a file that does not exist): such copies leave their hit's
+// Also, and such a hit gives its place to its first copy that can be
+// named, or leaves with its group when none can. hits is not modified.
+func withShowablePaths(hits []Hit) []Hit {
+	ok := func(h Hit) bool { return retrieve.ShowablePath(h.Path) }
+	if !slices.ContainsFunc(hits, func(h Hit) bool { return !ok(h) || slices.ContainsFunc(h.Also, func(a Hit) bool { return !ok(a) }) }) {
+		return hits
+	}
+	var out []Hit
+	for _, h := range hits {
+		also := slices.DeleteFunc(slices.Clone(h.Also), func(a Hit) bool { return !ok(a) })
+		if !ok(h) {
+			if len(also) == 0 {
+				continue
+			}
+			h, also = also[0], also[1:] // the first copy that can be named stands for the group
+		}
+		h.Also = also
+		out = append(out, h)
+	}
+	return out
 }
 
 // oneLineText collapses runs of whitespace (including newlines) to one space.

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vaultctx/vaultctx/core/internal/textan"
+	"github.com/vaultctx/vaultctx/core/retrieve"
 )
 
 func sampleHits() []Hit {
@@ -125,5 +126,43 @@ func TestFormatContextList(t *testing.T) {
 	// A budget with room for one hit's text only shows no list.
 	if block, _ := FormatContext(hits, 20); strings.Contains(block, ListHeading) {
 		t.Errorf("list in a 20-token block:\n%s", block)
+	}
+}
+
+// A path is shown as it is named on disk, spaces and all, and a hit whose
+// name cannot be written on one line as it is (a newline, a tab, a byte
+// that is not UTF-8) is left out, with its text, rather than shown under a
+// name that does not exist; such a copy leaves the "also in" line too.
+func TestFormatContextPathsVerbatim(t *testing.T) {
+	text := func(w string) string { return "Descale the espresso machine " + w + " with citric acid every month." }
+	hits := []Hit{
+		{Path: "/v/Kitchen/two  spaces .md", Section: "Descaling", Text: text("one"), ChunkID: 1,
+			Also: []Hit{{Path: "/v/copy\nof it.md", Section: "Descaling", Text: text("one"), ChunkID: 5}, {Path: "/v/Copy  two.md", Section: "Descaling", Text: text("one"), ChunkID: 6}}},
+		{Path: "/v/line\nbreak.md", Section: "Newline", Text: text("second"), ChunkID: 2},
+		{Path: "/v/tab\there.md", Section: "Tab", Text: text("third"), ChunkID: 3},
+		{Path: "/v/latin1-\xe9t\xe9.md", Section: "Bad UTF-8", Text: text("fourth"), ChunkID: 4},
+		{Path: "/v/para\u2029graph.md", Section: "Separator", Text: text("fifth"), ChunkID: 7},
+		// A group whose first note cannot be named is shown under its copy.
+		{Path: "/v/first\nof two.md", Section: "Grinding", Text: "Grind the beans just before brewing.", ChunkID: 8,
+			Also: []Hit{{Path: "/v/Second of two.md", Section: "Grinding", Text: "Grind the beans just before brewing.", ChunkID: 9}}},
+	}
+	block, shown := FormatContext(hits, 500)
+	for _, want := range []string{"\n/v/Kitchen/two  spaces .md\n", "also in 1 note: /v/Copy  two.md", "\n/v/Second of two.md\nGrind the beans"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("block lacks %q:\n%s", want, block)
+		}
+	}
+	for _, bad := range []string{"second", "third", "fourth", "fifth", "copy", "break", "tab", "latin1", "\ufffd", "para", "first"} {
+		if strings.Contains(block, bad) {
+			t.Errorf("block shows %q of a hit whose name cannot be shown:\n%s", bad, block)
+		}
+	}
+	for _, h := range shown {
+		if !retrieve.ShowablePath(h.Path) {
+			t.Errorf("shown includes %q", h.Path)
+		}
+	}
+	if len(hits[0].Also) != 2 {
+		t.Error("FormatContext modified its input")
 	}
 }

@@ -3,7 +3,10 @@ package retrieve
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/vaultctx/vaultctx/core/internal/neardup"
 )
@@ -79,4 +82,31 @@ func ListItem(p string) string {
 		return p
 	}
 	return "`" + strings.ReplaceAll(p, "`", "``") + "`"
+}
+
+// ShowablePath reports whether path can be written on one line exactly as
+// the file is named on disk: valid UTF-8 with no control character
+// (newline, tab, ...) and no line or paragraph separator (U+2028,
+// U+2029). A context block leaves out the hits of other names, and the
+// CLI quotes them (QuotePath).
+func ShowablePath(path string) bool {
+	if !utf8.ValidString(path) {
+		return false
+	}
+	for _, r := range path {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return false
+		}
+	}
+	return true
+}
+
+// QuotePath returns path as it is when ShowablePath, else as a Go string
+// literal ("a\nb.md", "caf\xe9.md"): one line that still tells every
+// byte of the name.
+func QuotePath(path string) string {
+	if ShowablePath(path) {
+		return path
+	}
+	return strconv.Quote(path)
 }

@@ -210,3 +210,21 @@ func TestCollapseCopiesSizesTheLegs(t *testing.T) {
 		}
 	}
 }
+
+func TestQuotePath(t *testing.T) {
+	for in, want := range map[string]string{
+		"Kitchen/two  spaces .md": "Kitchen/two  spaces .md",
+		"Küche/Entkalken.md":      "Küche/Entkalken.md",
+		"a\nb.md":                 "\"a\\nb.md\"",
+		"tab\there.md":            "\"tab\\there.md\"",
+		"caf\xe9.md":              "\"caf\\xe9.md\"",
+		"para\u2029graph.md":      "\"para\\u2029graph.md\"",
+	} {
+		if got := QuotePath(in); got != want {
+			t.Errorf("QuotePath(%q) = %s, want %s", in, got, want)
+		}
+		if ShowablePath(in) != (in == want) {
+			t.Errorf("ShowablePath(%q) = %v", in, ShowablePath(in))
+		}
+	}
+}
