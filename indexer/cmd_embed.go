@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 )
 
@@ -48,6 +49,13 @@ func (c *embedCmd) Run(g *globals) error {
 			return errInterrupted
 		}
 		return fmt.Errorf("embed: %w", err)
+	}
+	// The zero vector is what a text without a word of the vocabulary
+	// embeds to; say so, since search treats it as no vector at all.
+	for i, v := range vecs {
+		if !slices.ContainsFunc(v, func(x float32) bool { return x != 0 }) {
+			fmt.Fprintf(os.Stderr, "vaultctx: text %d (%.40q) has no token in the model's vocabulary: its embedding is the zero vector, which vector search ignores\n", i+1, texts[i])
+		}
 	}
 	w := bufio.NewWriter(os.Stdout)
 	if c.JSON {

@@ -117,3 +117,17 @@ func TestModelFromConfig(t *testing.T) {
 		t.Fatalf("model info without a dir: exit %d, %.200s", code, out)
 	}
 }
+
+// A text without a word of the vocabulary embeds to the zero vector, and
+// embed says so on stderr (search ignores such a vector); others do not.
+func TestEmbedZeroVectorNote(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := filepath.Join(sharedModels, "glove-120k")
+	code, out, stderr := runStderr(t, "embed", "--model", dir, "coffee grinder", "", "zzqqxxvv")
+	if code != 0 || strings.Count(out, "\n") != 3 {
+		t.Fatalf("exit %d, %d lines", code, strings.Count(out, "\n"))
+	}
+	if strings.Count(stderr, "zero vector") != 2 || !strings.Contains(stderr, "text 2 (\"\")") || !strings.Contains(stderr, "text 3 (\"zzqqxxvv\")") || strings.Contains(stderr, "text 1 ") {
+		t.Errorf("stderr = %q, want a note for texts 2 and 3 only", stderr)
+	}
+}
