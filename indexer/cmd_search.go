@@ -142,7 +142,7 @@ func (c *searchCmd) Run(g *globals) error {
 			if opt.Copies > 0 {
 				fmt.Fprintf(w, "collapse: %.2f chunks per distinct text in the index, so each leg first ranks %d candidates\n", opt.Copies, retrieve.CollapseWindow(opt))
 			} else {
-				fmt.Fprintf(w, "collapse: chunks per distinct text not recorded (index built before it was), so each leg ranks %d candidates\n", retrieve.CollapseWindow(opt))
+				fmt.Fprintf(w, "collapse: chunks per distinct text not recorded (an index built before it was, or a damaged record; the next index run writes it), so each leg ranks %d candidates\n", retrieve.CollapseWindow(opt))
 			}
 		}
 	}

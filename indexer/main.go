@@ -27,7 +27,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vaultctx/vaultctx/core/settings"
 	"os"
 	"os/signal"
 	"reflect"
@@ -35,6 +34,9 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/settings"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -189,7 +191,9 @@ func withDB(hint, db string) string {
 }
 
 // pathMapper decodes the type:"path" flags (all strings) as kong's own path
-// mapper does, "~" expanded and made absolute, except that an empty value
+// mapper does, made absolute, but with "~" read as the config file reads it
+// ($HOME first, config.ExpandPath, where kong asks the user database), and
+// an empty value
 // is an error: kong read it as the current directory, so `index --vault ""`
 // (an unset shell variable) indexed whatever folder the user stood in.
 type pathMapper struct{}
@@ -206,6 +210,6 @@ func (pathMapper) Decode(ctx *kong.DecodeContext, target reflect.Value) error {
 	if p == "" {
 		return errors.New("empty path (use . for the current directory)")
 	}
-	target.SetString(kong.ExpandPath(p))
+	target.SetString(config.ExpandPath(p, os.Getenv)) // "~" as the config file reads it: $HOME first
 	return nil
 }

@@ -41,6 +41,9 @@ func TestEmptyPathFlagRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// "~" is $HOME, as in the config file, even when the user database
+	// names another home folder.
+	t.Setenv("HOME", t.TempDir())
 	if _, err := k.Parse([]string{"--p", "~/notes"}); err != nil || c.P != filepath.Join(os.Getenv("HOME"), "notes") {
 		t.Errorf("--p ~/notes: %q, %v; want $HOME/notes", c.P, err)
 	}

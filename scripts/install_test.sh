@@ -89,12 +89,22 @@ grep -q '^! binaries on PATH: .*absolute path' "$tmp/doctor" || fail "doctor doe
 pass "doctor"
 
 # Re-run: safe, and it keeps the user's own edits to our entries: an env
-# prefix, a wider matcher, a longer timeout.
-sed -e "s#\"command\": \"$bin/vaultctx-userprompt\"#\"command\": \"VAULTCTX_LOG=$tmp/hook.log $bin/vaultctx-userprompt\"#" \
+# prefix, a wider matcher, a longer timeout. The installer writes a path
+# with characters sh does not leave alone (a TMPDIR with a space) in single
+# quotes, as core/settings.ShellQuote does; so does the edit.
+shq() {
+  case $1 in
+  *[!A-Za-z0-9_/.,:@%+=-]*) printf "'%s'" "$(printf %s "$1" | sed "s/'/'\\\\''/g")" ;;
+  *) printf %s "$1" ;;
+  esac
+}
+hookcmd="$(shq "$bin/vaultctx-userprompt")"
+logenv="VAULTCTX_LOG=$(shq "$tmp/hook.log")"
+sed -e "s#\"command\": \"$hookcmd\"#\"command\": \"$logenv $hookcmd\"#" \
   -e 's#"matcher": "Grep|Glob|WebSearch|WebFetch|Task|Agent"#"matcher": "Grep|Glob|WebSearch|WebFetch|Task|Agent|Read"#' \
-  -e '/vaultctx-posttooluse"/,/timeout/ s#"timeout": 10#"timeout": 25#' "$settings" >"$tmp/settings.edited"
+  -e "/vaultctx-posttooluse'*\"/,/timeout/ s#\"timeout\": 10#\"timeout\": 25#" "$settings" >"$tmp/settings.edited"
 cp "$tmp/settings.edited" "$settings"
-grep -qF "VAULTCTX_LOG=$tmp/hook.log" "$settings" && grep -qF 'Agent|Read"' "$settings" && grep -qF '"timeout": 25' "$settings" ||
+grep -qF "$logenv" "$settings" && grep -qF 'Agent|Read"' "$settings" && grep -qF '"timeout": 25' "$settings" ||
   fail "could not edit our entries for the re-run test: $(cat "$settings")"
 cp "$config" "$tmp/config.1" && cp "$settings" "$tmp/settings.1"
 run --vault "$vault" --model "$model" || fail "second install.sh failed"
@@ -284,10 +294,10 @@ cmp -s "$config" "$tmp/config.own" || fail "the refused --vault edited the user'
 cmp -s "$settings" "$tmp/settings.3" || fail "the refused --vault touched settings.json"
 grep -qxF "  vault = \"$other\"" "$log" || fail "the refusal does not give the line to set: $(cat "$log")"
 cmd="$(grep -A1 '^then build the index of the new vault with:$' "$log" | sed -n '2s/^  //p')"
-[ "$cmd" = "$bin/vaultctx index --full" ] || fail "the refusal does not give the command: '$cmd' in $(cat "$log")"
+[ "$cmd" = "$(printf '%q' "$bin/vaultctx") index --full" ] || fail "the refusal does not give the command: '$cmd' in $(cat "$log")"
 grep -q "To keep $vault, re-run without --vault" "$log" || fail "the refusal does not say how to keep the vault: $(cat "$log")"
 sed "s#^vault = .*#vault = \"$other\"#" "$tmp/config.own" >"$config"
-$cmd >"$tmp/full" 2>&1 || fail "the refusal's command failed: $(cat "$tmp/full")"
+eval "$cmd" >"$tmp/full" 2>&1 || fail "the refusal's command failed: $(cat "$tmp/full")" # run as a user pastes it
 vaultctx status --json | grep -qF "\"vault\": \"$other\"" || fail "the index is not of the new vault after the refusal's steps"
 cp "$tmp/config.own" "$config"
 pass "--vault OTHER with the user's config: exit 2, the line and the command"

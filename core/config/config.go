@@ -532,6 +532,19 @@ func resolve(p, base string, getenv func(string) string) string {
 	return p
 }
 
+// ExpandPath returns a path given on the command line as an absolute
+// path: a leading "~" or "~/" is the home folder ($HOME, else the user
+// database's), as in the config file, and a relative path is relative to
+// the working directory. It returns p with only "~" expanded when the
+// working directory cannot be read.
+func ExpandPath(p string, getenv func(string) string) string {
+	p = expandHome(p, getenv)
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
 // expandHome replaces a leading "~" or "~/" with the home folder. "~user/"
 // is left alone.
 func expandHome(p string, getenv func(string) string) string {

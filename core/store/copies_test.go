@@ -56,7 +56,7 @@ func TestChunkCopies(t *testing.T) {
 	if err != nil || math.Abs(got-want) > 0.001 || got <= 1 {
 		t.Fatalf("ChunkCopies = %v, %v; want %.3f (%d chunks, %d distinct texts)", got, err, want, chunks, len(texts))
 	}
-	for _, bad := range []string{"", "abc", "0.5", "-3", "NaN", "+Inf"} {
+	for _, bad := range []string{"", "abc", "0.5", "-3", "NaN", "+Inf", "1e308"} {
 		if err := s.SetMeta(ctx, metaChunkCopies, bad); err != nil {
 			t.Fatal(err)
 		}
@@ -64,15 +64,17 @@ func TestChunkCopies(t *testing.T) {
 			t.Errorf("ChunkCopies with %q recorded = %v, %v; want 0", bad, c, err)
 		}
 	}
-	// An impact index built before the record gets it from the next
-	// incremental run, which only updates the delta.
-	if _, err := s.db.Exec("DELETE FROM meta WHERE key = ?", metaChunkCopies); err != nil {
-		t.Fatal(err)
-	}
-	if rebuilt, _, err := s.MaintainImpact(ctx); err != nil || rebuilt {
-		t.Fatalf("MaintainImpact = %v, %v; want a delta update", rebuilt, err)
-	}
-	if got, err := s.ChunkCopies(ctx); err != nil || math.Abs(got-want) > 0.001 {
-		t.Errorf("ChunkCopies after MaintainImpact = %v, %v; want %.3f", got, err, want)
+	// An impact index built before the record, or with a damaged one,
+	// gets it from the next incremental run, which only updates the delta.
+	for _, damage := range []string{"DELETE FROM meta WHERE key = ?", "UPDATE meta SET value = 'abc' WHERE key = ?"} {
+		if _, err := s.db.Exec(damage, metaChunkCopies); err != nil {
+			t.Fatal(err)
+		}
+		if rebuilt, _, err := s.MaintainImpact(ctx); err != nil || rebuilt {
+			t.Fatalf("MaintainImpact = %v, %v; want a delta update", rebuilt, err)
+		}
+		if got, err := s.ChunkCopies(ctx); err != nil || math.Abs(got-want) > 0.001 {
+			t.Errorf("after %q and MaintainImpact: ChunkCopies = %v, %v; want %.3f", damage, got, err, want)
+		}
 	}
 }

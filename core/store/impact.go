@@ -359,9 +359,10 @@ func chunkCopies(ctx context.Context, q interface {
 }
 
 // recordChunkCopies records metaChunkCopies for an impact index built
-// before the impact build recorded it (once: later builds refresh it).
+// before the impact build recorded it, or whose record is damaged (once:
+// later builds refresh it).
 func (s *Store) recordChunkCopies(ctx context.Context) error {
-	if v, err := s.Meta(ctx, metaChunkCopies); err != nil || v != "" {
+	if c, err := s.ChunkCopies(ctx); err != nil || c != 0 {
 		return err
 	}
 	v, err := chunkCopies(ctx, s.db)

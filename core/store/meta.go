@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 )
 
@@ -45,12 +44,16 @@ const (
 	metaChunkCopies = "chunk_copies"
 )
 
+// maxChunkCopies is the largest ChunkCopies a file can hold (more chunks
+// than SQLite rowids go in no file): a larger value is damage.
+const maxChunkCopies = 1 << 40
+
 // ChunkCopies returns the mean number of chunks per distinct chunk text
 // (count of chunks over count of distinct chunks.hash, the sha256 prefix of
 // chunk_text), at least 1, as recorded by the last impact build (every full
 // index run, and every incremental one that rebuilt the impact index), or
 // 0 when the index has no such record (an older file, an empty corpus) or
-// a damaged one. A vault whose sections are copied into many notes has a
+// a damaged one (not a number from 1 to 2^40). A vault whose sections are copied into many notes has a
 // mean well above 1; retrieve.Options.Copies uses it to size the legs'
 // windows before near-duplicates are collapsed.
 func (s *Store) ChunkCopies(ctx context.Context) (float64, error) {
@@ -59,8 +62,8 @@ func (s *Store) ChunkCopies(ctx context.Context) (float64, error) {
 		return 0, err
 	}
 	c, err := strconv.ParseFloat(v, 64)
-	if err != nil || !(c >= 1) || math.IsInf(c, 0) {
-		return 0, nil
+	if err != nil || !(c >= 1) || c > maxChunkCopies {
+		return 0, nil // damaged: unknown (the next incremental run rewrites it)
 	}
 	return c, nil
 }

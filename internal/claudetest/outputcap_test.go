@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vaultctx/vaultctx/core/settings"
 )
 
 // TestUpdatedToolOutputCap pins how much text a PostToolUse hook may put
@@ -30,9 +32,9 @@ func TestUpdatedToolOutputCap(t *testing.T) {
 		}
 		answer := filepath.Join(s.Root, "answer.json")
 		script := filepath.Join(s.Root, "hook.sh")
-		settings, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PostToolUse": []any{map[string]any{"matcher": "Bash",
-			"hooks": []any{map[string]any{"type": "command", "command": script}}}}}})
-		for name, data := range map[string][]byte{answer: out, script: []byte("#!/bin/sh\ncat >/dev/null\ncat '" + answer + "'\n"), s.SettingsPath(): settings} {
+		cfg, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PostToolUse": []any{map[string]any{"matcher": "Bash",
+			"hooks": []any{map[string]any{"type": "command", "command": settings.ShellQuote(script)}}}}}})
+		for name, data := range map[string][]byte{answer: out, script: []byte("#!/bin/sh\ncat >/dev/null\ncat " + settings.ShellQuote(answer) + "\n"), s.SettingsPath(): cfg} {
 			if err := os.WriteFile(name, data, 0o755); err != nil {
 				t.Fatal(err)
 			}
