@@ -1,7 +1,6 @@
 package compress
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -31,28 +30,28 @@ var (
 	// errorMarkRe is the reference definition of hasErrorMark: markers that
 	// start a failure line: ✗ test, pytest's "E   …", mocha's "1) suite",
 	// FAILED/FAIL/not ok (TAP), "***" (make).
-	errorMarkRe = regexp.MustCompile(`^\s*(?:[✗✕✖✘×❌●💥]|E\s{2,}\S|\d+\) \S|FAILED\b|FAIL\b|not ok\b|\*\*\*)`)
+	errorMarkRe = lazyCompile(`^\s*(?:[✗✕✖✘×❌●💥]|E\s{2,}\S|\d+\) \S|FAILED\b|FAIL\b|not ok\b|\*\*\*)`)
 	// Python/Java/JS exception lines: "KeyError: 'x'", "java.lang.IllegalStateException: …".
-	exceptionRe = regexp.MustCompile(`^\s*(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b(?:\s*\[[\w_]+\])?(?::|$)`)
+	exceptionRe = lazyCompile(`^\s*(?:[\w.$]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b(?:\s*\[[\w_]+\])?(?::|$)`)
 	// Go test log lines printed by t.Log/t.Error: "    calc_test.go:36: msg",
 	// "    testing.go:1712: race detected during execution of test".
-	goTestLogRe = regexp.MustCompile(`^\s+\w[\w.-]*\.go:\d+: `)
+	goTestLogRe = lazyCompile(`^\s+\w[\w.-]*\.go:\d+: `)
 	// Stack frames and source locations, one pattern per language, each
 	// behind a prefix check in isFrame.
-	goFrameRe = regexp.MustCompile(`^[\t ]+\S+\.\w+:\d+(?:\s+\+0x[0-9a-f]+)?$`)
-	goFuncRe  = regexp.MustCompile(`^[\w./*()-]+\([^)]*\)$`)
+	goFrameRe = lazyCompile(`^[\t ]+\S+\.\w+:\d+(?:\s+\+0x[0-9a-f]+)?$`)
+	goFuncRe  = lazyCompile(`^[\w./*()-]+\([^)]*\)$`)
 	// An indented Go function line of a race report or trace, checked only
 	// above a more indented file:line frame (see assignTiers).
-	goIndentedFuncRe = regexp.MustCompile(`^\s+[\w./*()-]+\([^)]*\)$`)
-	pyFrameRe        = regexp.MustCompile(`^\s*File "[^"]+", line \d+`)
-	atFrameRe        = regexp.MustCompile(`^\s+at \S.*(?::\d+(?::\d+)?\)?|\(native\)|\(<anonymous>\))$`)
-	rustArrowRe      = regexp.MustCompile(`^\s*--> \S+:\d+`)
-	numberedFrameRe  = regexp.MustCompile(`^\s+\d+: (?:\S*::\S|0x[0-9a-f]+|<)`)
-	fileLineRe       = regexp.MustCompile(`^[^\s:]+\.\w{1,5}:\d+:(?: |$)`)
-	bareLocRe        = regexp.MustCompile(`^\S+\.\w{1,5}:\d+(?::\d+)?$`)
+	goIndentedFuncRe = lazyCompile(`^\s+[\w./*()-]+\([^)]*\)$`)
+	pyFrameRe        = lazyCompile(`^\s*File "[^"]+", line \d+`)
+	atFrameRe        = lazyCompile(`^\s+at \S.*(?::\d+(?::\d+)?\)?|\(native\)|\(<anonymous>\))$`)
+	rustArrowRe      = lazyCompile(`^\s*--> \S+:\d+`)
+	numberedFrameRe  = lazyCompile(`^\s+\d+: (?:\S*::\S|0x[0-9a-f]+|<)`)
+	fileLineRe       = lazyCompile(`^[^\s:]+\.\w{1,5}:\d+:(?: |$)`)
+	bareLocRe        = lazyCompile(`^\S+\.\w{1,5}:\d+(?::\d+)?$`)
 	// Lines that only quote source under a diagnostic: "   12 |  code",
 	// "      |  ^~~", jest's "  > 4 |  code".
-	excerptRe = regexp.MustCompile(`^\s*(?:>\s*)?(?:\d*\s+\|(?:\s|$)|[~^]+[~^\s|]*$)`)
+	excerptRe = lazyCompile(`^\s*(?:>\s*)?(?:\d*\s+\|(?:\s|$)|[~^]+[~^\s|]*$)`)
 )
 
 // Vocabulary of errors, warnings and summaries, matched on the lowercased
@@ -630,13 +629,13 @@ var (
 		"/go/pkg/mod/", "node_modules/", "<frozen ", "/site-packages/", "/dist-packages/", "/rustc/", "/.cargo/registry/", "/.rustup/"}
 	libraryPatterns = []struct {
 		hint string // a substring of every match
-		re   *regexp.Regexp
+		re   *lazyRE
 	}{
-		{"node:internal", regexp.MustCompile(`\bnode:internal\b`)},
-		{"/lib/python", regexp.MustCompile(`/lib/python\d`)},
-		{"_testmain.go:", regexp.MustCompile(`\b_testmain\.go:`)},
-		{"at ", regexp.MustCompile(`^\s*at (?:java|javax|jdk|sun|kotlin|scala)\.`)},
-		{".", regexp.MustCompile(`^(?:runtime|testing|reflect|internal/\w+)\.`)},
+		{"node:internal", lazyCompile(`\bnode:internal\b`)},
+		{"/lib/python", lazyCompile(`/lib/python\d`)},
+		{"_testmain.go:", lazyCompile(`\b_testmain\.go:`)},
+		{"at ", lazyCompile(`^\s*at (?:java|javax|jdk|sun|kotlin|scala)\.`)},
+		{".", lazyCompile(`^(?:runtime|testing|reflect|internal/\w+)\.`)},
 	}
 )
 

@@ -1,7 +1,6 @@
 package compress
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -473,7 +472,7 @@ func isNumberedListing(out string) bool {
 // then a "@@ " hunk header.
 // classicHunkRe is the hunk header of diff(1)'s normal format: "15c15",
 // "214,215c214,215", "7a8,9", "3,4d2".
-var classicHunkRe = regexp.MustCompile(`^\d+(,\d+)?[acd]\d+(,\d+)?$`)
+var classicHunkRe = lazyCompile(`^\d+(,\d+)?[acd]\d+(,\d+)?$`)
 
 // hasClassicDiffShape reports whether out, of the first 400 lines, holds a
 // hunk header of diff(1)'s normal format (classicHunkRe) or of its context

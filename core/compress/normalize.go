@@ -1,7 +1,6 @@
 package compress
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -49,7 +48,7 @@ const dateWordsPattern = `\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]{0,6},? )?(?:
 	monthRE + ` {1,2}\d{1,2},?(?: \d{4})? )\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b(?: ` + dateZones + `\b)?(?: \d{4}\b)?(?: [+-]\d{2}:?\d{2}\b)?`
 
 // dateWordsAt is dateWordsPattern anchored at the start of its input.
-var dateWordsAt = regexp.MustCompile(`^(?:` + dateWordsPattern + `)`)
+var dateWordsAt = lazyCompile(`^(?:` + dateWordsPattern + `)`)
 
 // maxDateWordsHead bounds how far before its clock's first ':' a
 // date-words match starts (see dateWordsPattern), with a margin.
@@ -67,7 +66,7 @@ type rule struct {
 	// trigger is a necessary condition of re (see scanTriggers); the
 	// regexp runs only on lines that have all its bits.
 	trigger trigger
-	re      *regexp.Regexp
+	re      *lazyRE
 	repl    string                  // used when fn is nil; may reference groups
 	fn      func(m []string) string // whole-match replacement from submatches
 	// fast, if set, does what re and repl do without a regexp, for rules
@@ -81,18 +80,18 @@ type rule struct {
 var normRules = []rule{
 	{ // curl's progress meter row: keep the size columns, drop speeds and times.
 		name: "curl-meter", trigger: trigCurl,
-		re:   regexp.MustCompile(`^(\s*\d{1,3}\s+[\d.]+[kMGTP]?\s+\d{1,3}\s+[\d.]+[kMGTP]?\s+\d{1,3}\s+[\d.]+[kMGTP]?)\s+[\d.]+[kMGTP]?\s+[\d.]+[kMGTP]?\s+[\d:-]+\s+[\d:-]+\s+[\d:-]+\s+[\d.]+[kMGTP]?\s*$`),
+		re:   lazyCompile(`^(\s*\d{1,3}\s+[\d.]+[kMGTP]?\s+\d{1,3}\s+[\d.]+[kMGTP]?\s+\d{1,3}\s+[\d.]+[kMGTP]?)\s+[\d.]+[kMGTP]?\s+[\d.]+[kMGTP]?\s+[\d:-]+\s+[\d:-]+\s+[\d:-]+\s+[\d.]+[kMGTP]?\s*$`),
 		repl: "${1}  <progress>",
 	},
 	{ // wget's dot progress (non-TTY): keep offset, dots and percentage,
 		// drop the speed and time columns.
 		name: "wget-dots", trigger: trigWget,
-		re:   regexp.MustCompile(`^(\s*\d+K(?: [.,]{1,10}){1,5}\s+\d+%)\s+\S+(?:\s+\S+)?\s*$`),
+		re:   lazyCompile(`^(\s*\d+K(?: [.,]{1,10}){1,5}\s+\d+%)\s+\S+(?:\s+\S+)?\s*$`),
 		repl: "${1} <progress>",
 	},
 	{ // RFC 3339 / ISO 8601 / Python logging asctime / Go log timestamps.
 		name: "datetime", trigger: trigDate,
-		re:   regexp.MustCompile(`\b\d{4}[-/]\d{2}[-/]\d{2}[T _]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2}\b| ?UTC\b)?`),
+		re:   lazyCompile(`\b\d{4}[-/]\d{2}[-/]\d{2}[T _]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2}\b| ?UTC\b)?`),
 		repl: phTime,
 	},
 	{ // Dates with month names, with the clock time they carry: RFC 1123
@@ -103,25 +102,25 @@ var normRules = []rule{
 		// +0000") and syslog ("Nov 30 12:34:56"). A zone is taken only from
 		// dateZones, so a level word such as "INFO" after the time stays.
 		name: "date-words", trigger: trigMonthClock,
-		re:   regexp.MustCompile(dateWordsPattern),
+		re:   lazyCompile(dateWordsPattern),
 		repl: phTime,
 		fast: normDateWords,
 	},
 	{ // US-style dates with a time: "4/4/2026 1:02:03 PM", "11/30/2026,
 		// 13:02" (month/day or day/month, then a four-digit year).
 		name: "us-date", trigger: trigSlashYear,
-		re:   regexp.MustCompile(`\b\d{1,2}/\d{1,2}/\d{4},? \d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?: ?[AaPp][Mm])?\b`),
+		re:   lazyCompile(`\b\d{1,2}/\d{1,2}/\d{4},? \d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?: ?[AaPp][Mm])?\b`),
 		repl: phTime,
 	},
 	{ // Clock times: 12:25:50, 0:00:06, 12:25:50.217, 1:02:03 PM.
 		name: "clock", trigger: trigClock,
-		re:   regexp.MustCompile(`(^|[^\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AaPp][Mm])?\b`),
+		re:   lazyCompile(`(^|[^\w:.])\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?: ?[AaPp][Mm])?\b`),
 		repl: "${1}" + phTime,
 		fast: normClocks,
 	},
 	{ // UUIDs (request and run ids).
 		name: "uuid", trigger: trigUUID,
-		re:   regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`),
+		re:   lazyCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`),
 		repl: phUUID,
 	},
 	{ // Temporary directories: the first component under a temp root when it
@@ -129,7 +128,7 @@ var normRules = []rule{
 		// os.MkdirTemp, Python's tempfile, mktemp), and pytest's numbered
 		// run directory in /tmp/pytest-of-<user>/pytest-<N>.
 		name: "tmpdir", trigger: trigTmp,
-		re: regexp.MustCompile(`((?:/private)?/var/folders/[^/\s]+/[^/\s]+/T|/(?:[\w.-]+/)*(?:tmp|temp|Temp|TEMP)|/dev/shm)/(` + tmpNameRE + `)(?:/(` + tmpNameRE + `))?`),
+		re: lazyCompile(`((?:/private)?/var/folders/[^/\s]+/[^/\s]+/T|/(?:[\w.-]+/)*(?:tmp|temp|Temp|TEMP)|/dev/shm)/(` + tmpNameRE + `)(?:/(` + tmpNameRE + `))?`),
 		fn: func(m []string) string {
 			switch {
 			case isGeneratedName(m[2]):
@@ -142,13 +141,13 @@ var normRules = []rule{
 	},
 	{ // Data rates: 114 kB/s, 2.00MB/s, 3.4 MiB/s.
 		name: "rate", trigger: trigRate,
-		re:   regexp.MustCompile(`\b\d+(?:\.\d+)?\s?[kKMGT]?i?[bB](?:ps|/s)\b`),
+		re:   lazyCompile(`\b\d+(?:\.\d+)?\s?[kKMGT]?i?[bB](?:ps|/s)\b`),
 		repl: phRate,
 	},
 	{ // Spelled-out durations: 12 ms, 1.234 s, 3 seconds, jest's
 		// "estimated 4 s".
 		name: "duration-words", trigger: trigDurWords | trigDurUnit,
-		re: regexp.MustCompile(`(^|[^\w.])\d+(?:\.\d+)?\s(?:ms|msecs?|milliseconds?|secs?|seconds?|minutes?|mins?)\b|(^|[^\w.])\d+(?:\.\d+)? s\b`),
+		re: lazyCompile(`(^|[^\w.])\d+(?:\.\d+)?\s(?:ms|msecs?|milliseconds?|secs?|seconds?|minutes?|mins?)\b|(^|[^\w.])\d+(?:\.\d+)? s\b`),
 		fn: func(m []string) string {
 			return m[1] + m[2] + phDur
 		},
@@ -156,29 +155,29 @@ var normRules = []rule{
 	{ // Heap and stack addresses (5+ hex digits; short code offsets such as
 		// Go's +0x1d stay).
 		name: "hexaddr", trigger: trigHex,
-		re:   regexp.MustCompile(`\b0x[0-9a-fA-F]{5,}\b`),
+		re:   lazyCompile(`\b0x[0-9a-fA-F]{5,}\b`),
 		repl: phAddr,
 	},
 	{ // Process ids: "pid 31188", "[pid 30670]", "pid=12", "PID: 7".
 		name: "pid", trigger: trigPID,
-		re:   regexp.MustCompile(`\b(pid|PID|Pid)([ =:#]+)\d+\b`),
+		re:   lazyCompile(`\b(pid|PID|Pid)([ =:#]+)\d+\b`),
 		repl: "${1}${2}" + phPID,
 	},
 	{ // "process 1234", "Process ID: 1234" (the OOM killer, supervisors,
 		// test runners). Two digits at least, so "process 1 of 4" stays.
 		name: "process", trigger: trigProcess,
-		re:   regexp.MustCompile(`\b([Pp]rocess(?: [Ii][Dd])?[ =:#]+)\d{2,}\b`),
+		re:   lazyCompile(`\b([Pp]rocess(?: [Ii][Dd])?[ =:#]+)\d{2,}\b`),
 		repl: "${1}" + phPID,
 		fast: normProcessIDs,
 	},
 	{ // syslog-style "name[1234]:".
 		name: "pid-bracket", trigger: trigPIDBracket,
-		re:   regexp.MustCompile(`\b([A-Za-z][\w.-]*)\[\d{2,}\]:`),
+		re:   lazyCompile(`\b([A-Za-z][\w.-]*)\[\d{2,}\]:`),
 		repl: "${1}[" + phPID + "]:",
 	},
 	{ // Thread ids in Rust panics: "thread 'main' (12246) panicked".
 		name: "thread-id", trigger: trigThread,
-		re:   regexp.MustCompile(`(thread '[^']*') \(\d+\)`),
+		re:   lazyCompile(`(thread '[^']*') \(\d+\)`),
 		repl: "${1} (" + phN + ")",
 	},
 	{ // Unix epoch values of a time-ish key (see isTimeKey): "ts=1732981234",
@@ -187,7 +186,7 @@ var normRules = []rule{
 		// 3,999,999,999 s (2001 to 2096), with an optional fraction: other
 		// numbers, and epochs after other keys ("size=1732981234"), stay.
 		name: "epoch", trigger: trigLongNum,
-		re: regexp.MustCompile(`\b([A-Za-z_][\w.-]*)(["']?[ \t]*[:=][ \t]*["']?)[1-3]\d{9}(?:\d{3}){0,3}(?:\.\d+)?\b`),
+		re: lazyCompile(`\b([A-Za-z_][\w.-]*)(["']?[ \t]*[:=][ \t]*["']?)[1-3]\d{9}(?:\d{3}){0,3}(?:\.\d+)?\b`),
 		fn: func(m []string) string {
 			if isTimeKey(m[1]) {
 				return m[1] + m[2] + phTime
@@ -199,19 +198,19 @@ var normRules = []rule{
 	{ // Timing fields of structured output: "duration_ms: 38.44" (TAP/YAML),
 		// "# duration_ms 632.78", "elapsed=1.2", "took 35".
 		name: "timing-field", trigger: trigTiming,
-		re:   regexp.MustCompile(`(?i)\b((?:duration|elapsed|took|time)(?:_?(?:ms|ns|us|secs?|seconds))?["']?\s*[:= ]\s*)\d+(?:\.\d+)?\b`),
+		re:   lazyCompile(`(?i)\b((?:duration|elapsed|took|time)(?:_?(?:ms|ns|us|secs?|seconds))?["']?\s*[:= ]\s*)\d+(?:\.\d+)?\b`),
 		repl: "${1}" + phDur,
 		fast: normTimingFields,
 	},
 	{ // Goroutine numbers: "goroutine 65 [running]", "in goroutine 1",
 		// "Goroutine 9 (running) created at:" (race reports).
 		name: "goroutine", trigger: trigGoroutine,
-		re:   regexp.MustCompile(`\b([Gg])oroutine \d+\b`),
+		re:   lazyCompile(`\b([Gg])oroutine \d+\b`),
 		repl: "${1}oroutine " + phN,
 	},
 	{ // Ephemeral ports on loopback or wildcard addresses.
 		name: "port", trigger: trigPort,
-		re: regexp.MustCompile(`\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]|::1?):(\d{4,5})\b`),
+		re: lazyCompile(`\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\]|::1?):(\d{4,5})\b`),
 		fn: func(m []string) string {
 			if p, err := strconv.Atoi(m[2]); err == nil && p >= ephemeralPortMin {
 				return m[1] + ":" + phPort
@@ -225,7 +224,7 @@ var normRules = []rule{
 // number+unit components such as 813ms, 0.145s, 1m30s, 1.2µs, not preceded
 // by a word character or '.', ending at a word boundary). normDurations
 // implements it without backtracking; a test checks they agree.
-var durationRe = regexp.MustCompile(`(^|[^\w.])(?:\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m|h)){1,3}\b`)
+var durationRe = lazyCompile(`(^|[^\w.])(?:\d+(?:\.\d+)?(?:ns|µs|us|ms|s|m|h)){1,3}\b`)
 
 // normDurations replaces every duration token (see durationRe) with <dur>.
 func normDurations(s string) string {
@@ -768,15 +767,15 @@ var (
 	// "traceId": "4bf92f3577b34da6", "span-id: 00f067aa0ba902b7" (eight hex
 	// digits or more, with a letter and a digit). Decimal ids (job=2987)
 	// stay: they name things.
-	hexIDRe = regexp.MustCompile(`(?i)\b([a-z_.-]*id)(["']?\s*[=:]\s*["']?)([0-9a-f]{8,})\b`)
+	hexIDRe = lazyCompile(`(?i)\b([a-z_.-]*id)(["']?\s*[=:]\s*["']?)([0-9a-f]{8,})\b`)
 	// A generated id after a request word: "req 5f051908-07f",
 	// "trace=4bf92f35", "txn#a1b2c3d4" (hex groups of six digits or more).
-	reqIDRe = regexp.MustCompile(`(?i)\b(req|request|trace|span|txn|correlation)([ =:#]+)([0-9a-f]{6,}(?:-[0-9a-f]{2,})*)\b`)
+	reqIDRe = lazyCompile(`(?i)\b(req|request|trace|span|txn|correlation)([ =:#]+)([0-9a-f]{6,}(?:-[0-9a-f]{2,})*)\b`)
 	// Memory figures: "Memory used: 187752K", "max RSS 2.1 GB", "heap=512MiB".
-	memRe = regexp.MustCompile(`(?i)\b(memory(?: used| usage)?|max ?rss|rss|heap(?: size| used)?)(["']?\s*[=:]?\s*)\d+(?:\.\d+)?\s?[kmg]i?b?\b`)
+	memRe = lazyCompile(`(?i)\b(memory(?: used| usage)?|max ?rss|rss|heap(?: size| used)?)(["']?\s*[=:]?\s*)\d+(?:\.\d+)?\s?[kmg]i?b?\b`)
 	// A timestamp written with '_' for ':' (file names: npm's log
 	// "2026-12-02T02_00_53_625Z-debug-0.log").
-	fileTimeRe = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}T\d{2}_\d{2}_\d{2}(?:_\d+)?Z?`)
+	fileTimeRe = lazyCompile(`\b\d{4}-\d{2}-\d{2}T\d{2}_\d{2}_\d{2}(?:_\d+)?Z?`)
 )
 
 // normIDsAndSizes replaces generated hex ids after an id key with <id>,
@@ -892,7 +891,7 @@ func squeezePadding(line string) string {
 // elapsedRemainingRe matches the "[elapsed<remaining, rate]" part of a
 // tqdm-style progress bar: "[00:21<00:26,  2.10it/s]", "[1:02:03<?, ?it/s]",
 // "[00:47<00:00, 3.4MB/s]", "[00:01<00:00, 1.52s/it]".
-var elapsedRemainingRe = regexp.MustCompile(`\[(?:\d+:)?\d{1,2}:\d{2}<(?:(?:\d+:)?\d{1,2}:\d{2}|\?)(,\s*(?:\d+(?:\.\d+)?|\?)\s?(?:[A-Za-z]*/s|s/[A-Za-z]+))?`)
+var elapsedRemainingRe = lazyCompile(`\[(?:\d+:)?\d{1,2}:\d{2}<(?:(?:\d+:)?\d{1,2}:\d{2}|\?)(,\s*(?:\d+(?:\.\d+)?|\?)\s?(?:[A-Za-z]*/s|s/[A-Za-z]+))?`)
 
 // normElapsedRemaining replaces a progress bar's elapsed and remaining
 // times with <dur> and its rate with <rate> (see elapsedRemainingRe): the
@@ -970,7 +969,7 @@ func normalizeTokens(line string) string {
 }
 
 // replaceFunc is regexp.ReplaceAllStringFunc with access to submatches.
-func replaceFunc(re *regexp.Regexp, s string, fn func([]string) string) string {
+func replaceFunc(re *lazyRE, s string, fn func([]string) string) string {
 	idx := re.FindAllStringSubmatchIndex(s, -1)
 	if idx == nil {
 		return s
