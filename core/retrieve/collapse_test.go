@@ -161,9 +161,9 @@ func TestCollapseDeepensInOneCall(t *testing.T) {
 }
 
 // Options.Copies sizes the legs' first window (K·Copies chunks, in
-// doublings of Candidates) and a query that needs more asks once more, for
-// the deepest: the hits are those of asking for the deepest at once, for
-// any value, and a list without copies is ranked from the first window.
+// doublings of Candidates) and a query that needs more asks again, for a
+// window four times deeper: the hits are those of asking for the deepest
+// at once, and a list without copies is ranked from the first window.
 func TestCollapseCopiesSizesTheLegs(t *testing.T) {
 	copied := fakeSource{texts: map[int64]string{}} // eight copies of 40 sections
 	distinct := fakeSource{texts: map[int64]string{}}
@@ -185,9 +185,9 @@ func TestCollapseCopiesSizesTheLegs(t *testing.T) {
 	}{
 		{"copied, unknown", copied, 0, []int{deep}},
 		{"copied, 1", copied, 1, []int{30, deep}},
-		{"copied, 4", copied, 4, []int{60, deep}},
+		{"copied, 4", copied, 4, []int{60, 4 * 60}},
 		{"copied, 8", copied, 8, []int{deep}},
-		{"copied, 1000", copied, 1000, []int{deep}},
+		{"copied, 1000", copied, 1000, []int{DefaultCandidates << (maxDeepen + maxCopiesDeepen)}},
 		{"copied, NaN", copied, math.NaN(), []int{deep}},
 		{"distinct, 1", distinct, 1, []int{30}},
 		{"distinct, 2.5", distinct, 2.5, []int{30}},
@@ -226,5 +226,41 @@ func TestQuotePath(t *testing.T) {
 		if ShowablePath(in) != (in == want) {
 			t.Errorf("ShowablePath(%q) = %v", in, ShowablePath(in))
 		}
+	}
+}
+
+// With many copies per section the deepest window grows with Copies
+// (DeepestWindow), so K distinct hits still come back: sixteen copies of
+// each of 40 sections are 8 sections in 120 candidates.
+func TestCollapseDeepestGrowsWithCopies(t *testing.T) {
+	src := fakeSource{texts: map[int64]string{}}
+	for id := int64(1); id <= 640; id++ {
+		src.texts[id] = words(int(id-1)/16*100, 40)
+		src.kw = append(src.kw, Scored{id, 1000 - float64(id)})
+		src.vec = append(src.vec, Scored{id, 1 - float64(id)/1000})
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		copies float64
+		want   int
+	}{{0, 8}, {1, 8}, {16, 10}} {
+		got, err := Search(ctx, src, unitEmbedder{}, "q", Options{K: 10, Collapse: true, Copies: c.copies})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != c.want {
+			t.Errorf("Copies %v: %d distinct hits, want %d", c.copies, len(got), c.want)
+		}
+		for _, h := range got {
+			if len(h.AlsoIn) == 0 {
+				t.Errorf("Copies %v: chunk %d folds no copy", c.copies, h.ChunkID)
+			}
+		}
+	}
+	if w := DeepestWindow(Options{Copies: 16}); w != DefaultCandidates<<(maxDeepen+maxCopiesDeepen) {
+		t.Errorf("DeepestWindow(Copies 16) = %d", w)
+	}
+	if w := DeepestWindow(Options{Copies: 1.5}); w != DefaultCandidates<<(maxDeepen+1) {
+		t.Errorf("DeepestWindow(Copies 1.5) = %d", w)
 	}
 }

@@ -57,12 +57,15 @@ type Options struct {
 	Collapse bool
 	// Copies is the index's mean number of chunks per distinct chunk text
 	// (store.Store.ChunkCopies; at least 1, 0 = unknown). With Collapse,
-	// Search first asks each leg for the smallest window Candidates·2^j
-	// (j ≤ maxDeepen) that holds K·Copies chunks, as many as K groups of
-	// Copies copies each, and asks again, for the deepest window, only when
-	// collapsing that one leaves fewer than K groups; unknown asks for the
-	// deepest window at once. The hits are the same for any value: Copies
-	// only decides how many candidates the legs rank.
+	// the deepest window a leg is asked for is 4·Candidates times Copies
+	// rounded up to a power of two (at most 8: DeepestWindow), since each
+	// distinct hit then stands for Copies candidates on average; Search
+	// first asks each leg for the smallest window Candidates·2^j that holds
+	// K·Copies chunks (CollapseWindow) and asks again, for a window four
+	// times deeper (or the deepest), only when collapsing leaves fewer than
+	// K groups; unknown asks for 4·Candidates at once. For a given deepest
+	// window the hits are the same whatever the first: they are those of
+	// ranking the deepest at once.
 	Copies float64
 }
 
@@ -115,9 +118,9 @@ type Embedder interface {
 // With Options.Collapse, the fused list is hydrated in rank order and
 // near-duplicates are folded (see Collapse) until K distinct hits are
 // found. When the candidates run out first and a leg returned as many as
-// it was asked for, the window of each leg doubles, up to maxDeepen times
-// (4 x Candidates, fetched from each leg in one call); the results new to
-// the deeper windows
+// it was asked for, the window of each leg doubles, up to DeepestWindow
+// (4 x Candidates without Options.Copies); the results new to the deeper
+// windows
 // are fused among themselves and ranked after the ones already seen, so
 // deepening never reorders what the first window ranked.
 func Search(ctx context.Context, src Source, emb Embedder, query string, opt Options) ([]Hit, error) {
@@ -147,10 +150,10 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 		}
 	}
 	// With Collapse, each leg runs once for the window the deepening below
-	// is expected to need (collapseDepth), and every smaller window is a
+	// is expected to need (CollapseWindow), and every smaller window is a
 	// prefix of that list: a leg's top n is the first n of its top 4n (both
-	// legs rank exactly). A query that needs more runs the legs once more,
-	// for the deepest window.
+	// legs rank exactly). A query that needs more runs the legs again, for
+	// a window four times deeper, up to DeepestWindow.
 	n := opt.Candidates
 	depth := n
 	if opt.Collapse {
@@ -176,17 +179,17 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 		}
 	} else {
 		var c collapser
-		next := 0
-		for deepened := 0; ; deepened++ {
+		next, deepest := 0, DeepestWindow(opt)
+		for {
 			if next, err = c.fill(ctx, src, fused, next, opt.K); err != nil {
 				return nil, err
 			}
-			if len(c.out) >= opt.K || deepened == maxDeepen || len(kw) < n && len(vec) < n {
+			if len(c.out) >= opt.K || n >= deepest || len(kw) < n && len(vec) < n {
 				break
 			}
 			n *= 2
 			if n > depth {
-				depth = opt.Candidates << maxDeepen
+				depth = min(depth<<2, deepest)
 				if kwAll, vecAll, err = legs(ctx, src, query, qvec, opt, depth); err != nil {
 					return nil, err
 				}
@@ -235,17 +238,36 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 }
 
 // maxDeepen is how many times Search with Options.Collapse doubles the
-// legs' candidates when copies leave fewer than K distinct hits: at most
-// 4 x Candidates per leg (120 by default). On five versions of the
-// PowerShell docs, where most sections exist five times, 30 candidates
-// per leg hold 6 to 9 distinct hits and 60 hold 10.
+// legs' candidates when copies leave fewer than K distinct hits, for an
+// index without Options.Copies: at most 4 x Candidates per leg (120 by
+// default). On five versions of the PowerShell docs, where most sections
+// exist five times, 30 candidates per leg hold 6 to 9 distinct hits and
+// 60 hold 10.
 const maxDeepen = 2
+
+// maxCopiesDeepen bounds the doublings Options.Copies adds to maxDeepen:
+// 3, so that a leg ranks at most 32 x Candidates (960 by default), however
+// large a (damaged) Copies.
+const maxCopiesDeepen = 3
+
+// DeepestWindow returns the most candidates Search with Options.Collapse
+// asks a leg for: Candidates·2^(maxDeepen+e), where 2^e is Copies rounded
+// up to a power of two (e ≤ maxCopiesDeepen; e = 0 without Copies). Zero
+// fields of opt take their defaults.
+func DeepestWindow(opt Options) int {
+	opt = opt.withDefaults()
+	e := 0
+	for e < maxCopiesDeepen && opt.Copies >= 1 && float64(int(1)<<e) < opt.Copies {
+		e++
+	}
+	return opt.Candidates << (maxDeepen + e)
+}
 
 // CollapseWindow returns the number of candidates Search first asks each
 // leg for with Options.Collapse (see Options.Copies): the smallest
-// Candidates·2^j, j ≤ maxDeepen, of at least K·Copies chunks, in which K
-// groups of the index's mean size fit (the expected number of distinct
-// texts among d chunks is d/Copies); the deepest without Copies. Zero
+// Candidates·2^j up to DeepestWindow of at least K·Copies chunks, in which
+// K groups of the index's mean size fit (the expected number of distinct
+// texts among d chunks is d/Copies); 4·Candidates without Copies. Zero
 // fields of opt take their defaults.
 func CollapseWindow(opt Options) int {
 	opt = opt.withDefaults()
@@ -253,7 +275,7 @@ func CollapseWindow(opt Options) int {
 	if !(opt.Copies >= 1) {
 		return d << maxDeepen
 	}
-	for j := 0; j < maxDeepen && float64(d) < float64(opt.K)*opt.Copies; j++ {
+	for deepest := DeepestWindow(opt); d < deepest && float64(d) < float64(opt.K)*opt.Copies; {
 		d <<= 1
 	}
 	return d
