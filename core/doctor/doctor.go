@@ -215,6 +215,17 @@ func (d *doctor) checkPath(ctx context.Context) Finding {
 		}
 	}
 	if len(missing) == 0 {
+		// Found, but maybe another install's: the vaultctx a shell runs
+		// then differs from this one (and the hooks it wires).
+		if self := d.opt.BinDir; self != "" {
+			onPath, err := exec.LookPath("vaultctx")
+			a, errA := os.Stat(onPath)
+			b, errB := os.Stat(filepath.Join(self, "vaultctx"))
+			if err == nil && errA == nil && errB == nil && !os.SameFile(a, b) {
+				return Finding{Status: Warn, Hint: HintAddToPath, Subject: self, Message: fmt.Sprintf(
+					"%s, but the vaultctx found first there is %s, another install than this one (%s)", strings.Join(dirs, ", "), onPath, filepath.Join(self, "vaultctx"))}
+			}
+		}
 		return passed("%s", strings.Join(dirs, ", "))
 	}
 	hint, subject := HintInstall, ""

@@ -91,6 +91,19 @@ func TestDoctorPath(t *testing.T) {
 	if f := d.checkPath(context.Background()); f.Status != OK || !strings.Contains(f.Message, bin) {
 		t.Errorf("all binaries on PATH: %+v", f)
 	}
+	self := &doctor{opt: testOptions()}
+	self.opt.BinDir = bin
+	if f := self.checkPath(context.Background()); f.Status != OK {
+		t.Errorf("this install on PATH: %+v", f)
+	}
+	// Another install first on PATH: the shell's vaultctx is not this one.
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "vaultctx"), []byte("#!/bin/sh\n"), 0o755)
+	self.opt.BinDir = other
+	if f := self.checkPath(context.Background()); f.Status != Warn || f.Hint != HintAddToPath || f.Subject != other ||
+		!strings.Contains(f.Message, "another install") {
+		t.Errorf("another install first on PATH: %+v, want a warning naming both", f)
+	}
 	t.Setenv("PATH", t.TempDir())
 	if f := d.checkPath(context.Background()); f.Status != Fail || !strings.Contains(f.Message, "vaultctx-pretooluse") {
 		t.Errorf("empty PATH: %+v", f)
