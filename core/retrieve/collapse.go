@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,14 +47,20 @@ func (c *collapser) add(h Hit) {
 }
 
 // fill hydrates fused results from next on, in rank order, and adds them
-// to c until it holds k groups or fused runs out: first k results, then,
-// while groups are missing, twice as many results as are missing. A list
-// without near-duplicates costs one Hydrate, as without Collapse. It
-// returns the index of the first fused result not hydrated.
-func (c *collapser) fill(ctx context.Context, src Source, fused []Fused, next, k int) (int, error) {
-	want := k - len(c.out)
+// to c until it holds k groups or fused runs out: first k·copies results
+// (copies, at least 1, the index's mean chunks per distinct text: k groups
+// of that size), then, while groups are missing, twice as many results per
+// missing group. A list without near-duplicates costs one Hydrate, as
+// without Collapse. It returns the index of the first fused result not
+// hydrated. The first k groups and their order do not depend on copies;
+// a larger one may fold more copies into them.
+func (c *collapser) fill(ctx context.Context, src Source, fused []Fused, next, k int, copies float64) (int, error) {
+	if !(copies >= 1) { // below 1, NaN: no copies known
+		copies = 1
+	}
+	want := int(math.Ceil(float64(k-len(c.out)) * copies))
 	if next == 0 {
-		want = k
+		want = int(math.Ceil(float64(k) * copies))
 	}
 	for len(c.out) < k && next < len(fused) {
 		end := min(next+want, len(fused))
@@ -68,7 +75,7 @@ func (c *collapser) fill(ctx context.Context, src Source, fused []Fused, next, k
 		for _, h := range hits {
 			c.add(h)
 		}
-		next, want = end, 2*(k-len(c.out))
+		next, want = end, int(math.Ceil(2*float64(k-len(c.out))*copies))
 	}
 	return next, nil
 }

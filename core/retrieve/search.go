@@ -181,7 +181,7 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 		var c collapser
 		next, deepest := 0, DeepestWindow(opt)
 		for {
-			if next, err = c.fill(ctx, src, fused, next, opt.K); err != nil {
+			if next, err = c.fill(ctx, src, fused, next, opt.K, min(opt.Copies, maxFillCopies)); err != nil {
 				return nil, err
 			}
 			if len(c.out) >= opt.K || n >= deepest || len(kw) < n && len(vec) < n {
@@ -244,6 +244,11 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 // exist five times, 30 candidates per leg hold 6 to 9 distinct hits and
 // 60 hold 10.
 const maxDeepen = 2
+
+// maxFillCopies bounds the Options.Copies by which a collapsed search
+// scales how many fused results it hydrates at once (collapser.fill,
+// which reads a Copies below 1 or NaN as 1): 8, as for the windows.
+const maxFillCopies = 1 << maxCopiesDeepen
 
 // maxCopiesDeepen bounds the doublings Options.Copies adds to maxDeepen:
 // 3, so that a leg ranks at most 32 x Candidates (960 by default), however
