@@ -81,8 +81,11 @@ func TestSearchCollapse(t *testing.T) {
 						}
 						return out
 					}
-					if a, b := ids(h.AlsoIn), ids(ref[i].AlsoIn); !slices.Equal(a, b[:min(len(a), len(b))]) {
-						t.Errorf("hit %d folds %v, not a prefix of %v", i+1, a, b)
+					// The folds agree with the reference's as far as both
+					// go: knowing the index's copies, the search hydrates
+					// past the reference's 60 and may fold more.
+					if a, b := ids(h.AlsoIn), ids(ref[i].AlsoIn); !slices.Equal(a[:min(len(a), len(b))], b[:min(len(a), len(b))]) {
+						t.Errorf("hit %d folds %v, which disagrees with %v", i+1, a, b)
 					}
 					for _, d := range h.AlsoIn {
 						if d.BM25Rank == 0 && d.VecRank == 0 || d.Path == "" {
