@@ -90,6 +90,9 @@ func (c *searchCmd) Run(g *globals) error {
 	opt := search.Options(c.Mode, k)
 	opt.MaxTokens = c.MaxTokens
 	opt.Collapse = !c.AllCopies
+	if opt.Collapse {
+		opt.Copies = e.ChunkCopies(g.Ctx) // read once, for the search and --explain
+	}
 	hits, err := e.Search(g.Ctx, query, opt)
 	if errors.Is(err, retrieve.ErrNoVectors) {
 		return usageError{"this index has no usable vectors (vec_available=false): use --mode bm25, or index with --model DIR"}
@@ -138,7 +141,6 @@ func (c *searchCmd) Run(g *globals) error {
 			fmt.Fprintln(w)
 		}
 		if opt.Collapse {
-			opt.Copies = e.ChunkCopies(g.Ctx)
 			if opt.Copies > 0 {
 				fmt.Fprintf(w, "collapse: %.2f chunks per distinct text in the index, so each leg first ranks %d candidates\n", opt.Copies, retrieve.CollapseWindow(opt))
 			} else {

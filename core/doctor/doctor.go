@@ -204,12 +204,14 @@ var Binaries = []string{"vaultctx", settings.UserPromptBinary, settings.PreToolU
 
 func (d *doctor) checkPath(ctx context.Context) Finding {
 	var missing, dirs []string
+	onPath := map[string]string{} // binary: the path PATH finds
 	for _, b := range Binaries {
 		p, err := exec.LookPath(b)
 		if err != nil {
 			missing = append(missing, b)
 			continue
 		}
+		onPath[b] = p
 		if dir := filepath.Dir(p); !contains(dirs, dir) {
 			dirs = append(dirs, dir)
 		}
@@ -218,12 +220,11 @@ func (d *doctor) checkPath(ctx context.Context) Finding {
 		// Found, but maybe another install's: the vaultctx a shell runs
 		// then differs from this one (and the hooks it wires).
 		if self := d.opt.BinDir; self != "" {
-			onPath, err := exec.LookPath("vaultctx")
-			a, errA := os.Stat(onPath)
+			a, errA := os.Stat(onPath["vaultctx"])
 			b, errB := os.Stat(filepath.Join(self, "vaultctx"))
-			if err == nil && errA == nil && errB == nil && !os.SameFile(a, b) {
+			if errA == nil && errB == nil && !os.SameFile(a, b) {
 				return Finding{Status: Warn, Hint: HintAddToPath, Subject: self, Message: fmt.Sprintf(
-					"%s, but the vaultctx found first there is %s, another install than this one (%s)", strings.Join(dirs, ", "), onPath, filepath.Join(self, "vaultctx"))}
+					"%s, but the vaultctx found first there is %s, another install than this one (%s)", strings.Join(dirs, ", "), onPath["vaultctx"], filepath.Join(self, "vaultctx"))}
 			}
 		}
 		return passed("%s", strings.Join(dirs, ", "))

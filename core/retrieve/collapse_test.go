@@ -93,6 +93,19 @@ func TestListItem(t *testing.T) {
 	}
 }
 
+// copiedSource is a fakeSource of copies copies of each of sections
+// distinct 40-word texts, chunk ids from 1 with the copies of a text next
+// to each other, ranked in id order by both legs.
+func copiedSource(sections, copies int) fakeSource {
+	src := fakeSource{texts: map[int64]string{}}
+	for id := int64(1); id <= int64(sections*copies); id++ {
+		src.texts[id] = words(int(id-1)/copies*100, 40)
+		src.kw = append(src.kw, Scored{id, 1000 - float64(id)})
+		src.vec = append(src.vec, Scored{id, 1 - float64(id)/1000})
+	}
+	return src
+}
+
 // countingSource is a fakeSource that records the k of every leg call.
 type countingSource struct {
 	fakeSource
@@ -115,12 +128,7 @@ func TestCollapseDeepensInOneCall(t *testing.T) {
 	// Eight copies of each of 40 sections, ranked alike by both legs: 30
 	// candidates hold 4 distinct sections, 60 hold 8 and 120 hold 15, so
 	// both deepenings are needed.
-	src := fakeSource{texts: map[int64]string{}}
-	for id := int64(1); id <= 320; id++ {
-		src.texts[id] = words(int(id-1)/8*100, 40)
-		src.kw = append(src.kw, Scored{id, 1000 - float64(id)})
-		src.vec = append(src.vec, Scored{id, 1 - float64(id)/1000})
-	}
+	src := copiedSource(40, 8)
 	var kwK, vecK []int
 	cs := countingSource{src, &kwK, &vecK}
 	ctx := context.Background()
@@ -165,16 +173,7 @@ func TestCollapseDeepensInOneCall(t *testing.T) {
 // window four times deeper: the hits are those of asking for the deepest
 // at once, and a list without copies is ranked from the first window.
 func TestCollapseCopiesSizesTheLegs(t *testing.T) {
-	copied := fakeSource{texts: map[int64]string{}} // eight copies of 40 sections
-	distinct := fakeSource{texts: map[int64]string{}}
-	for id := int64(1); id <= 320; id++ {
-		copied.texts[id] = words(int(id-1)/8*100, 40)
-		distinct.texts[id] = words(int(id-1)*100, 40)
-		for _, s := range []*fakeSource{&copied, &distinct} {
-			s.kw = append(s.kw, Scored{id, 1000 - float64(id)})
-			s.vec = append(s.vec, Scored{id, 1 - float64(id)/1000})
-		}
-	}
+	copied, distinct := copiedSource(40, 8), copiedSource(320, 1)
 	ctx := context.Background()
 	deep := DefaultCandidates << maxDeepen
 	for _, c := range []struct {
@@ -240,12 +239,7 @@ func TestQuotePath(t *testing.T) {
 // (DeepestWindow), so K distinct hits still come back: sixteen copies of
 // each of 40 sections are 8 sections in 120 candidates.
 func TestCollapseDeepestGrowsWithCopies(t *testing.T) {
-	src := fakeSource{texts: map[int64]string{}}
-	for id := int64(1); id <= 640; id++ {
-		src.texts[id] = words(int(id-1)/16*100, 40)
-		src.kw = append(src.kw, Scored{id, 1000 - float64(id)})
-		src.vec = append(src.vec, Scored{id, 1 - float64(id)/1000})
-	}
+	src := copiedSource(40, 16)
 	ctx := context.Background()
 	for _, c := range []struct {
 		copies float64
@@ -287,12 +281,7 @@ func (h hydrateCounter) Hydrate(ctx context.Context, ids []int64) ([]Hit, error)
 // Knowing the copies, a collapsed search hydrates K groups' worth of
 // results at once instead of doubling its way there.
 func TestCollapseHydratesByCopies(t *testing.T) {
-	src := fakeSource{texts: map[int64]string{}}
-	for id := int64(1); id <= 320; id++ {
-		src.texts[id] = words(int(id-1)/8*100, 40)
-		src.kw = append(src.kw, Scored{id, 1000 - float64(id)})
-		src.vec = append(src.vec, Scored{id, 1 - float64(id)/1000})
-	}
+	src := copiedSource(40, 8)
 	ctx := context.Background()
 	calls := map[float64]int{}
 	for _, copies := range []float64{0, 8} {
