@@ -15,10 +15,9 @@
 //     cjk (ftsquery.Extras: CJK bigrams, Latin runs inside CJK text, hyphen
 //     joins, emoji tokens), porter-stemmed, content-synced to chunks by
 //     triggers that issue the FTS5 'delete' command before every delete or
-//     update of a chunk row;
-//   - chunks_exact: the same first three columns tokenized without the
-//     porter stemmer, synced by the same triggers, where quoted phrases and
-//     identifiers are matched as written (see exactSplit in keyword.go);
+//     update of a chunk row (quoted phrases and identifiers are matched
+//     as written by reading the chunks of their stemmed match, see
+//     exactSplit in keyword.go);
 //   - impact_terms, impact_skips, impact_forms, impact_doclen, impact_delta,
 //     impact_dead, impact_gone: the BM25 impact index of common terms, bit-packed
 //     posting lists that give bm25()'s scores for common words without

@@ -132,7 +132,7 @@ func sameRanking(t *testing.T, q string, got, want []Hit) {
 func compareWithFTS5(t *testing.T, s *Store, queries []string) (served int) {
 	t.Helper()
 	ctx := context.Background()
-	eachImpactQuery(t, s, queries, func(ix *impactIndex, q string, terms, exact []string) {
+	eachImpactQuery(t, s, queries, func(ix *impactIndex, q string, terms []string, exact *exactLeg) {
 		got, err := s.keywordImpact(ctx, ix, terms, exact, 20, DefaultColumnWeights)
 		if err != nil {
 			t.Fatalf("keywordImpact(%q): %v", q, err)
@@ -155,7 +155,7 @@ func compareWithFTS5(t *testing.T, s *Store, queries []string) (served int) {
 
 // eachImpactQuery loads s's impact index and calls fn with it for each of
 // queries that has terms, split as KeywordHits splits them.
-func eachImpactQuery(t *testing.T, s *Store, queries []string, fn func(ix *impactIndex, q string, terms, exact []string)) {
+func eachImpactQuery(t *testing.T, s *Store, queries []string, fn func(ix *impactIndex, q string, terms []string, exact *exactLeg)) {
 	t.Helper()
 	ctx := context.Background()
 	ix, err := s.loadImpact(ctx)
@@ -345,7 +345,7 @@ func TestImpactSpillSameIndex(t *testing.T) {
 func comparePruned(t *testing.T, s *Store, queries []string) (skipped, blocks int) {
 	t.Helper()
 	ctx := context.Background()
-	eachImpactQuery(t, s, queries, func(ix *impactIndex, q string, terms, exact []string) {
+	eachImpactQuery(t, s, queries, func(ix *impactIndex, q string, terms []string, exact *exactLeg) {
 		for _, k := range []int{1, 10, 30, 120} {
 			want, err := s.keywordImpactScored(ctx, ix, terms, exact, k, DefaultColumnWeights, impactScoring{exhaustive: true})
 			if err != nil {

@@ -135,7 +135,7 @@ var scoreWindow int64 = bm25.DefaultWindow
 // (impactQuery), splits the phrases between the lists and FTS5 and prunes
 // the common ones (choosePhrases), scores the FTS5 part (ftsScores), and
 // lets bm25.Scorer add the lists' part and rank.
-func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms, exact []string, k int, w [3]float64) ([]Hit, error) {
+func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []string, exact *exactLeg, k int, w [3]float64) ([]Hit, error) {
 	return s.keywordImpactScored(ctx, ix, terms, exact, k, w, impactScoring{})
 }
 
@@ -149,7 +149,7 @@ type impactScoring struct {
 }
 
 // keywordImpactScored is keywordImpact scored as opt says.
-func (s *Store) keywordImpactScored(ctx context.Context, ix *impactIndex, terms, exact []string, k int, w [3]float64, opt impactScoring) ([]Hit, error) {
+func (s *Store) keywordImpactScored(ctx context.Context, ix *impactIndex, terms []string, exact *exactLeg, k int, w [3]float64, opt impactScoring) ([]Hit, error) {
 	wrap := func(err error) error { return fmt.Errorf("keyword search: %w", err) }
 	q, err := s.impactQuery(ctx, ix, terms)
 	if err != nil {
@@ -170,9 +170,7 @@ func (s *Store) keywordImpactScored(ctx context.Context, ix *impactIndex, terms,
 			return nil, wrap(err)
 		}
 	}
-	if err := s.exactScores(ctx, w, exact, extra); err != nil {
-		return nil, wrap(err)
-	}
+	exact.addScores(w, extra)
 	if q.newer && len(fast) > 0 {
 		exprs := make([]string, len(fast))
 		for i, it := range fast {
@@ -443,40 +441,71 @@ func (s *Store) ftsScores(ctx context.Context, w [3]float64, match string, after
 
 // exactSplit decides which terms of exact (ftsquery.ExactTerms: quoted
 // phrases and identifiers, each also one of terms) keyword search matches
-// as written: those that chunks_exact (the chunk texts tokenized by
-// unicode61 without the porter stemmer) holds in at least one and at most
-// ExactMaxDF(N) chunks. It returns them as rare, and terms without them
-// as stemmed; exactScores scores rare, the stemmed paths the rest.
+// as written, and returns the rest as stemmed. A term is matched as
+// written when its stemmed match (chunks_fts, in the columns of the text,
+// ftsquery.TextColumns) holds at most ExactMaxDF(N) chunks and at least
+// one of them holds the term as written: the unstemmed tokens of
+// ftsquery.Tokens in a row (ftsquery.PhraseCounter). The returned leg
+// holds those chunks' counts; its addScores scores them.
 //
 // An identifier matched as written instead of by its stem cannot be
 // outranked by a word the stemmer conflates with it: EnableQuickCustomization
 // and EnableQuickCustomize share the stem "enablequickcustom", but only
-// one of them is in chunks_exact under each spelling. Its weight against
-// the query's other terms stays what it was (BM25 of one term, not two).
-// An identifier that no chunk holds as written (the plural "DLLs" of a
-// vault that only says "DLL") keeps its stemmed match, and so does one
-// in more chunks than that bound: its IDF is low, the stemmer rarely
-// conflates such a common name with another, and the bound keeps this
-// leg as cheap as the rest of FTS5's (each rare term matches at most
-// ExactMaxDF rows, and finding out that a term is more common reads at
-// most that many).
-func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed, rare []string, err error) {
+// one chunk set holds each spelling. Its weight against the query's other
+// terms stays what it was (BM25 of one term, not two). An identifier that
+// no chunk holds as written (the plural "DLLs" of a vault that only says
+// "DLL") keeps its stemmed match, and so does one whose stem is in more
+// chunks than the bound: its IDF is low, the stemmer rarely conflates such
+// a common name with another, and the bound keeps this leg as cheap as
+// the rest of FTS5's (each term reads at most ExactMaxDF rows, and finding
+// out that its stem is more common reads at most that many postings).
+//
+// The stemmed match is a superset of the match as written (equal tokens
+// have equal stems), so reading its chunks finds every chunk that holds
+// the term as written; the index keeps no unstemmed copy of the texts.
+func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed []string, leg *exactLeg, err error) {
 	if len(exact) == 0 {
 		return terms, nil, nil
 	}
-	nRow, _, err := s.ftsAverages(ctx)
+	wrap := func(err error) error { return fmt.Errorf("exact terms: %w", err) }
+	nRow, totals, err := s.ftsAverages(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("exact terms: %w", err)
+		return nil, nil, wrap(err)
+	}
+	if nRow == 0 {
+		return terms, nil, nil
 	}
 	limit := ExactMaxDF(int(nRow))
-	moved := map[string]bool{}
+	var cand []string
+	var phrases [][]string
 	for _, t := range exact {
+		toks := ftsquery.PhraseTokens(t)
+		if len(toks) == 0 {
+			continue
+		}
 		var c int
-		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM chunks_exact WHERE chunks_exact MATCH ? LIMIT ?)", t, limit+1).Scan(&c); err != nil {
-			return nil, nil, fmt.Errorf("exact terms: %w", err)
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)", ftsquery.TextColumns+t, limit+1).Scan(&c); err != nil {
+			return nil, nil, wrap(err)
 		}
 		if c > 0 && c <= limit {
-			rare = append(rare, t)
+			cand, phrases = append(cand, t), append(phrases, toks)
+		}
+	}
+	leg = &exactLeg{n: nRow, df: make([]int64, len(cand))}
+	var total uint64
+	for i := 0; i < len(totals) && i < 3; i++ {
+		total += totals[i]
+	}
+	leg.avgdl = float64(total) / float64(nRow)
+	if len(cand) > 0 {
+		if err := s.exactRows(ctx, cand, phrases, leg); err != nil {
+			return nil, nil, wrap(err)
+		}
+	}
+	moved := map[string]bool{}
+	for i, t := range cand {
+		if leg.df[i] > 0 {
+			leg.terms = append(leg.terms, t)
 			moved[t] = true
 		}
 	}
@@ -485,35 +514,105 @@ func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed,
 			stemmed = append(stemmed, t)
 		}
 	}
-	return stemmed, rare, nil
+	if len(leg.terms) == 0 {
+		return stemmed, nil, nil
+	}
+	return stemmed, leg, nil
 }
 
-// exactScores subtracts FTS5's bm25() with weights w over chunks_exact of
-// the chunks that match any of exact (the rare terms of exactSplit) from
-// extra[chunk id]. The score is the BM25 of a second field, the text as
-// written, with its own statistics; the two fields' scores are summed as
-// BM25F sums fields (Robertson, Zaragoza and Taylor, "Simple BM25
-// extension to multiple weighted fields", CIKM 2004), each query term
-// scored in exactly one of them.
-func (s *Store) exactScores(ctx context.Context, w [3]float64, exact []string, extra map[int64]float64) error {
-	if len(exact) == 0 {
-		return nil
-	}
-	rows, err := s.db.QueryContext(ctx, "SELECT rowid, bm25(chunks_exact, ?, ?, ?) FROM chunks_exact WHERE chunks_exact MATCH ?",
-		w[0], w[1], w[2], strings.Join(exact, " OR "))
+// exactLeg is the exact-form leg of one keyword search (exactSplit): the
+// chunks that hold a rare term as written, with the statistics of BM25
+// over the three text columns tokenized without the stemmer. N and the
+// columns' token totals are chunks_fts's (stemming changes no token
+// count), so avgdl and each chunk's length are those of that table.
+type exactLeg struct {
+	// terms are the terms matched as written; df[i] and each row's tf
+	// are indexed like the candidates exactRows counted, where only those
+	// with df > 0 became terms.
+	terms []string
+	df    []int64
+	rows  []exactRow
+	n     int64
+	avgdl float64
+}
+
+// exactRow is one chunk of an exactLeg: its id, its length in tokens over
+// the three text columns, and each candidate's instances per column.
+type exactRow struct {
+	id int64
+	dl uint32
+	tf [][3]uint32
+}
+
+// exactRows reads the chunks whose text columns match any of cand
+// (stemmed) and counts in each the instances of phrases (cand's tokens)
+// as written, filling leg's rows and document frequencies.
+func (s *Store) exactRows(ctx context.Context, cand []string, phrases [][]string, leg *exactLeg) error {
+	rows, err := s.db.QueryContext(ctx, "SELECT c.id, c.chunk_text, c.section, c.heading_context, d.sz FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN chunks_fts_docsize d ON d.id = f.rowid WHERE chunks_fts MATCH ?",
+		ftsquery.TextColumns+"("+strings.Join(cand, " OR ")+")")
 	if err != nil {
-		return fmt.Errorf("exact terms: %w", err)
+		return err
 	}
 	defer rows.Close()
+	pc := ftsquery.NewPhraseCounter(phrases)
+	counts := make([]uint32, len(phrases))
 	for rows.Next() {
-		var id int64
-		var r float64
-		if err := rows.Scan(&id, &r); err != nil {
-			return fmt.Errorf("exact terms: %w", err)
+		var r exactRow
+		var cols [3]string
+		var sz []byte
+		if err := rows.Scan(&r.id, &cols[0], &cols[1], &cols[2], &sz); err != nil {
+			return err
 		}
-		extra[id] -= r
+		r.tf = make([][3]uint32, len(phrases))
+		any := false
+		for c, text := range cols {
+			clear(counts)
+			pc.Count(text, counts)
+			for i, n := range counts {
+				r.tf[i][c] = n
+				any = any || n > 0
+			}
+		}
+		if !any {
+			continue
+		}
+		for i := range phrases {
+			if r.tf[i] != ([3]uint32{}) {
+				leg.df[i]++
+			}
+		}
+		r.dl = postings.DocSizeCols(sz, 3)
+		leg.rows = append(leg.rows, r)
 	}
 	return rows.Err()
+}
+
+// addScores adds to extra[chunk id] the exact leg's BM25 with column
+// weights w: for each term matched as written, bm25.Row of its instances
+// in the chunk's text columns, with the IDF of the chunks that hold it as
+// written. The score is the BM25 of a second field, the text as written,
+// with its own statistics; the two fields' scores are summed as BM25F
+// sums fields (Robertson, Zaragoza and Taylor, "Simple BM25 extension to
+// multiple weighted fields", CIKM 2004), each query term scored in exactly
+// one of them. It is what FTS5's bm25() gives over an unstemmed FTS5 table
+// of the three columns (TestExactLegMatchesUnstemmedFTS5).
+func (leg *exactLeg) addScores(w [3]float64, extra map[int64]float64) {
+	if leg == nil {
+		return
+	}
+	idf := make([]float64, len(leg.df))
+	for i, df := range leg.df {
+		idf[i] = bm25.IDF(leg.n, df)
+	}
+	for _, r := range leg.rows {
+		sc := 0.0
+		for i, tf := range r.tf {
+			if leg.df[i] > 0 {
+				sc += bm25.Row(w, idf[i], tf, float64(r.dl), leg.avgdl)
+			}
+		}
+		extra[r.id] += sc
+	}
 }
 
 // impactDead returns the ids of indexed chunks deleted since the build.

@@ -58,3 +58,29 @@ func (s *Store) columns(ctx context.Context, table string) (map[string]bool, err
 	}
 	return out, rows.Err()
 }
+
+// dropUnstemmed upgrades a schema 2 file to SchemaVersion in one
+// transaction: it drops chunks_exact and the triggers that fed it, creates
+// the triggers of schema.sql again, and records the new version. Nothing
+// else differs, so the file needs no rebuild; the table's pages go to the
+// free list, which the next full index or Seal returns.
+func (s *Store) dropUnstemmed(ctx context.Context) error {
+	wrap := func(err error) error { return fmt.Errorf("migrate: drop chunks_exact: %w", err) }
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return wrap(err)
+	}
+	defer tx.Rollback()
+	for _, q := range []string{"DROP TRIGGER IF EXISTS chunks_ai", "DROP TRIGGER IF EXISTS chunks_ad", "DROP TRIGGER IF EXISTS chunks_au", "DROP TABLE IF EXISTS chunks_exact", schemaSQL} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return wrap(err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE meta SET value = ? WHERE key = ?", fmt.Sprint(SchemaVersion), MetaSchemaVersion); err != nil {
+		return wrap(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return wrap(err)
+	}
+	return nil
+}

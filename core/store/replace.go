@@ -27,7 +27,7 @@ func (s *Store) Seal(ctx context.Context) error {
 		s.db.Close()
 		return fmt.Errorf("seal %s: %w", s.path, err)
 	}
-	if _, err := s.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize'); INSERT INTO chunks_exact(chunks_exact) VALUES('optimize')"); err != nil {
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')"); err != nil {
 		return fail(err)
 	}
 	packed := s.path + ".packed"

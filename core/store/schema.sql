@@ -49,36 +49,19 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
   tokenize='porter unicode61 remove_diacritics 2'
 );
 
--- The same three texts without stemming, for the exact-form leg of a keyword
--- search (see exactScores in keyword.go): a query word that matches a chunk's
--- spelling outranks the words the porter stemmer conflates with it.
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_exact USING fts5(
-  chunk_text, section, heading_context,
-  content='chunks', content_rowid='id',
-  tokenize='unicode61 remove_diacritics 2'
-);
-
 CREATE TRIGGER IF NOT EXISTS chunks_ai AFTER INSERT ON chunks BEGIN
   INSERT INTO chunks_fts(rowid, chunk_text, section, heading_context, cjk)
   VALUES (new.id, new.chunk_text, new.section, new.heading_context, new.cjk);
-  INSERT INTO chunks_exact(rowid, chunk_text, section, heading_context)
-  VALUES (new.id, new.chunk_text, new.section, new.heading_context);
 END;
 CREATE TRIGGER IF NOT EXISTS chunks_ad AFTER DELETE ON chunks BEGIN
   INSERT INTO chunks_fts(chunks_fts, rowid, chunk_text, section, heading_context, cjk)
   VALUES ('delete', old.id, old.chunk_text, old.section, old.heading_context, old.cjk);
-  INSERT INTO chunks_exact(chunks_exact, rowid, chunk_text, section, heading_context)
-  VALUES ('delete', old.id, old.chunk_text, old.section, old.heading_context);
 END;
 CREATE TRIGGER IF NOT EXISTS chunks_au AFTER UPDATE ON chunks BEGIN
   INSERT INTO chunks_fts(chunks_fts, rowid, chunk_text, section, heading_context, cjk)
   VALUES ('delete', old.id, old.chunk_text, old.section, old.heading_context, old.cjk);
   INSERT INTO chunks_fts(rowid, chunk_text, section, heading_context, cjk)
   VALUES (new.id, new.chunk_text, new.section, new.heading_context, new.cjk);
-  INSERT INTO chunks_exact(chunks_exact, rowid, chunk_text, section, heading_context)
-  VALUES ('delete', old.id, old.chunk_text, old.section, old.heading_context);
-  INSERT INTO chunks_exact(rowid, chunk_text, section, heading_context)
-  VALUES (new.id, new.chunk_text, new.section, new.heading_context);
 END;
 
 -- The BM25 impact index of common terms (see impact.go). Built by

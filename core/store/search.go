@@ -39,20 +39,20 @@ func topHits(top *topk.K) []Hit {
 // without FTS5's per-row cost. A term found in more than CommonTermShare of
 // the chunks (at least MinCommonDocs) is left out of the query when rarer
 // terms remain, since its IDF is close to zero; see pruneCommon. To the
-// the stemmed score is added the exact-form leg: the query's quoted
+// stemmed score is added the exact-form leg: the query's quoted
 // phrases and identifiers (ftsquery.ExactTerms) are scored by the same
-// bm25() over the unstemmed chunks_exact instead, when it holds them in
-// few enough chunks (see exactSplit), so an identifier matched as written
+// bm25() over the texts as written instead, when few enough chunks hold
+// them (see exactSplit), so an identifier matched as written
 // cannot be outranked by a word it only shares a stem with.
 func (s *Store) KeywordHits(ctx context.Context, query string, k int, w [3]float64) ([]Hit, error) {
-	terms, exact := ftsquery.Terms(query), ftsquery.ExactTerms(query)
+	terms := ftsquery.Terms(query)
 	if len(terms) == 0 || k <= 0 {
 		return nil, nil
 	}
 	if w == ([3]float64{}) {
 		w = DefaultColumnWeights
 	}
-	terms, exact, err := s.exactSplit(ctx, terms, exact)
+	terms, exact, err := s.exactSplit(ctx, terms, ftsquery.ExactTerms(query))
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
@@ -67,20 +67,18 @@ func (s *Store) KeywordHits(ctx context.Context, query string, k int, w [3]float
 }
 
 // keywordFTS ranks terms (FTS5 expressions of ftsquery.Terms) by FTS5's bm25()
-// alone, plus the exact-form leg of exact (the rare terms of exactSplit,
-// see exactScores): the path for files without
+// alone, plus the exact-form leg exact (exactSplit; nil when the query has
+// no term matched as written): the path for files without
 // an impact index, and the reference the impact index is tested against.
-func (s *Store) keywordFTS(ctx context.Context, terms, exact []string, k int, w [3]float64) ([]Hit, error) {
+func (s *Store) keywordFTS(ctx context.Context, terms []string, exact *exactLeg, k int, w [3]float64) ([]Hit, error) {
 	wrap := func(err error) error { return fmt.Errorf("keyword search: %w", err) }
 	scores := map[int64]float64{}
-	if err := s.exactScores(ctx, w, exact, scores); err != nil {
-		return nil, wrap(err)
-	}
+	exact.addScores(w, scores)
 	terms, err := s.pruneCommon(ctx, terms)
 	if err != nil {
 		return nil, err
 	}
-	if len(exact) > 0 || len(terms) == 0 {
+	if exact != nil || len(terms) == 0 {
 		// Both legs' sums are needed before the top k is known.
 		if len(terms) > 0 {
 			if err := s.ftsScores(ctx, w, strings.Join(terms, " OR "), 0, scores); err != nil {

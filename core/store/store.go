@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,8 +27,16 @@ import (
 // ErrSchema so the caller can rebuild with a full index.
 //
 // Version 2 added chunks_exact (the unstemmed texts) and filled the cjk
-// column with ftsquery.Extras instead of CJK bigrams alone.
-const SchemaVersion = 2
+// column with ftsquery.Extras instead of CJK bigrams alone. Version 3
+// dropped chunks_exact again: the exact-form leg reads the chunks of the
+// stemmed match instead (exactSplit). A writer upgrades a version 2 file
+// in place (dropUnstemmed) and readers read both.
+const SchemaVersion = 3
+
+// readableVersions are the schema versions readers accept: SchemaVersion
+// and version 2, whose only difference (the unused chunks_exact table)
+// reads the same.
+var readableVersions = []string{"2", fmt.Sprint(SchemaVersion)}
 
 //go:embed schema.sql
 var schemaSQL string
@@ -379,6 +388,10 @@ func (s *Store) init(ctx context.Context) error {
 				return err
 			}
 		case fmt.Sprint(SchemaVersion):
+		case "2":
+			if err := s.dropUnstemmed(ctx); err != nil {
+				return err
+			}
 		default:
 			return &SchemaError{Have: v}
 		}
@@ -403,7 +416,7 @@ func (s *Store) init(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if v != fmt.Sprint(SchemaVersion) {
+		if !slices.Contains(readableVersions, v) {
 			return &SchemaError{Have: v}
 		}
 	}
@@ -500,12 +513,10 @@ func (s *Store) Check(ctx context.Context) error {
 	return ftsCheck(ctx, s.db)
 }
 
-// ftsCheck runs FTS5's integrity-check command on both FTS5 tables.
+// ftsCheck runs FTS5's integrity-check command on chunks_fts.
 func ftsCheck(ctx context.Context, db *sql.DB) error {
-	for _, table := range []string{"chunks_fts", "chunks_exact"} {
-		if _, err := db.ExecContext(ctx, "INSERT INTO "+table+"("+table+", rank) VALUES('integrity-check', 1)"); err != nil {
-			return fmt.Errorf("fts5 integrity-check %s: %w", table, err)
-		}
+	if _, err := db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('integrity-check', 1)"); err != nil {
+		return fmt.Errorf("fts5 integrity-check chunks_fts: %w", err)
 	}
 	return nil
 }

@@ -31,6 +31,20 @@ func IDF(n, hits int64) float64 {
 	return idf
 }
 
+// Row is FTS5's bm25() part of one phrase in one row (fts5_aux.c,
+// fts5Bm25Function): idf·f·(k1+1) / (f + k1·(1 − b + b·dl/avgdl)), where f
+// is the phrase's instances in each column (tf) weighted by that column's
+// w, dl the row's length in tokens over all columns and avgdl the mean of
+// that length over the table. A row's bm25() is minus the sum of its
+// phrases' parts. It returns 0 when f is 0.
+func Row(w [3]float64, idf float64, tf [3]uint32, dl, avgdl float64) float64 {
+	f := w[0]*float64(tf[0]) + w[1]*float64(tf[1]) + w[2]*float64(tf[2])
+	if f == 0 {
+		return 0
+	}
+	return idf * (f * (K1 + 1)) / (f + K1*(1-B+B*dl/avgdl))
+}
+
 // List is a posting list (a postings.Encode blob) of one query phrase, with
 // the phrase's IDF. A phrase whose postings are held in several lists (the
 // build's and a delta's) has one List for each, with the same IDF.

@@ -88,6 +88,22 @@ func DocSize(rec []byte) uint32 {
 	return uint32(min(total, math.MaxUint32))
 }
 
+// DocSizeCols is DocSize over the first n columns of rec alone: the D of
+// a table that indexes only those columns of the same texts with the
+// same token counts.
+func DocSizeCols(rec []byte, n int) uint32 {
+	var total uint64
+	for ; len(rec) > 0 && n > 0; n-- {
+		v, k := SQLiteVarint(rec)
+		if k == 0 {
+			break
+		}
+		total += v
+		rec = rec[k:]
+	}
+	return uint32(min(total, math.MaxUint32))
+}
+
 // Lengths are the chunk lengths an impact index keeps in memory: the
 // build's, for ids 0..MaxID, either as one lengths blob (Whole, files
 // written before the parts) or as Parts (see UseParts), and the delta's,
