@@ -79,7 +79,7 @@ func TestExactLegMatchesUnstemmedFTS5(t *testing.T) {
 	}
 	var n int
 	s.db.QueryRow("SELECT count(*) FROM chunks").Scan(&n)
-	limit := ExactMaxDF(n)
+	limit := ExactMaxDF
 	count := func(table, match string) int {
 		var c int
 		if err := s.db.QueryRow("SELECT count(*) FROM "+table+" WHERE "+table+" MATCH ?", match).Scan(&c); err != nil {
@@ -156,7 +156,7 @@ func TestExactLegBound(t *testing.T) {
 	ctx := context.Background()
 	s := mustOpen(t)
 	var texts []string
-	for i := range ExactMaxDF(0) + 20 {
+	for i := range ExactMaxDF + 20 {
 		texts = append(texts, fmt.Sprintf("chunk %d calls setWidget and getWidgets", i))
 	}
 	put(t, s, "many.md", texts...)

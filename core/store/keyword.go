@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -443,7 +444,7 @@ func (s *Store) ftsScores(ctx context.Context, w [3]float64, match string, after
 // phrases and identifiers, each also one of terms) keyword search matches
 // as written, and returns the rest as stemmed. A term is matched as
 // written when its stemmed match (chunks_fts, in the columns of the text,
-// ftsquery.TextColumns) holds at most ExactMaxDF(N) chunks and at least
+// ftsquery.TextColumns) holds at most ExactMaxDF chunks and at least
 // one of them holds the term as written: the unstemmed tokens of
 // ftsquery.Tokens in a row (ftsquery.PhraseCounter). The returned leg
 // holds those chunks' counts; its addScores scores them.
@@ -475,21 +476,26 @@ func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed 
 	if nRow == 0 {
 		return terms, nil, nil
 	}
-	limit := ExactMaxDF(int(nRow))
+	limit := ExactMaxDF
 	var cand []string
 	var phrases [][]string
+	holders := map[int64][]int{} // chunk id -> the candidates whose stemmed match holds it
 	for _, t := range exact {
 		toks := ftsquery.PhraseTokens(t)
 		if len(toks) == 0 {
 			continue
 		}
-		var c int
-		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)", ftsquery.TextColumns+t, limit+1).Scan(&c); err != nil {
+		ids, few, err := s.matchIDs(ctx, ftsquery.TextColumns+t, limit)
+		if err != nil {
 			return nil, nil, wrap(err)
 		}
-		if c > 0 && c <= limit {
-			cand, phrases = append(cand, t), append(phrases, toks)
+		if !few || len(ids) == 0 {
+			continue
 		}
+		for _, id := range ids {
+			holders[id] = append(holders[id], len(cand))
+		}
+		cand, phrases = append(cand, t), append(phrases, toks)
 	}
 	leg = &exactLeg{n: nRow, df: make([]int64, len(cand))}
 	var total uint64
@@ -498,7 +504,7 @@ func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed 
 	}
 	leg.avgdl = float64(total) / float64(nRow)
 	if len(cand) > 0 {
-		if err := s.exactRows(ctx, cand, phrases, leg); err != nil {
+		if err := s.exactRows(ctx, holders, phrases, leg); err != nil {
 			return nil, nil, wrap(err)
 		}
 	}
@@ -544,12 +550,50 @@ type exactRow struct {
 	tf [][3]uint32
 }
 
-// exactRows reads the chunks whose text columns match any of cand
-// (stemmed) and counts in each the instances of phrases (cand's tokens)
-// as written, filling leg's rows and document frequencies.
-func (s *Store) exactRows(ctx context.Context, cand []string, phrases [][]string, leg *exactLeg) error {
-	rows, err := s.db.QueryContext(ctx, "SELECT c.id, c.chunk_text, c.section, c.heading_context, d.sz FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN chunks_fts_docsize d ON d.id = f.rowid WHERE chunks_fts MATCH ?",
-		ftsquery.TextColumns+"("+strings.Join(cand, " OR ")+")")
+// matchIDs returns the ids of the chunks that match (an FTS5 expression)
+// in chunks_fts, ascending, when they are at most limit, and nil, false
+// when they are more. SQLite counts and lists them itself, so a common
+// term costs no more than counting limit+1 postings.
+func (s *Store) matchIDs(ctx context.Context, match string, limit int) ([]int64, bool, error) {
+	var n int
+	var list sql.NullString
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*), group_concat(rowid) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid LIMIT ?)", match, limit+1).Scan(&n, &list); err != nil {
+		return nil, false, err
+	}
+	if n > limit {
+		return nil, false, nil
+	}
+	ids := make([]int64, 0, n)
+	for f := range strings.SplitSeq(list.String, ",") {
+		if f == "" {
+			continue
+		}
+		id, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, false, fmt.Errorf("chunk ids of %s: %w", match, err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, true, nil
+}
+
+// exactRows reads the chunks of holders (chunk id -> the candidates whose
+// stemmed match holds it), each with its length over the three text
+// columns, and counts in each the instances of those candidates' phrases
+// as written (phrases[i]: candidate i's tokens), filling leg's rows and
+// document frequencies. The chunks are read by id (json_each of the ids,
+// ascending): their FTS5 matches are not walked again.
+func (s *Store) exactRows(ctx context.Context, holders map[int64][]int, phrases [][]string, leg *exactLeg) error {
+	ids := make([]int64, 0, len(holders))
+	for id := range holders {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT c.id, c.chunk_text, c.section, c.heading_context, d.sz FROM json_each(?) j JOIN chunks c ON c.id = j.value JOIN chunks_fts_docsize d ON d.id = j.value", string(list))
 	if err != nil {
 		return err
 	}
@@ -564,22 +608,22 @@ func (s *Store) exactRows(ctx context.Context, cand []string, phrases [][]string
 			return err
 		}
 		r.tf = make([][3]uint32, len(phrases))
-		any := false
 		for c, text := range cols {
 			clear(counts)
-			pc.Count(text, counts)
+			pc.CountOnly(text, holders[r.id], counts)
 			for i, n := range counts {
 				r.tf[i][c] = n
-				any = any || n > 0
+			}
+		}
+		any := false
+		for i, tf := range r.tf {
+			if tf != ([3]uint32{}) {
+				leg.df[i]++
+				any = true
 			}
 		}
 		if !any {
 			continue
-		}
-		for i := range phrases {
-			if r.tf[i] != ([3]uint32{}) {
-				leg.df[i]++
-			}
 		}
 		r.dl = postings.DocSizeCols(sz, 3)
 		leg.rows = append(leg.rows, r)

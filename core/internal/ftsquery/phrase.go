@@ -2,6 +2,8 @@ package ftsquery
 
 import (
 	"bytes"
+	"encoding/binary"
+	"slices"
 	"strings"
 )
 
@@ -53,10 +55,19 @@ func NewPhraseCounter(phrases [][]string) *PhraseCounter {
 // Count adds to counts[i] the instances of phrase i in text. counts must
 // have one element per phrase.
 func (c *PhraseCounter) Count(text string, counts []uint32) {
+	c.CountOnly(text, nil, counts)
+}
+
+// CountOnly is Count for the phrases listed in only (indexes into the
+// phrases; nil means all of them): the others' counts are left as they
+// are when text is ASCII, and counted as well otherwise.
+func (c *PhraseCounter) CountOnly(text string, only []int, counts []uint32) {
 	for i := range c.active {
 		c.active[i] = c.active[i][:0]
 	}
-	if !isASCII(text) {
+	low, ok := lowerASCII(c.low[:0], text)
+	c.low = low
+	if !ok {
 		Tokens(text, func(tok []byte) { c.token(tok, counts) })
 		return
 	}
@@ -64,14 +75,17 @@ func (c *PhraseCounter) Count(text string, counts []uint32) {
 	// occurs where its tokens occur, lowercased, each between non-token
 	// bytes and with only non-token bytes between them. Found with
 	// bytes.Index instead of tokenizing the text: the same counts.
-	low := append(c.low[:0], text...)
-	for i, b := range low {
-		if 'A' <= b && b <= 'Z' {
-			low[i] = b + 'a' - 'A'
+	for k := 0; ; k++ {
+		i := k
+		if only != nil {
+			if k == len(only) {
+				break
+			}
+			i = only[k]
+		} else if k == len(c.phrases) {
+			break
 		}
-	}
-	c.low = low
-	for i, p := range c.phrases {
+		p := c.phrases[i]
 		if len(p) == 0 || len(p[0]) == 0 {
 			continue
 		}
@@ -141,12 +155,37 @@ func (c *PhraseCounter) token(tok []byte, counts []uint32) {
 	}
 }
 
-// isASCII reports whether s holds only ASCII bytes.
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
+// lowerASCII appends text to dst with A-Z lowercased, eight bytes at a
+// time (SWAR: each byte's range test done in its own lane, no carries
+// since every lane is below 0x80), and reports whether text is all ASCII.
+// On false, dst holds an unspecified prefix.
+func lowerASCII(dst []byte, text string) ([]byte, bool) {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	dst = slices.Grow(dst, len(text))
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		x := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
+			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		if x&high != 0 {
+			return dst, false
 		}
+		geA := (x + (0x80-'A')*ones) & high   // lane >= 'A'
+		gtZ := (x + (0x80-'Z'-1)*ones) & high // lane > 'Z'
+		x |= (geA &^ gtZ) >> 2                // 0x80 >> 2 = 0x20
+		dst = binary.LittleEndian.AppendUint64(dst, x)
 	}
-	return true
+	for ; i < len(text); i++ {
+		b := text[i]
+		if b >= 0x80 {
+			return dst, false
+		}
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		dst = append(dst, b)
+	}
+	return dst, true
 }

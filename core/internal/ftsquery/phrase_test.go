@@ -71,3 +71,49 @@ func FuzzPhraseCounter(f *testing.F) {
 		}
 	})
 }
+
+func TestLowerASCII(t *testing.T) {
+	var all []byte
+	for b := 0; b < 0x80; b++ {
+		all = append(all, byte(b))
+	}
+	for _, s := range []string{"", "A", "Hello, World! @[`{ AZaz09", string(all), string(all[3:]), "abc\x80def", "ABCDEFGH\xc3\xa9"} {
+		got, ok := lowerASCII(nil, s)
+		wantOK := isASCIIRef(s)
+		if ok != wantOK {
+			t.Errorf("lowerASCII(%q) ascii = %v", s, ok)
+			continue
+		}
+		if ok && string(got) != lowerRef(s) {
+			t.Errorf("lowerASCII(%q) = %q", s, got)
+		}
+	}
+}
+
+func isASCIIRef(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerRef(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b)
+}
+
+func TestPhraseCounterCountOnly(t *testing.T) {
+	pc := NewPhraseCounter([][]string{{"a"}, {"b"}, {"a", "b"}})
+	got := []uint32{7, 7, 7}
+	pc.CountOnly("a b a b", []int{0, 2}, got)
+	if want := []uint32{9, 7, 9}; !slices.Equal(got, want) {
+		t.Errorf("CountOnly of phrases 0 and 2 = %v, want %v (phrase 1 untouched)", got, want)
+	}
+}
