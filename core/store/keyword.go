@@ -476,7 +476,6 @@ func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed 
 	if nRow == 0 {
 		return terms, nil, nil
 	}
-	limit := ExactMaxDF
 	var cand []string
 	var phrases [][]string
 	holders := map[int64][]int{} // chunk id -> the candidates whose stemmed match holds it
@@ -485,7 +484,7 @@ func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed 
 		if len(toks) == 0 {
 			continue
 		}
-		ids, few, err := s.matchIDs(ctx, ftsquery.TextColumns+t, limit)
+		ids, few, err := s.matchIDs(ctx, ftsquery.TextColumns+t, ExactMaxDF)
 		if err != nil {
 			return nil, nil, wrap(err)
 		}
@@ -615,14 +614,14 @@ func (s *Store) exactRows(ctx context.Context, holders map[int64][]int, phrases 
 				r.tf[i][c] = n
 			}
 		}
-		any := false
+		held := false
 		for i, tf := range r.tf {
 			if tf != ([3]uint32{}) {
 				leg.df[i]++
-				any = true
+				held = true
 			}
 		}
-		if !any {
+		if !held {
 			continue
 		}
 		r.dl = postings.DocSizeCols(sz, 3)

@@ -446,15 +446,11 @@ func bigramString(run string) string {
 // SingleToken reports whether term, one of Terms, is one quoted token,
 // and returns that token as Tokens forms it.
 func SingleToken(term string) (string, bool) {
-	if len(term) < 2 || term[0] != '"' || term[len(term)-1] != '"' {
-		return "", false
+	if term == "" || term[0] != '"' {
+		return "", false // a column filter, or not a phrase
 	}
-	raw := strings.ReplaceAll(term[1:len(term)-1], `""`, `"`)
-	var tok string
-	n := 0
-	Tokens(raw, func(b []byte) {
-		n++
-		tok = string(b)
-	})
-	return tok, n == 1
+	if toks := PhraseTokens(term); len(toks) == 1 {
+		return toks[0], true
+	}
+	return "", false
 }

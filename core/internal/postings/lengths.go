@@ -75,18 +75,7 @@ func EncodeLengths(lens []uint32) []byte {
 // DocSize returns the sum of the SQLite varints of rec (an FTS5 docsize
 // record: the tokens of each column), stopping at a truncated varint, as
 // bm25()'s D. It is capped at math.MaxUint32.
-func DocSize(rec []byte) uint32 {
-	var total uint64
-	for len(rec) > 0 {
-		v, k := SQLiteVarint(rec)
-		if k == 0 {
-			break
-		}
-		total += v
-		rec = rec[k:]
-	}
-	return uint32(min(total, math.MaxUint32))
-}
+func DocSize(rec []byte) uint32 { return DocSizeCols(rec, math.MaxInt) }
 
 // DocSizeCols is DocSize over the first n columns of rec alone: the D of
 // a table that indexes only those columns of the same texts with the
