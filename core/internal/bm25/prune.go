@@ -366,10 +366,11 @@ func (s *Scorer) check(t *term, ls, nonEss []*plist, d uint32, partial, theta fl
 }
 
 // lookup returns chunk d's part of non-essential list l (0 when l does not
-// hold it), decoding the block l.bj that would.
+// hold it), decoding the ids of the block l.bj that would, and its
+// frequencies only when d is there.
 func (l *plist) lookup(t *term, d uint32) (float64, error) {
 	if l.cb != l.bj {
-		n, err := l.dec.SeekNext(l.sk, l.bj)
+		n, err := l.dec.SeekDocs(l.sk, l.bj)
 		if err != nil {
 			return 0, err
 		}
@@ -379,6 +380,9 @@ func (l *plist) lookup(t *term, d uint32) (float64, error) {
 	i, found := slices.BinarySearch(l.dec.Docs[:l.n], d)
 	if !found || (t.dead != nil && t.dead.Has(d)) {
 		return 0, nil
+	}
+	if err := l.dec.DecodeTFs(); err != nil {
+		return 0, err
 	}
 	return l.part(t, i, d), nil
 }
@@ -443,6 +447,8 @@ func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64
 			}
 			l.cb, l.n = b, n
 			l.decoded++
+		} else if err := l.dec.DecodeTFs(); err != nil { // a lookup's block: ids only
+			return err
 		}
 		docs := &l.dec.Docs
 		for i := 0; i < l.n; i++ {

@@ -203,7 +203,8 @@ func DecodeBlocks(blob []byte, fn func(n int, docs *[BlockLen]uint32, tfs *[4][B
 // Decoder decodes a posting list blob one block at a time, so that a
 // scorer can walk several lists side by side. After Next returns n > 0,
 // Docs[:n] holds the block's chunk ids (increasing) and TFs[c][:n] their
-// frequencies in column c.
+// frequencies in column c. After SeekDocs only Docs is decoded, until
+// DecodeTFs.
 type Decoder struct {
 	blob  []byte
 	pos   int    // byte offset of the next block
@@ -212,6 +213,18 @@ type Decoder struct {
 	prev  uint32 // last chunk id decoded
 	Docs  [BlockLen]uint32
 	TFs   [4][BlockLen]uint32
+	// pend holds the undecoded frequency fields of the block SeekDocs
+	// decoded (pend.cnt 0: none); the next block starts after them.
+	pend pending
+}
+
+// pending is a block whose frequency fields are not decoded yet.
+type pending struct {
+	r      bitReader // at the first frequency field
+	start  int       // byte offset of r.b in the blob
+	modes  [5]uint8
+	counts [5]uint8
+	cnt    int
 }
 
 // Reset starts decoding blob. It returns ErrCorrupt when the count
@@ -222,23 +235,80 @@ func (d *Decoder) Reset(blob []byte) error {
 		return ErrCorrupt
 	}
 	d.blob, d.pos, d.left, d.total, d.prev = blob, k, int(n), int(n), 0
+	d.pend.cnt = 0
 	return nil
 }
 
 // Next decodes the next block into d.Docs and d.TFs and returns its number
 // of postings: 0 at the end, or with ErrCorrupt for a corrupt block.
 //
-// It is one function of about 80 lines on purpose: it is the inner loop of
-// a BM25 query (one call per 128 postings of every common query term), and
-// it checks the whole block header against the blob's length once, so that
-// the five field decoders after it run without bounds or error checks.
+// It is the inner loop of a BM25 query (one call per 128 postings of every
+// common query term): header checks the whole block header against the
+// blob's length once, so that the five field decoders after it run
+// without bounds or error checks.
 func (d *Decoder) Next() (int, error) {
+	cnt, err := d.docs()
+	if cnt == 0 || err != nil {
+		return 0, err
+	}
+	if err := d.DecodeTFs(); err != nil {
+		return 0, err
+	}
+	return cnt, nil
+}
+
+// DecodeTFs decodes the frequencies of the block the last SeekDocs decoded
+// into d.TFs (nothing when they are decoded already). It returns
+// ErrCorrupt when the block runs past the blob.
+func (d *Decoder) DecodeTFs() error {
+	p := &d.pend
+	if p.cnt == 0 {
+		return nil
+	}
+	for f := 1; f < 5; f++ {
+		p.r.field(p.modes[f], p.counts[f], &d.TFs[f-1], p.cnt)
+	}
+	p.cnt = 0
+	end := p.start + int((p.r.off+7)/8)
+	if end > len(d.blob) {
+		return ErrCorrupt
+	}
+	d.pos = end
+	return nil
+}
+
+// docs decodes the next block's chunk ids into d.Docs, leaving its
+// frequencies pending, and returns its number of postings (0 at the end).
+func (d *Decoder) docs() (int, error) {
+	if err := d.DecodeTFs(); err != nil { // the next block starts after them
+		return 0, err
+	}
 	if d.left <= 0 {
 		return 0, nil
 	}
-	blob, pos := d.blob, d.pos
+	p := &d.pend
 	cnt := min(d.left, BlockLen)
-	var modes, counts [5]uint8
+	pos, err := header(d.blob, d.pos, cnt, &p.modes, &p.counts)
+	if err != nil {
+		return 0, err
+	}
+	p.r, p.start = bitReader{b: d.blob[pos:]}, pos
+	p.r.field(p.modes[0], p.counts[0], &d.Docs, cnt)
+	prev := d.prev
+	for i := 0; i < cnt; i++ {
+		prev += d.Docs[i]
+		d.Docs[i] = prev
+	}
+	d.prev = prev
+	d.left -= cnt
+	p.cnt = cnt
+	return cnt, nil
+}
+
+// header reads the mode bytes (and sparse counts) of a block of cnt
+// postings at blob[pos:] into modes and counts, checks that the fields'
+// least size fits the blob, and returns the offset of the first field.
+func header(blob []byte, pos, cnt int, modes, counts *[5]uint8) (int, error) {
 	bounded := 0 // bits of the dense and sparse fields
 	for f := 0; f < 5; f++ {
 		if pos >= len(blob) {
@@ -246,6 +316,7 @@ func (d *Decoder) Next() (int, error) {
 		}
 		m := blob[pos]
 		pos++
+		counts[f] = 0
 		switch {
 		case m&riceFlag != 0:
 			if m&sparseFlag != 0 || m&^riceFlag > 16 {
@@ -270,50 +341,35 @@ func (d *Decoder) Next() (int, error) {
 	if pos+(bounded+7)/8 > len(blob) {
 		return 0, ErrCorrupt
 	}
-	r := bitReader{b: blob[pos:]}
-	for f := 0; f < 5; f++ {
-		vals := &d.Docs
-		if f > 0 {
-			vals = &d.TFs[f-1]
+	return pos, nil
+}
+
+// field decodes one field of cnt values coded with mode m (count: the
+// pairs of a sparse field) into vals.
+func (r *bitReader) field(m, count uint8, vals *[BlockLen]uint32, cnt int) {
+	switch {
+	case m&riceFlag != 0:
+		r.readRices(m&^riceFlag, vals[:cnt])
+	case m&sparseFlag != 0:
+		wd := m &^ sparseFlag
+		clear(vals[:cnt])
+		var idx [BlockLen]uint8
+		for j := 0; j < int(count); j++ {
+			idx[j] = uint8(r.read(7))
 		}
-		m := modes[f]
-		switch {
-		case m&riceFlag != 0:
-			r.readRices(m&^riceFlag, vals[:cnt])
-		case m&sparseFlag != 0:
-			wd := m &^ sparseFlag
-			clear(vals[:cnt])
-			var idx [BlockLen]uint8
-			for j := 0; j < int(counts[f]); j++ {
-				idx[j] = uint8(r.read(7))
-			}
-			for j := 0; j < int(counts[f]); j++ {
-				v := uint32(r.read(wd))
-				if int(idx[j]) < cnt {
-					vals[idx[j]] = v
-				}
-			}
-		case m == 0:
-			clear(vals[:cnt])
-		default:
-			for i := 0; i < cnt; i++ {
-				vals[i] = uint32(r.read(m))
+		for j := 0; j < int(count); j++ {
+			v := uint32(r.read(wd))
+			if int(idx[j]) < cnt {
+				vals[idx[j]] = v
 			}
 		}
+	case m == 0:
+		clear(vals[:cnt])
+	default:
+		for i := 0; i < cnt; i++ {
+			vals[i] = uint32(r.read(m))
+		}
 	}
-	end := pos + int((r.off+7)/8)
-	if end > len(blob) {
-		return 0, ErrCorrupt
-	}
-	d.pos = end
-	prev := d.prev
-	for i := 0; i < cnt; i++ {
-		prev += d.Docs[i]
-		d.Docs[i] = prev
-	}
-	d.prev = prev
-	d.left -= cnt
-	return cnt, nil
 }
 
 type bitWriter struct {

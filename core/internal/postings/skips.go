@@ -180,6 +180,7 @@ func (d *Decoder) Seek(s *Skips, b int) {
 		d.prev = s.Last[b-1]
 	}
 	d.left = d.total - b*BlockLen
+	d.pend.cnt = 0
 }
 
 // SeekNext decodes block b of a list with skip table s (see Seek) and
@@ -187,12 +188,29 @@ func (d *Decoder) Seek(s *Skips, b int) {
 // does not decode to the postings the table promises: a full block
 // except the last, ending at chunk id s.Last[b].
 func (d *Decoder) SeekNext(s *Skips, b int) (int, error) {
+	n, err := d.SeekDocs(s, b)
+	if err != nil {
+		return 0, err
+	}
+	if err := d.DecodeTFs(); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// SeekDocs is SeekNext without the frequencies: it decodes only block b's
+// chunk ids into d.Docs, and DecodeTFs decodes the rest when a chunk of
+// the block is wanted. A scorer that looks one chunk up in a block of a
+// common term (MaxScore's non-essential lists) mostly finds it absent and
+// then skips four fifths of the block's fields.
+func (d *Decoder) SeekDocs(s *Skips, b int) (int, error) {
 	d.Seek(s, b)
-	n, err := d.Next()
+	n, err := d.docs()
 	if err != nil {
 		return 0, err
 	}
 	if n == 0 || n != min(BlockLen, d.total-b*BlockLen) || d.Docs[n-1] != s.Last[b] || (b > 0 && d.Docs[0] <= s.Last[b-1]) {
+		d.pend.cnt = 0
 		return 0, ErrCorrupt
 	}
 	return n, nil

@@ -70,6 +70,57 @@ func TestSkipsBoundAndSeek(t *testing.T) {
 	}
 }
 
+// TestSeekDocs: SeekDocs decodes a block's ids alone; DecodeTFs then gives
+// the frequencies SeekNext gives, and a Next after either (with the
+// frequencies still pending or not) decodes the following block.
+func TestSeekDocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 127, 128, 129, 1000, 5000} {
+		ps, blob, lenOf := skipList(r, n, 40)
+		table, err := BuildSkips(blob, lenOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s Skips
+		if !DecodeSkips(&s, table, n, len(blob)) {
+			t.Fatalf("n=%d: own table rejected", n)
+		}
+		var d Decoder
+		if err := d.Reset(blob); err != nil {
+			t.Fatal(err)
+		}
+		same := func(b, m int, tfs bool) {
+			t.Helper()
+			for i := 0; i < m; i++ {
+				p := ps[b*BlockLen+i]
+				if d.Docs[i] != p.Doc || (tfs && (d.TFs[0][i] != p.TF[0] || d.TFs[1][i] != p.TF[1] || d.TFs[2][i] != p.TF[2] || d.TFs[3][i] != p.TF[3])) {
+					t.Fatalf("n=%d block %d posting %d: got doc %d tf %d %d %d %d, want %v", n, b, i, d.Docs[i], d.TFs[0][i], d.TFs[1][i], d.TFs[2][i], d.TFs[3][i], p)
+				}
+			}
+		}
+		for b := s.Len() - 1; b >= 0; b-- {
+			m, err := d.SeekDocs(&s, b)
+			if err != nil || m != min(BlockLen, n-b*BlockLen) {
+				t.Fatalf("n=%d block %d: %d postings, %v", n, b, m, err)
+			}
+			same(b, m, false)
+			if b%2 == 0 {
+				if err := d.DecodeTFs(); err != nil {
+					t.Fatal(err)
+				}
+				same(b, m, true)
+			}
+			if b+1 < s.Len() {
+				m, err := d.Next()
+				if err != nil || m != min(BlockLen, n-(b+1)*BlockLen) {
+					t.Fatalf("n=%d: Next after SeekDocs(%d): %d postings, %v", n, b, m, err)
+				}
+				same(b+1, m, true)
+			}
+		}
+	}
+}
+
 // FuzzDecodeSkips: any table, for a valid or corrupted list, decodes
 // without panicking, and a table it accepts seeks only to blocks that
 // decode within their bounds or report ErrCorrupt.
@@ -98,7 +149,13 @@ func FuzzDecodeSkips(f *testing.F) {
 			return
 		}
 		for blk := 0; blk < s.Len(); blk++ {
-			n, err := d.SeekNext(&s, blk)
+			var n int
+			var err error
+			if blk%2 == 0 {
+				n, err = d.SeekNext(&s, blk)
+			} else if n, err = d.SeekDocs(&s, blk); err == nil && flip&1 == 0 {
+				err = d.DecodeTFs()
+			}
 			if err != nil {
 				continue
 			}
