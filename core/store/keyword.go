@@ -76,8 +76,8 @@ func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 		if err != nil {
 			return err
 		}
-		if len(lens) == 0 || (lens[0] != 2 && lens[0] != 4) {
-			return nil
+		if len(lens) == 0 || (lens[0] != 2 && lens[0] != 4 && (lens[0] != 1 || id < lensPartID)) {
+			return nil // a width this build does not write there: see UseParts
 		}
 		switch {
 		case id == 1:

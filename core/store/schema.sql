@@ -79,8 +79,8 @@ CREATE TABLE IF NOT EXISTS impact_forms (
   term    TEXT NOT NULL       -- the impact_terms term FTS5 stems it to
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS impact_doclen (
-  id   INTEGER PRIMARY KEY,   -- always 1
-  lens BLOB NOT NULL          -- chunk lengths in tokens, by chunk id
+  id   INTEGER PRIMARY KEY,   -- 2: the delta's; 16 on: parts of the build's (1: all of it, older files)
+  lens BLOB NOT NULL          -- chunk lengths in tokens, by chunk id (postings.SplitLengths)
 );
 CREATE TABLE IF NOT EXISTS impact_delta (
   term     TEXT PRIMARY KEY,  -- an impact_terms term

@@ -18,9 +18,10 @@
 // surface forms of one term into one.
 //
 // Chunk lengths are a lengths blob (EncodeLengths: a width byte, 2 or 4,
-// then the little-endian lengths), cut by SplitLengths into parts of
-// PartBytes that fit one SQLite page; Lengths answers a chunk's length
-// from them. SQLiteVarint and DocSize read FTS5's own docsize and averages
+// then the little-endian lengths), cut by SplitLengths into parts that
+// fit one SQLite page, most of them byte parts (width 1: one byte a
+// chunk, the few lengths of 255 tokens or more escaped to a table at the
+// end); Lengths answers a chunk's length from them. SQLiteVarint and DocSize read FTS5's own docsize and averages
 // records.
 //
 // IDSet is a bitmap of chunk ids (the chunks deleted since a build) that

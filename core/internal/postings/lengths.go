@@ -7,15 +7,33 @@ import (
 	"slices"
 )
 
-// PartBytes is the most length bytes one part of a lengths blob holds
-// (see SplitLengths): 8 KiB fits in one 16 KiB page, so SQLite hands a search each part where it
-// lies, where a single blob of 325 KB (163k chunks) had to be assembled
-// from a chain of overflow pages into fresh memory first.
+// PartBytes is the most length bytes one part of a 2-byte lengths blob
+// holds (see SplitLengths): 8 KiB fits in one 16 KiB page, so SQLite hands
+// a search each part where it lies, where a single blob of 325 KB (163k
+// chunks) had to be assembled from a chain of overflow pages into fresh
+// memory first.
 const PartBytes = 8192
 
-// SplitLengths cuts a lengths blob (see EncodeLengths) into parts of
-// PartBytes/width lengths each, every part a lengths blob of its own with
-// its own width byte; nil for an empty blob.
+// partIDs is the number of chunk ids a part of width 1 or 2 covers; a part
+// of width 4 covers half as many.
+const partIDs = PartBytes / 2
+
+// A byte part (width 1) keeps each length below byteEscape in one byte and
+// byteEscape for the others, whose lengths follow the bytes: the part is
+// the width byte, the number c of escaped lengths (uint16), one byte per
+// id, then c pairs (index in the part as uint16, length as uint32), by
+// index, all little-endian. Chunks are mostly shorter than 255 tokens (95%
+// of the large corpus's), so a part takes about half the memory of its
+// 2-byte form, and a search, which copies every part it reads into fresh
+// memory, half the page faults.
+const byteEscape = 255
+
+// SplitLengths cuts a lengths blob (see EncodeLengths) into parts, every
+// part a lengths blob of its own with its own width byte: a 2-byte blob
+// into parts of partIDs lengths, each a byte part unless that would be
+// larger than its 2-byte form (a sixth of its lengths escaped); a 4-byte blob
+// into 4-byte parts of PartBytes/4 lengths. It returns nil for an empty
+// blob.
 func SplitLengths(lens []byte) [][]byte {
 	if len(lens) == 0 {
 		return nil
@@ -24,11 +42,91 @@ func SplitLengths(lens []byte) [][]byte {
 	per := PartBytes / w
 	var out [][]byte
 	for at := 1; at < len(lens); at += per * w {
+		body := lens[at:min(at+per*w, len(lens))]
+		if w == 2 {
+			if part := byteLengths(body); part != nil {
+				out = append(out, part)
+				continue
+			}
+		}
 		part := make([]byte, 1, 1+per*w)
 		part[0] = byte(w)
-		out = append(out, append(part, lens[at:min(at+per*w, len(lens))]...))
+		out = append(out, append(part, body...))
 	}
 	return out
+}
+
+// byteLengths returns the byte part of body, 2-byte little-endian
+// lengths, or nil when it would be larger than body with a width byte.
+func byteLengths(body []byte) []byte {
+	n, c := len(body)/2, 0
+	for i := 0; i < n; i++ {
+		if binary.LittleEndian.Uint16(body[2*i:]) >= byteEscape {
+			c++
+		}
+	}
+	if 3+n+6*c > 1+len(body) {
+		return nil
+	}
+	out := make([]byte, 3+n, 3+n+6*c)
+	out[0] = 1
+	binary.LittleEndian.PutUint16(out[1:], uint16(c))
+	for i := 0; i < n; i++ {
+		v := binary.LittleEndian.Uint16(body[2*i:])
+		if v < byteEscape {
+			out[3+i] = byte(v)
+			continue
+		}
+		out[3+i] = byteEscape
+		out = binary.LittleEndian.AppendUint16(out, uint16(i))
+		out = binary.LittleEndian.AppendUint32(out, uint32(v))
+	}
+	return out
+}
+
+// partLen returns the number of lengths part holds, or -1 when its width
+// byte or size is not one SplitLengths writes.
+func partLen(part []byte) int {
+	if len(part) == 0 {
+		return -1
+	}
+	switch w := int(part[0]); w {
+	case 1:
+		if len(part) < 3 {
+			return -1
+		}
+		n := len(part) - 3 - 6*int(binary.LittleEndian.Uint16(part[1:]))
+		if n < 0 {
+			return -1
+		}
+		return n
+	case 2, 4:
+		if (len(part)-1)%w != 0 {
+			return -1
+		}
+		return (len(part) - 1) / w
+	}
+	return -1
+}
+
+// escaped returns the length of index i of a byte part whose byte there is
+// byteEscape, from its pairs; 0 when none names i (a damaged part).
+func escaped(part []byte, i int64) float64 {
+	c := int(binary.LittleEndian.Uint16(part[1:]))
+	pairs := part[len(part)-6*c:]
+	lo, hi := 0, c
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int64(binary.LittleEndian.Uint16(pairs[6*m:])) < i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < c && int64(binary.LittleEndian.Uint16(pairs[6*lo:])) == i {
+		return float64(binary.LittleEndian.Uint32(pairs[6*lo+2:]))
+	}
+	return 0
 }
 
 // SQLiteVarint decodes SQLite's variable-length integer (big-endian, 7 bits
@@ -109,24 +207,27 @@ type Lengths struct {
 
 // UseParts installs parts, the SplitLengths parts of the build in id
 // order, and drops Whole. It reports false, and installs nothing, when the
-// parts cannot be the whole build's: one missing, widths that differ, a
-// part short but the last, or fewer lengths than MaxID+1.
+// parts cannot be the whole build's: one missing or of a size its width
+// cannot have, 4-byte parts mixed with others, a part short but the last,
+// or fewer lengths than MaxID+1.
 func (l *Lengths) UseParts(parts [][]byte) bool {
 	if len(parts) == 0 || slices.ContainsFunc(parts, func(p []byte) bool { return len(p) == 0 }) {
 		return false
 	}
-	w := int(parts[0][0])
-	if w != 2 && w != 4 {
-		return false
+	wide := parts[0][0] == 4
+	per := partIDs
+	if wide {
+		per = PartBytes / 4
 	}
-	per := PartBytes / w
+	total := 0
 	for i, part := range parts {
-		if int(part[0]) != w || (i < len(parts)-1 && len(part) != 1+per*w) {
+		n := partLen(part)
+		if n < 0 || (part[0] == 4) != wide || n > per || (i < len(parts)-1 && n != per) {
 			return false
 		}
+		total += n
 	}
-	last := parts[len(parts)-1]
-	if int64((len(parts)-1)*per+(len(last)-1)/w) < l.MaxID+1 {
+	if int64(total) < l.MaxID+1 {
 		return false
 	}
 	l.Parts, l.PartShift, l.Whole = parts, uint(bits.TrailingZeros(uint(per))), nil
@@ -154,12 +255,27 @@ func (l *Lengths) Part(lo, hi int64) (part []byte, base int64) {
 }
 
 // PartLength returns the length of id in a part of Part whose first id is
-// base.
+// base. The one-byte case is inlined into the scorers' loops; the others
+// take a call.
 func PartLength(part []byte, base int64, id uint32) float64 {
-	if part[0] == 2 {
-		return float64(binary.LittleEndian.Uint16(part[1+2*(int64(id)-base):]))
+	if i := int64(id) - base + 3; part[0] == 1 && part[i] != byteEscape {
+		return float64(part[i])
 	}
-	return float64(binary.LittleEndian.Uint32(part[1+4*(int64(id)-base):]))
+	return partLength(part, int64(id)-base)
+}
+
+// partLength is PartLength for index i of a part of any width.
+func partLength(part []byte, i int64) float64 {
+	switch part[0] {
+	case 1:
+		if v := part[3+i]; v != byteEscape {
+			return float64(v)
+		}
+		return escaped(part, i)
+	case 2:
+		return float64(binary.LittleEndian.Uint16(part[1+2*i:]))
+	}
+	return float64(binary.LittleEndian.Uint32(part[1+4*i:]))
 }
 
 // Len returns the length of chunk id (0 when it is not known).
@@ -173,7 +289,11 @@ func (l *Lengths) Len(id uint32) float64 {
 		if p >= int64(len(l.Parts)) {
 			return 0
 		}
-		lens, i = l.Parts[p], i&(1<<l.PartShift-1)
+		part, j := l.Parts[p], i&(1<<l.PartShift-1)
+		if j >= int64(partLen(part)) {
+			return 0
+		}
+		return partLength(part, j)
 	}
 	if len(lens) == 0 {
 		return 0

@@ -18,6 +18,9 @@ func TestLengthsWholeAndParts(t *testing.T) {
 		{"many parts, width 2", 3*PartBytes/2 + 17, math.MaxUint16},
 		{"many parts, width 4", 3*PartBytes/4 + 5, 1 << 20},
 		{"exactly full parts", 2 * PartBytes / 2, 10},
+		{"byte parts, a few escaped", 3*PartBytes/2 + 3, 290},
+		{"byte parts, lengths at the escape", PartBytes/2 + 1, 255},
+		{"byte parts, one id in the last", PartBytes/2 + 1, 400},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lens := make([]uint32, tc.n)
@@ -25,11 +28,34 @@ func TestLengthsWholeAndParts(t *testing.T) {
 				lens[i] = uint32(r.Int64N(int64(tc.max) + 1))
 			}
 			lens[tc.n/2] = tc.max
+			if tc.max == 255 {
+				for i := range lens {
+					lens[i] = 55 + 200*uint32(min(i%8, 1)^1) // every eighth at the escape itself
+				}
+			}
 			blob := EncodeLengths(lens)
 			whole := Lengths{MaxID: int64(tc.n - 1), Whole: blob}
 			split := Lengths{MaxID: int64(tc.n - 1)}
-			if !split.UseParts(SplitLengths(blob)) {
+			parts := SplitLengths(blob)
+			if !split.UseParts(parts) {
 				t.Fatal("UseParts refused SplitLengths' parts")
+			}
+			for i, part := range parts {
+				// A byte part wherever it is no larger than the 2-byte form.
+				n := partLen(part)
+				esc := 0
+				per := partIDs
+				if blob[0] == 4 {
+					per = PartBytes / 4
+				}
+				for _, l := range lens[i*per : i*per+n] {
+					if l >= byteEscape {
+						esc++
+					}
+				}
+				if wantByte := blob[0] == 2 && 3+n+6*esc <= 1+2*n; (part[0] == 1) != wantByte {
+					t.Fatalf("part %d: width %d with %d of %d lengths escaped", i, part[0], esc, n)
+				}
 			}
 			for id := range lens {
 				want := float64(lens[id])
@@ -60,8 +86,11 @@ func TestLengthsWholeAndParts(t *testing.T) {
 }
 
 func TestUsePartsRefusesDamage(t *testing.T) {
-	lens := make([]uint32, PartBytes) // two parts of width 2
+	lens := make([]uint32, PartBytes) // two byte parts
 	parts := SplitLengths(EncodeLengths(lens))
+	if len(parts) != 2 || parts[0][0] != 1 {
+		t.Fatalf("%d parts, the first of width %d", len(parts), parts[0][0])
+	}
 	for _, tc := range []struct {
 		name  string
 		parts [][]byte
@@ -71,6 +100,10 @@ func TestUsePartsRefusesDamage(t *testing.T) {
 		{"missing part", [][]byte{parts[0], nil}, int64(len(lens) - 1)},
 		{"short", parts[:1], int64(len(lens) - 1)},
 		{"width differs", [][]byte{parts[0], append([]byte{4}, parts[1][1:]...)}, int64(len(lens) - 1)},
+		{"unknown width", [][]byte{parts[0], append([]byte{3}, parts[1][1:]...)}, int64(len(lens) - 1)},
+		{"byte part cut", [][]byte{parts[0][:len(parts[0])-1], parts[1]}, int64(len(lens) - 1)},
+		{"byte part claims more escapes than it holds", [][]byte{append([]byte{1, 0xff, 0xff}, parts[0][3:]...), parts[1]}, int64(len(lens) - 1)},
+		{"byte and 4-byte parts", [][]byte{parts[0], SplitLengths(EncodeLengths(append(make([]uint32, partIDs/2), 1<<20)))[0]}, int64(len(lens) - 1)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := Lengths{MaxID: tc.maxID, Whole: []byte{2}}
