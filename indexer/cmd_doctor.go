@@ -69,6 +69,8 @@ func doctorFix(f doctor.Finding) string {
 		return "run: vaultctx index"
 	case doctor.HintRebuildIndex:
 		return "rebuild it: vaultctx index --full (it replaces a damaged file)"
+	case doctor.HintNewerIndex:
+		return "a newer vaultctx wrote it: run that version (vaultctx index --full would rebuild it for this one)"
 	case doctor.HintFreeSpace:
 		return "free space on the disk that holds the index"
 	case doctor.HintIndexPath:

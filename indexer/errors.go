@@ -41,6 +41,7 @@ var hints = []struct {
 	{store.ErrDiskFull, "free space on the disk that holds the index"},
 	{store.ErrNoFTS5, "build with `go build -tags sqlite_fts5`"},
 	{store.ErrNotIndexed, "run `vaultctx index`"},
+	{store.ErrNotAnIndex, "remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
 	{retrieve.ErrNoVectors, "index with a model (--model DIR) for vector search"},
 	{engine.ErrModelMismatch, "run `vaultctx index --full` to re-embed with this model, or set model in the config (or VAULTCTX_MODEL) to the one the index was built with"},
 	{embed.ErrNotModel, "run `vaultctx model pull`"},
@@ -65,6 +66,9 @@ func exitCode(err error) (code int, hint string) {
 		return exitInterrupted, ""
 	case errors.As(err, &ue):
 		return exitUsage, ""
+	}
+	if se := (*store.SchemaError)(nil); errors.As(err, &se) && se.Newer() {
+		return exitError, "a newer vaultctx wrote this index: run that version, or `vaultctx index --full` to rebuild it for this one (which the newer one would rebuild again)"
 	}
 	for _, h := range hints {
 		if errors.Is(err, h.err) {

@@ -22,6 +22,11 @@ func TestExitCode(t *testing.T) {
 		{"usage", usageError{"pass --vault DIR"}, 2, ""},
 		{"plain error", errors.New("disk full"), 1, ""},
 		{"wrapped schema", fmt.Errorf("open x.db: %w", store.ErrSchema), 1, "run `vaultctx index --full`"},
+		{"older schema", fmt.Errorf("open x.db: %w", &store.SchemaError{Have: "2"}), 1, "run `vaultctx index --full`"},
+		{"newer schema", fmt.Errorf("open x.db: %w", &store.SchemaError{Have: "99"}), 1,
+			"a newer vaultctx wrote this index: run that version, or `vaultctx index --full` to rebuild it for this one (which the newer one would rebuild again)"},
+		{"foreign file", fmt.Errorf("open x.db: %w: it does not start as an SQLite file", store.ErrNotAnIndex), 1,
+			"remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
 		{"other vault", fmt.Errorf("x.db holds the index of /a, not /b: %w", index.ErrOtherVault), 1,
 			"pass --full to re-index it for the new vault, or choose another --db"},
 	}

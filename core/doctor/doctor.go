@@ -55,6 +55,9 @@ const (
 	HintIndex
 	// HintRebuildIndex: rebuild the index from scratch.
 	HintRebuildIndex
+	// HintNewerIndex: a newer vaultctx wrote the index; run that version
+	// (a rebuild here would downgrade it).
+	HintNewerIndex
 	// HintCgo: rebuild the binaries with cgo, for sqlite-vec.
 	HintCgo
 	// HintHome: set HOME or CLAUDE_CONFIG_DIR.
@@ -357,6 +360,9 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 	case errors.Is(err, store.ErrDiskFull):
 		return nil, failed(HintFreeSpace, "", "%v", err), false
 	case err != nil:
+		if se := (*store.SchemaError)(nil); errors.As(err, &se) && se.Newer() {
+			return nil, failed(HintNewerIndex, "", "%v", err), false
+		}
 		return nil, failed(HintRebuildIndex, "", "%v", err), false
 	}
 	return st, Finding{}, true

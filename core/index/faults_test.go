@@ -68,6 +68,26 @@ func TestFullReplacesDamagedIndex(t *testing.T) {
 	}
 }
 
+// TestForeignFileIsNotDamaged: a file that does not start as SQLite (the
+// index path pointed at something else, or its header overwritten) is
+// reported as store.ErrNotAnIndex, whose advice is to move it or choose
+// another path, since a full run refuses to overwrite it; advising `index
+// --full` (as ErrDamaged's advice does) contradicted that refusal.
+func TestForeignFileIsNotDamaged(t *testing.T) {
+	v, db := testVault(t)
+	mustRun(t, opts(v, db))
+	writeAt(t, db, 0, []byte("NOT SQLITE AT ALL!!!"))
+	_, err := store.Open(context.Background(), db, store.Options{ReadOnly: true})
+	if !errors.Is(err, store.ErrNotAnIndex) || errors.Is(err, store.ErrDamaged) {
+		t.Fatalf("read-only open of a foreign file: %v, want ErrNotAnIndex and not ErrDamaged", err)
+	}
+	o := opts(v, db)
+	o.Full = true
+	if _, err := Run(context.Background(), o); !errors.Is(err, ErrNotAnIndex) {
+		t.Errorf("full run over a foreign file: %v, want ErrNotAnIndex (refused)", err)
+	}
+}
+
 // TestEmptyVaultSearches: the index of a vault without notes answers
 // every query with no hits (issue 17: a query of two words failed with
 // "corrupt FTS5 averages record", FTS5's empty record of a table that

@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"slices"
@@ -62,6 +63,14 @@ func (e *SchemaError) Unwrap() error { return ErrSchema }
 func (e *SchemaError) Older() bool {
 	v, err := strconv.Atoi(e.Have)
 	return err == nil && v >= 1 && v < SchemaVersion
+}
+
+// Newer reports whether the file was made by a later schema version than
+// this build's: a newer vaultctx wrote it, and a full rebuild here would
+// replace its index with an older one.
+func (e *SchemaError) Newer() bool {
+	v, err := strconv.Atoi(e.Have)
+	return err == nil && v > SchemaVersion
 }
 
 // ErrNoFTS5 is returned by Open when SQLite was built without FTS5, which
@@ -280,12 +289,29 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 // is damaged and ErrDiskFull when its disk is full.
 func openError(path string, err error) error {
 	switch {
+	case damaged(err) && !sqliteHeader(path):
+		// Not a damaged index but some other file: a full run refuses to
+		// overwrite it (core/index), so do not advise one.
+		return fmt.Errorf("open %s: %w: it does not start as an SQLite file (%w)", path, ErrNotAnIndex, err)
 	case damaged(err):
 		return fmt.Errorf("open %s: %w: %w", path, ErrDamaged, err)
 	case diskFull(err):
 		return fmt.Errorf("open %s: %w: %w", path, ErrDiskFull, err)
 	}
 	return fmt.Errorf("open %s: %w", path, err)
+}
+
+// sqliteHeader reports whether the file at path starts with SQLite's
+// 16-byte magic string (or cannot be read, which says nothing against it).
+func sqliteHeader(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	n, _ := io.ReadFull(f, head)
+	return n == 0 || string(head[:n]) == "SQLite format 3\x00"
 }
 
 // diskFull reports whether err is SQLite's SQLITE_FULL or an I/O error
