@@ -21,6 +21,21 @@ func skipList(r *rand.Rand, n, maxGap int) ([]Posting, []byte, func(uint32) uint
 	return ps, Encode(ps), func(d uint32) uint32 { return lens[d] }
 }
 
+// tabled is skipList of n postings with its skip table, decoded.
+func tabled(t *testing.T, r *rand.Rand, n int) ([]Posting, []byte, *Skips) {
+	t.Helper()
+	ps, blob, lenOf := skipList(r, n, 40)
+	table, err := BuildSkips(blob, lenOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := new(Skips)
+	if !DecodeSkips(s, table, n, len(blob)) {
+		t.Fatalf("n=%d: own table rejected", n)
+	}
+	return ps, blob, s
+}
+
 // TestSkipsBoundAndSeek: every block of a skip table starts where the
 // table says, ends at its Last, and each of its postings is dominated by
 // one of its corners.
@@ -76,15 +91,7 @@ func TestSkipsBoundAndSeek(t *testing.T) {
 func TestSeekDocs(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{1, 127, 128, 129, 1000, 5000} {
-		ps, blob, lenOf := skipList(r, n, 40)
-		table, err := BuildSkips(blob, lenOf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s Skips
-		if !DecodeSkips(&s, table, n, len(blob)) {
-			t.Fatalf("n=%d: own table rejected", n)
-		}
+		ps, blob, s := tabled(t, r, n)
 		var d Decoder
 		if err := d.Reset(blob); err != nil {
 			t.Fatal(err)
@@ -99,7 +106,7 @@ func TestSeekDocs(t *testing.T) {
 			}
 		}
 		for b := s.Len() - 1; b >= 0; b-- {
-			m, err := d.SeekDocs(&s, b)
+			m, err := d.SeekDocs(s, b)
 			if err != nil || m != min(BlockLen, n-b*BlockLen) {
 				t.Fatalf("n=%d block %d: %d postings, %v", n, b, m, err)
 			}
@@ -179,15 +186,7 @@ func FuzzDecodeSkips(f *testing.F) {
 func TestCountInBlocks(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{1, 127, 128, 129, 1000, 5000} {
-		ps, blob, lenOf := skipList(r, n, 40)
-		table, err := BuildSkips(blob, lenOf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sk Skips
-		if !DecodeSkips(&sk, table, n, len(blob)) {
-			t.Fatalf("n=%d: own table rejected", n)
-		}
+		ps, blob, sk := tabled(t, r, n)
 		last := ps[len(ps)-1].Doc
 		for trial := 0; trial < 40; trial++ {
 			var set IDSet
@@ -219,7 +218,7 @@ func TestCountInBlocks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := set.CountInBlocks(blob, &sk, set.IDs())
+			got, err := set.CountInBlocks(blob, sk, set.IDs())
 			if err != nil {
 				t.Fatal(err)
 			}
