@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -360,14 +359,11 @@ func checkTarget(ctx context.Context, opt Options) error {
 	if fi.Size() == 0 {
 		return nil
 	}
-	f, err := os.Open(opt.DB)
+	ok, err := store.HasSQLiteHeader(opt.DB)
 	if err != nil {
 		return fmt.Errorf("index file: %w", err)
 	}
-	head := make([]byte, 16)
-	n, _ := io.ReadFull(f, head)
-	f.Close()
-	if string(head[:n]) != "SQLite format 3\x00" {
+	if !ok {
 		return fmt.Errorf("%s exists and is not an SQLite file: %w; refusing to overwrite it", opt.DB, ErrNotAnIndex)
 	}
 	st, err := store.Open(ctx, opt.DB, store.Options{ReadOnly: true})

@@ -301,17 +301,25 @@ func openError(path string, err error) error {
 	return fmt.Errorf("open %s: %w", path, err)
 }
 
-// sqliteHeader reports whether the file at path starts with SQLite's
-// 16-byte magic string (or cannot be read, which says nothing against it).
-func sqliteHeader(path string) bool {
+// HasSQLiteHeader reports whether the file at path starts with SQLite's
+// 16-byte magic string (an empty file counts: SQLite makes a database of
+// it). It returns the error of opening the file.
+func HasSQLiteHeader(path string) (bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return true
+		return false, err
 	}
 	defer f.Close()
 	head := make([]byte, 16)
 	n, _ := io.ReadFull(f, head)
-	return n == 0 || string(head[:n]) == "SQLite format 3\x00"
+	return n == 0 || string(head[:n]) == "SQLite format 3\x00", nil
+}
+
+// sqliteHeader is HasSQLiteHeader, true for a file it cannot read (which
+// says nothing against it).
+func sqliteHeader(path string) bool {
+	ok, err := HasSQLiteHeader(path)
+	return ok || err != nil
 }
 
 // diskFull reports whether err is SQLite's SQLITE_FULL or an I/O error
