@@ -5,7 +5,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -128,10 +127,8 @@ func BenchmarkKeywordPhases(b *testing.B) {
 		}
 		t[3] = time.Now()
 		extra := map[int64]float64{}
-		if len(slow) > 0 {
-			if err := s.ftsScores(ctx, w, strings.Join(slow, " OR "), 0, extra); err != nil {
-				b.Fatal(err)
-			}
+		if err := s.slowScores(ctx, ix, iq, w, slow, extra); err != nil {
+			b.Fatal(err)
 		}
 		exact.addScores(w, extra)
 		t[4] = time.Now()
@@ -208,10 +205,8 @@ func BenchmarkScoreLists(b *testing.B) {
 			b.Fatal(err)
 		}
 		extra := map[int64]float64{}
-		if len(slow) > 0 {
-			if err := s.ftsScores(ctx, w, strings.Join(slow, " OR "), 0, extra); err != nil {
-				b.Fatal(err)
-			}
+		if err := s.slowScores(ctx, ix, iq, w, slow, extra); err != nil {
+			b.Fatal(err)
 		}
 		exact.addScores(w, extra)
 		var lists []bm25.List

@@ -166,10 +166,8 @@ func (s *Store) keywordImpactScored(ctx context.Context, ix *impactIndex, terms 
 	}
 	// FTS5 part: rare phrases everywhere, common ones in newer chunks.
 	extra := map[int64]float64{}
-	if len(slow) > 0 {
-		if err := s.ftsScores(ctx, w, strings.Join(slow, " OR "), 0, extra); err != nil {
-			return nil, wrap(err)
-		}
+	if err := s.slowScores(ctx, ix, q, w, slow, extra); err != nil {
+		return nil, wrap(err)
 	}
 	exact.addScores(w, extra)
 	if q.newer && len(fast) > 0 {
@@ -417,6 +415,22 @@ func pruneFrequent(fast []impactTerm, slow []string, slowDF []int64, limit int64
 		}
 	}
 	return keptFast, keptSlow
+}
+
+// slowScores adds to extra[chunk id] the BM25 of the phrases the impact
+// index does not serve (slow, FTS5 expressions), over every chunk:
+// phraseScores, or FTS5's bm25() itself (ftsScores) on a connection
+// without vaultctx_phrase_scan or when the lengths do not fit the file.
+func (s *Store) slowScores(ctx context.Context, ix *impactIndex, q *impactQuery, w [3]float64, slow []string, extra map[int64]float64) error {
+	if len(slow) == 0 {
+		return nil
+	}
+	match := strings.Join(slow, " OR ")
+	err := s.phraseScores(ctx, w, match, q.nRow, q.avgdl, &ix.lens, ix.deltaID, extra)
+	if err != nil && ctx.Err() == nil {
+		err = s.ftsScores(ctx, w, match, 0, extra)
+	}
+	return err
 }
 
 // ftsScores subtracts FTS5's bm25() with weights w of every chunk above

@@ -210,6 +210,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	autoVec.Do(func() {
 		sqlite_vec.Auto()
 		registerVecScan()
+		registerPhraseScan()
 	})
 	if opt.BusyTimeout == 0 {
 		opt.BusyTimeout = DefaultBusyTimeout
