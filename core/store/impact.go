@@ -28,7 +28,11 @@ import (
 //     each chunk's per-column frequencies (see core/internal/postings), with the
 //     chunk lengths from impact_doclen;
 //   - every other phrase (rare tokens, multi-token words, CJK bigram
-//     phrases) is scored by FTS5's bm25() as before; they match few rows;
+//     phrases) is matched by FTS5 in one pass that returns its instance
+//     counts per column (phraseScores), and scored in Go with the same
+//     lengths; a multi-token word of common tokens ("microsoft specific")
+//     can match thousands of rows, and bm25() itself cost three times as
+//     much there;
 //   - chunks added after the build are held by a delta (impact_delta, ids
 //     up to meta impact_delta_max) that every incremental run brings up to
 //     date in a fraction of a second; chunks newer still (a search during
