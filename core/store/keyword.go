@@ -335,6 +335,7 @@ func (s *Store) storedTerms(ctx context.Context, ix *impactIndex, lookup []strin
 func (s *Store) choosePhrases(ctx context.Context, ix *impactIndex, q *impactQuery, terms []string) ([]impactTerm, []string, error) {
 	var fast []impactTerm
 	var slow []string
+	liveDF := map[string]int64{} // by surface form, of the fast terms
 	for i, t := range terms {
 		st, ok := q.byForm[q.surface[i]]
 		if !ok {
@@ -346,6 +347,7 @@ func (s *Store) choosePhrases(ctx context.Context, ix *impactIndex, q *impactQue
 			return nil, nil, err
 		}
 		fast = append(fast, it)
+		liveDF[q.surface[i]] = it.df
 	}
 	limit := max(int64(MinCommonDocs), int64(CommonTermShare*float64(q.nRow)))
 	if q.nRow <= limit || len(terms) <= 1 {
@@ -353,6 +355,14 @@ func (s *Store) choosePhrases(ctx context.Context, ix *impactIndex, q *impactQue
 	}
 	slowDF := make([]int64, len(slow))
 	for i, t := range slow {
+		// A chunk that holds a phrase holds each of its tokens: a token
+		// served by the lists in at most limit chunks bounds the phrase
+		// without counting it, which for a phrase of common tokens
+		// ("microsoft specific") walks as many rows as scoring it.
+		if b, ok := phraseBound(t, liveDF); ok && b <= limit {
+			slowDF[i] = b
+			continue
+		}
 		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)", t, limit+1).Scan(&slowDF[i]); err != nil {
 			return nil, nil, err
 		}
@@ -386,6 +396,21 @@ func (s *Store) liveTerm(ctx context.Context, ix *impactIndex, q *impactQuery, t
 		it.df += c
 	}
 	return it, nil
+}
+
+// phraseBound returns the least live document frequency (liveDF, by
+// surface form) of the tokens of phrase t (ftsquery.PhraseTokens), an
+// upper bound of the phrase's own; false when none of its tokens is in
+// liveDF.
+func phraseBound(t string, liveDF map[string]int64) (int64, bool) {
+	var b int64
+	ok := false
+	for _, tok := range ftsquery.PhraseTokens(t) {
+		if df, in := liveDF[tok]; in && (!ok || df < b) {
+			b, ok = df, true
+		}
+	}
+	return b, ok
 }
 
 // pruneFrequent keeps, of the fast and slow phrases (slowDF the slow ones'

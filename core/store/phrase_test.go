@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -156,4 +158,108 @@ func FuzzParsePhraseScan(f *testing.F) {
 			t.Fatalf("%d ids, %d lengths, %d counts of %d phrases", len(r.ids), len(r.dl), len(r.tf), r.phrases)
 		}
 	})
+}
+
+func TestPhraseBound(t *testing.T) {
+	live := map[string]int64{"microsoft": 92000, "specific": 23000}
+	for _, c := range []struct {
+		term string
+		want int64
+		ok   bool
+	}{
+		{`"microsoft specific"`, 23000, true},
+		{`"specific microsoft"`, 23000, true},
+		{`"microsoft zzz"`, 92000, true},
+		{`"zzz yyy"`, 0, false},
+		{`{chunk_text section heading_context}: "microsoftspecific"`, 0, false},
+	} {
+		if b, ok := phraseBound(c.term, live); b != c.want || ok != c.ok {
+			t.Errorf("phraseBound(%s) = %d, %v; want %d, %v", c.term, b, ok, c.want, c.ok)
+		}
+	}
+}
+
+// TestChoosePhrasesBound: bounding a phrase by its tokens' document
+// frequencies drops and keeps the same phrases as counting each.
+func TestChoosePhrasesBound(t *testing.T) {
+	ctx := context.Background()
+	s := mustOpen(t)
+	tx, err := s.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2,600 chunks: "alpha gamma" in 2,200 (more than the common bound,
+	// 2,000, as are both its tokens), "beta delta" in 600 (beta in 1,000),
+	// "rare" in one.
+	n := MinCommonDocs + 600
+	for i := range n {
+		text := "alpha filler gamma"
+		if i < 2200 {
+			text = "alpha gamma filler"
+		}
+		if i < 1000 {
+			text += " beta words"
+		}
+		if i < 600 {
+			text += " beta delta"
+		}
+		if i == n/2 {
+			text += " rare"
+		}
+		if err := tx.ReplaceFile(ctx, File{Path: fmt.Sprint(i, ".md")}, []Chunk{{Text: text}}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.BuildImpact(ctx, 25); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := s.loadImpact(ctx)
+	if err != nil || ix == nil {
+		t.Fatalf("loadImpact = %v, %v", ix, err)
+	}
+	terms := ftsquery.Terms("alpha-gamma beta-delta rare")
+	q, err := s.impactQuery(ctx, ix, terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, slow, err := s.choosePhrases(ctx, ix, q, terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The reference: every slow phrase counted.
+	var allFast []impactTerm
+	var allSlow []string
+	for i, term := range terms {
+		if st, ok := q.byForm[q.surface[i]]; ok {
+			it, err := s.liveTerm(ctx, ix, q, term, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			allFast = append(allFast, it)
+		} else {
+			allSlow = append(allSlow, term)
+		}
+	}
+	df := make([]int64, len(allSlow))
+	for i, term := range allSlow {
+		if err := s.db.QueryRow("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", term).Scan(&df[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantFast, wantSlow := pruneFrequent(allFast, allSlow, df, int64(MinCommonDocs))
+	exprs := func(its []impactTerm) (out []string) {
+		for _, it := range its {
+			out = append(out, it.expr)
+		}
+		return out
+	}
+	if fmt.Sprint(exprs(fast), slow) != fmt.Sprint(exprs(wantFast), wantSlow) {
+		t.Errorf("choosePhrases kept %v %v; counting each gives %v %v", exprs(fast), slow, exprs(wantFast), wantSlow)
+	}
+	if !slices.Contains(slow, `"beta delta"`) || slices.Contains(slow, `"alpha gamma"`) {
+		t.Errorf("slow phrases %v: want \"beta delta\" kept and \"alpha gamma\" dropped", slow)
+	}
 }
