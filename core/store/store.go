@@ -157,6 +157,8 @@ type Store struct {
 	// fallback is why a read-only store reads the file as immutable (see
 	// Fallback), nil when it does not.
 	fallback error
+	// warm starts warmSecond (true) or stops it (false); nil once sent.
+	warm chan bool
 }
 
 var autoVec sync.Once
@@ -265,9 +267,15 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	}
 	s := &Store{db: db, path: path, opt: opt}
 	if opt.ReadOnly {
-		go s.warmSecond(ctx)
+		s.warm = make(chan bool, 1)
+		go s.warmSecond(ctx, s.warm)
 	}
-	if err := s.init(ctx); err != nil {
+	err = s.init(ctx)
+	if s.warm != nil {
+		s.warm <- false // init failed before its first read
+		s.warm = nil
+	}
+	if err != nil {
 		db.Close()
 		if opt.ReadOnly && hotJournal(err) {
 			return nil, fmt.Errorf("open %s: %w: %w", path, ErrHotJournal, err)
@@ -290,12 +298,19 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 }
 
 // warmSecond opens a read-only store's second pooled connection and reads
-// the schema on it, then leaves it idle in the pool, while Open's own
-// goroutine does the same on the first: a hybrid search runs its BM25 leg
-// on the second connection, and opening it (the connection pragmas, the
-// extensions, the schema, the -shm map: 1-2 ms) was on that leg's path.
-// Errors are left for the queries that follow to report.
-func (s *Store) warmSecond(ctx context.Context) {
+// the schema on it, then leaves it idle in the pool, while Open goes on
+// (the vector settings, then the caller's model and query): a hybrid
+// search runs its BM25 leg on the second connection, and opening it (the
+// connection pragmas, the extensions, the schema: about 1 ms) was on that
+// leg's path. It starts when ready says the first connection has read the
+// file (true), so that it never races that connection's first read of a
+// WAL file without its -shm (which failed with "database is locked"), and
+// not at all when ready says init failed (false). Errors are left for the
+// queries that follow to report.
+func (s *Store) warmSecond(ctx context.Context, ready <-chan bool) {
+	if !<-ready {
+		return
+	}
 	c, err := s.db.Conn(ctx)
 	if err != nil {
 		return
@@ -455,7 +470,12 @@ func (s *Store) init(ctx context.Context) error {
 	} else {
 		// A reader takes the whole meta table (about 1.5 KB) in one query:
 		// a hook or search then makes one round trip instead of eight.
-		if err := s.snapshotMeta(ctx); err != nil {
+		err := s.snapshotMeta(ctx)
+		if err == nil && s.warm != nil {
+			s.warm <- true
+			s.warm = nil
+		}
+		if err != nil {
 			if strings.Contains(err.Error(), "no such table") {
 				// An empty file is an index not written yet; a database
 				// with other tables (or none) is not an index at all.
