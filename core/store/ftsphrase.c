@@ -149,11 +149,20 @@ static void phrase_scan(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 }
 
 // fts5_of returns the connection's FTS5 API, or NULL when it has none
-// (a build without FTS5): the documented `SELECT fts5(?1)` handshake.
+// (a build without FTS5): the documented `SELECT fts5(?1)` handshake. A
+// failed statement would leave its error on the connection, which fails
+// the open that runs this extension, so a build without FTS5 is not asked;
+// should it fail anyway, a statement that succeeds clears the error.
 static fts5_api *fts5_of(sqlite3 *db) {
 	fts5_api *api = NULL;
 	sqlite3_stmt *st = NULL;
+	if (!sqlite3_compileoption_used("ENABLE_FTS5")) {
+		return NULL;
+	}
 	if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK) {
+		if (sqlite3_prepare_v2(db, "SELECT 1", -1, &st, NULL) == SQLITE_OK) {
+			sqlite3_finalize(st);
+		}
 		return NULL;
 	}
 	sqlite3_bind_pointer(st, 1, (void *)&api, "fts5_api_ptr", NULL);
