@@ -131,7 +131,7 @@ func TestFormatContextList(t *testing.T) {
 
 // A path is shown as it is named on disk, spaces and all, and a hit whose
 // name cannot be written on one line as it is (a newline, a tab, a byte
-// that is not UTF-8) is left out, with its text, rather than shown under a
+// that is not UTF-8, or the U+FFFD the vault walk stored for one) is left out, with its text, rather than shown under a
 // name that does not exist; such a copy leaves the "also in" line too.
 func TestFormatContextPathsVerbatim(t *testing.T) {
 	text := func(w string) string { return "Descale the espresso machine " + w + " with citric acid every month." }
@@ -142,6 +142,8 @@ func TestFormatContextPathsVerbatim(t *testing.T) {
 		{Path: "/v/tab\there.md", Section: "Tab", Text: text("third"), ChunkID: 3},
 		{Path: "/v/latin1-\xe9t\xe9.md", Section: "Bad UTF-8", Text: text("fourth"), ChunkID: 4},
 		{Path: "/v/para\u2029graph.md", Section: "Separator", Text: text("fifth"), ChunkID: 7},
+		// As the vault walk stores a name with a byte that is not UTF-8.
+		{Path: "/v/walked-\ufffdt\ufffd.md", Section: "Walked", Text: text("sixth"), ChunkID: 10},
 		// A group whose first note cannot be named is shown under its copy.
 		{Path: "/v/first\nof two.md", Section: "Grinding", Text: "Grind the beans just before brewing.", ChunkID: 8,
 			Also: []Hit{{Path: "/v/Second of two.md", Section: "Grinding", Text: "Grind the beans just before brewing.", ChunkID: 9}}},
@@ -152,7 +154,7 @@ func TestFormatContextPathsVerbatim(t *testing.T) {
 			t.Errorf("block lacks %q:\n%s", want, block)
 		}
 	}
-	for _, bad := range []string{"second", "third", "fourth", "fifth", "copy", "break", "tab", "latin1", "\ufffd", "para", "first"} {
+	for _, bad := range []string{"second", "third", "fourth", "fifth", "copy", "break", "tab", "latin1", "\ufffd", "sixth", "para", "first"} {
 		if strings.Contains(block, bad) {
 			t.Errorf("block shows %q of a hit whose name cannot be shown:\n%s", bad, block)
 		}

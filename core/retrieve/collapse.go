@@ -93,15 +93,17 @@ func ListItem(p string) string {
 
 // ShowablePath reports whether path can be written on one line exactly as
 // the file is named on disk: valid UTF-8 with no control character
-// (newline, tab, ...) and no line or paragraph separator (U+2028,
-// U+2029). A context block leaves out the hits of other names, and the
-// CLI quotes them (QuotePath).
+// (newline, tab, ...), no line or paragraph separator (U+2028, U+2029)
+// and no U+FFFD, which the vault walk writes for each byte of a name that
+// is not UTF-8 (core/vault), so that a path holding it may name no file.
+// A context block leaves out the hits of other names, and the CLI quotes
+// them (QuotePath).
 func ShowablePath(path string) bool {
 	if !utf8.ValidString(path) {
 		return false
 	}
 	for _, r := range path {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == utf8.RuneError {
 			return false
 		}
 	}
@@ -109,11 +111,12 @@ func ShowablePath(path string) bool {
 }
 
 // QuotePath returns path as it is when ShowablePath, else as a Go string
-// literal ("a\nb.md", "caf\xe9.md"): one line that still tells every
-// byte of the name.
+// literal ("a\nb.md", "caf\xe9.md", and "caf\ufffd.md" for the U+FFFD
+// the vault walk wrote for a byte that is not UTF-8): one line that tells
+// the name's bytes, or where one was not readable.
 func QuotePath(path string) string {
 	if ShowablePath(path) {
 		return path
 	}
-	return strconv.Quote(path)
+	return strings.ReplaceAll(strconv.Quote(path), "\uFFFD", `\ufffd`)
 }

@@ -224,6 +224,7 @@ func TestQuotePath(t *testing.T) {
 		"a\nb.md":                 "\"a\\nb.md\"",
 		"tab\there.md":            "\"tab\\there.md\"",
 		"caf\xe9.md":              "\"caf\\xe9.md\"",
+		"caf\ufffd.md":            "\"caf\\ufffd.md\"",
 		"para\u2029graph.md":      "\"para\\u2029graph.md\"",
 	} {
 		if got := QuotePath(in); got != want {
