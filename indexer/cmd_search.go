@@ -22,7 +22,7 @@ import (
 type searchCmd struct {
 	DB        string   `help:"Index file (default: as for index)." type:"path" placeholder:"FILE"`
 	Mode      string   `help:"bm25, vector or hybrid." enum:"bm25,vector,hybrid" default:"hybrid"`
-	K         int      `short:"k" help:"Number of results (default: k in the config, 10)." placeholder:"N"`
+	K         int      `short:"k" help:"Number of results (0 or unset: k in the config, else 10)." placeholder:"N"`
 	MaxTokens int      `help:"Cut the ranked list to this many tokens (4 characters per token)." placeholder:"N"`
 	JSON      bool     `name:"json" help:"Print results as a JSON array."`
 	Explain   bool     `help:"Show each leg's rank and score."`
