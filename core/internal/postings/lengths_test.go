@@ -217,3 +217,34 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// TestEscapedClustered: the escaped lengths of byte parts are found
+// wherever the long chunks lie: bunched at a part's start, at its end, in
+// its middle, or spread evenly.
+func TestEscapedClustered(t *testing.T) {
+	for name, long := range map[string]func(i int) bool{
+		"start":  func(i int) bool { return i < 400 },
+		"end":    func(i int) bool { return i >= partIDs-400 },
+		"middle": func(i int) bool { return i >= 1800 && i < 2200 },
+		"even":   func(i int) bool { return i%11 == 0 },
+		"two":    func(i int) bool { return i < 150 || i > partIDs-150 },
+	} {
+		lens := make([]uint32, 2*partIDs+100)
+		for i := range lens {
+			lens[i] = uint32(7 + i%200)
+			if long(i % partIDs) {
+				lens[i] = uint32(255 + i%3000)
+			}
+		}
+		split := Lengths{MaxID: int64(len(lens) - 1)}
+		parts := SplitLengths(EncodeLengths(lens))
+		if !split.UseParts(parts) || parts[0][0] != 1 {
+			t.Fatalf("%s: no byte parts (width %d)", name, parts[0][0])
+		}
+		for id, l := range lens {
+			if got := split.Len(uint32(id)); got != float64(l) {
+				t.Fatalf("%s: Len(%d) = %v, want %d", name, id, got, l)
+			}
+		}
+	}
+}
