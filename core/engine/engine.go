@@ -28,6 +28,9 @@ type Options struct {
 	// instead of a memory map (see store.Options.NoMmap): for a process
 	// that runs many queries and must keep its memory bounded.
 	NoMmap bool
+	// Hybrid says the caller is about to run a hybrid search: the store
+	// opens the connection of its second leg ahead (store.Options.Parallel).
+	Hybrid bool
 }
 
 // ErrModelMismatch is returned by Model (and VectorProblem) when the model
@@ -61,7 +64,7 @@ type Engine struct {
 // vector search is then unavailable, VecAvailable reports false and
 // VectorProblem says why (the model is opened and checked on first use).
 func Open(ctx context.Context, dbPath string, opt Options) (*Engine, error) {
-	st, err := store.Open(ctx, dbPath, store.Options{ReadOnly: opt.ReadOnly, NoMmap: opt.NoMmap})
+	st, err := store.Open(ctx, dbPath, store.Options{ReadOnly: opt.ReadOnly, NoMmap: opt.NoMmap, Parallel: opt.Hybrid})
 	if err != nil {
 		return nil, err
 	}

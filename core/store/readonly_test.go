@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func sha(tb testing.TB, p string) [32]byte {
@@ -201,5 +202,37 @@ func TestOpenNotAnIndex(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(foreign); len(b) == 0 {
 		t.Error("the other database was emptied")
+	}
+}
+
+// TestParallelOpensSecondConnection: a read-only store opened for a hybrid
+// search (Options.Parallel) holds its second connection ready without a
+// query asking for it; one opened for other reads does not.
+func TestParallelOpensSecondConnection(t *testing.T) {
+	ctx := context.Background()
+	w := mustOpen(t)
+	put(t, w, "a.md", "some text")
+	path := w.Path()
+	w.Close()
+	for _, parallel := range []bool{false, true} {
+		s, err := Open(ctx, path, Options{ReadOnly: true, Parallel: parallel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 1
+		if parallel {
+			want = 2
+		}
+		got := 0
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if got = s.db.Stats().OpenConnections; got == want && s.db.Stats().InUse == 0 {
+				break
+			}
+		}
+		time.Sleep(20 * time.Millisecond) // a third would show by now
+		if got = s.db.Stats().OpenConnections; got != want {
+			t.Errorf("Parallel %v: %d open connections, want %d", parallel, got, want)
+		}
+		s.Close()
 	}
 }

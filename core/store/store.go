@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -137,6 +138,11 @@ type Options struct {
 	// touched stays resident, 400 MiB of an 850 MB index at 4x the large
 	// corpus. A writer never maps the file.
 	NoMmap bool
+	// Parallel opens a ReadOnly store's second connection in the
+	// background once the first has read the file (see warmSecond): for
+	// a process about to run a hybrid search, whose BM25 leg runs on it.
+	// Other readers would open it for nothing.
+	Parallel bool
 }
 
 // Store is an open index file. It is safe for concurrent use by readers; one
@@ -266,7 +272,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		}
 	}
 	s := &Store{db: db, path: path, opt: opt}
-	if opt.ReadOnly {
+	if opt.ReadOnly && opt.Parallel {
 		s.warm = make(chan bool, 1)
 		go s.warmSecond(ctx, s.warm)
 	}
@@ -311,13 +317,36 @@ func (s *Store) warmSecond(ctx context.Context, ready <-chan bool) {
 	if !<-ready {
 		return
 	}
-	c, err := s.db.Conn(ctx)
+	// The pool hands out an idle connection before it opens one, so the
+	// first is held (it may be the idle one init used) until the request
+	// for the second has begun to open a new one; database/sql counts a
+	// connection as open before it dials. The hold lasts microseconds, not
+	// the open.
+	first, err := s.db.Conn(ctx)
 	if err != nil {
 		return
 	}
-	defer c.Close()
-	var n int
-	_ = c.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM meta LIMIT 1)").Scan(&n)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c, err := s.db.Conn(ctx)
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		var n int
+		_ = c.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM meta LIMIT 1)").Scan(&n)
+	}()
+	for s.db.Stats().OpenConnections < 2 {
+		select {
+		case <-done:
+			first.Close()
+			return
+		default:
+			runtime.Gosched()
+		}
+	}
+	first.Close()
 }
 
 // openError wraps an error of Open, with ErrDamaged when it says the file
