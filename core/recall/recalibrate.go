@@ -44,12 +44,13 @@ type Recalibration struct {
 // for its vault and model after an index run of opt that returned sum and
 // runErr: first the fusion of hybrid search, then the relevance floor,
 // which searches with that fusion. It does nothing after a run that
-// failed or was interrupted. An index without working vectors (opt.NoModel,
+// failed or was interrupted, and stops without an error when ctx is
+// cancelled. An index without working vectors (opt.NoModel,
 // or no model) has its fusion calibration cleared and measures the floor
 // with BM25 alone.
 func Recalibrate(ctx context.Context, cfg config.Config, opt index.Options, sum index.Summary, runErr error, p Policy) Recalibration {
 	var r Recalibration
-	if runErr != nil {
+	if runErr != nil || ctx.Err() != nil {
 		return r
 	}
 	model := opt.ModelDir
@@ -57,8 +58,17 @@ func Recalibrate(ctx context.Context, cfg config.Config, opt index.Options, sum 
 		model = ""
 	}
 	changed := p == IfChanged && (sum.FilesIndexed+sum.FilesDeleted > 0 || opt.Full)
+	// A cancelled context (the watcher stopping) ends the work where it
+	// is, and what it left unmeasured is not an error to report: the
+	// checks below read a failed open as "no calibration".
 	if changed || !hasFusion(ctx, opt.DB) {
+		if ctx.Err() != nil {
+			return r
+		}
 		f, ok, err := engine.CalibrateIndex(ctx, opt.DB, model, cfg.Search.Columns, cfg.Search.Candidates)
+		if ctx.Err() != nil {
+			return Recalibration{}
+		}
 		if ok {
 			r.Fusion = &f
 		}
@@ -66,7 +76,13 @@ func Recalibrate(ctx context.Context, cfg config.Config, opt index.Options, sum 
 	}
 	cfg.DB, cfg.Model = opt.DB, model
 	if changed || !HasCalibration(ctx, cfg.DB) {
+		if ctx.Err() != nil {
+			return r
+		}
 		c, err := CalibrateIndex(ctx, cfg)
+		if ctx.Err() != nil {
+			return r
+		}
 		if err == nil {
 			r.Floor = &c
 		}

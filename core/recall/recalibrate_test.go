@@ -59,3 +59,17 @@ func TestRecalibratePolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestRecalibrateCancelled: a cancelled context (the watcher stopping
+// right after a run) measures nothing and reports no error, even on an
+// index without a calibration.
+func TestRecalibrateCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	dir := t.TempDir()
+	cfg := config.Config{DB: filepath.Join(dir, "missing.db")}
+	r := Recalibrate(ctx, cfg, index.Options{DB: cfg.DB, NoModel: true}, index.Summary{FilesIndexed: 1}, nil, IfMissing)
+	if r != (Recalibration{}) {
+		t.Errorf("Recalibrate with a cancelled context = %+v, want nothing measured and no error", r)
+	}
+}
