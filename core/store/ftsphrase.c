@@ -26,7 +26,16 @@ typedef struct {
 	int failed; // an SQLite error code, 0 while all is well
 } phrase_buf;
 
+// PHRASE_SCAN_MAX bounds a result (bytes). It holds every phrase's
+// counts for every matching row, so many common phrases over a large vault
+// would take hundreds of MB where bm25() streams; past the bound the scan
+// fails with SQLITE_TOOBIG and phrase.go scores with bm25() instead.
+#define PHRASE_SCAN_MAX (8 << 20)
+
 static int buf_put(phrase_buf *pb, const void *p, sqlite3_int64 n) {
+	if (pb->n + n > PHRASE_SCAN_MAX) {
+		return SQLITE_TOOBIG;
+	}
 	if (pb->n + n > pb->cap) {
 		sqlite3_int64 cap = pb->cap ? 2 * pb->cap : 4096;
 		while (cap < pb->n + n) {
@@ -107,6 +116,34 @@ static void phrase_tf(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_con
 	sqlite3_result_null(ctx);
 }
 
+// fts5_of returns the connection's FTS5 API, or NULL when it has none
+// (a build without FTS5): the documented `SELECT fts5(?1)` handshake.
+static fts5_api *fts5_of(sqlite3 *db) {
+	fts5_api *api = NULL;
+	sqlite3_stmt *st = NULL;
+	if (!sqlite3_compileoption_used("ENABLE_FTS5") || sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK) {
+		return NULL;
+	}
+	sqlite3_bind_pointer(st, 1, (void *)&api, "fts5_api_ptr", NULL);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+	return api;
+}
+
+// register_tf registers vaultctx_phrase_tf on the connection. It runs on
+// the first vaultctx_phrase_scan of a connection, inside a query, not when
+// the connection opens: a statement run while sqlite3_open is still going
+// reads the file before the driver sets its busy timeout, and a reader
+// that met an index run's lock there failed its open with "database is
+// locked".
+static int register_tf(sqlite3 *db) {
+	fts5_api *f = fts5_of(db);
+	if (f == NULL || f->iVersion < 2) {
+		return SQLITE_ERROR;
+	}
+	return f->xCreateFunction(f, "vaultctx_phrase_tf", NULL, phrase_tf, NULL);
+}
+
 // phrase_scan is vaultctx_phrase_scan(match, lenmax): the phrase_buf of
 // every row of chunks_fts that matches the FTS5 expression match, in
 // rowid order; an empty blob when none does.
@@ -114,7 +151,11 @@ static void phrase_scan(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 	(void)argc;
 	sqlite3 *db = sqlite3_context_db_handle(ctx);
 	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(db, "SELECT vaultctx_phrase_tf(chunks_fts, ?1, ?2) FROM chunks_fts WHERE chunks_fts MATCH ?3", -1, &st, NULL);
+	static const char *const sql = "SELECT vaultctx_phrase_tf(chunks_fts, ?1, ?2) FROM chunks_fts WHERE chunks_fts MATCH ?3";
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK && register_tf(db) == SQLITE_OK) {
+		rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	}
 	if (rc != SQLITE_OK) {
 		sqlite3_result_error(ctx, sqlite3_errmsg(db), -1);
 		sqlite3_result_error_code(ctx, rc);
@@ -148,43 +189,12 @@ static void phrase_scan(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 	sqlite3_result_blob64(ctx, pb.b, (sqlite3_uint64)pb.n, sqlite3_free);
 }
 
-// fts5_of returns the connection's FTS5 API, or NULL when it has none
-// (a build without FTS5): the documented `SELECT fts5(?1)` handshake. A
-// failed statement would leave its error on the connection, which fails
-// the open that runs this extension, so a build without FTS5 is not asked;
-// should it fail anyway, a statement that succeeds clears the error.
-static fts5_api *fts5_of(sqlite3 *db) {
-	fts5_api *api = NULL;
-	sqlite3_stmt *st = NULL;
-	if (!sqlite3_compileoption_used("ENABLE_FTS5")) {
-		return NULL;
-	}
-	if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK) {
-		if (sqlite3_prepare_v2(db, "SELECT 1", -1, &st, NULL) == SQLITE_OK) {
-			sqlite3_finalize(st);
-		}
-		return NULL;
-	}
-	sqlite3_bind_pointer(st, 1, (void *)&api, "fts5_api_ptr", NULL);
-	sqlite3_step(st);
-	sqlite3_finalize(st);
-	return api;
-}
-
-// vaultctx_phrase_init registers vaultctx_phrase_scan and the auxiliary
-// function it uses on a new connection; it is an sqlite3_auto_extension
-// entry point. Without FTS5 it registers nothing, and phrase.go falls back
-// to bm25().
+// vaultctx_phrase_init registers vaultctx_phrase_scan on a new
+// connection; it is an sqlite3_auto_extension entry point and runs no SQL
+// (see register_tf). Without FTS5 the function fails, and phrase.go falls
+// back to bm25().
 int vaultctx_phrase_init(sqlite3 *db, char **err, const void *api) {
 	(void)err;
 	(void)api;
-	fts5_api *f = fts5_of(db);
-	if (f == NULL || f->iVersion < 2) {
-		return SQLITE_OK;
-	}
-	int rc = f->xCreateFunction(f, "vaultctx_phrase_tf", NULL, phrase_tf, NULL);
-	if (rc != SQLITE_OK) {
-		return rc;
-	}
 	return sqlite3_create_function_v2(db, "vaultctx_phrase_scan", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL, phrase_scan, NULL, NULL, NULL);
 }

@@ -46,7 +46,8 @@ func registerPhraseScan() { C.vaultctx_phrase_auto() }
 // phrases of common tokens at 4x the large corpus ("microsoft specific",
 // "size t") that was three quarters of their cost. It returns
 // errNoPhraseScan when the connection lacks the function (a build
-// without FTS5's API).
+// without FTS5's API), and an error when the counts would pass 8 MiB
+// (ftsphrase.c, PHRASE_SCAN_MAX): the caller then streams bm25().
 func (s *Store) phraseScores(ctx context.Context, w [3]float64, match string, nRow int64, avgdl float64, lens *postings.Lengths, lensMax int64, extra map[int64]float64) error {
 	var raw []byte
 	err := s.queryOwned(ctx, "SELECT vaultctx_phrase_scan(?, ?)", []any{match, lensMax}, func(vals []driver.Value) error {
