@@ -139,7 +139,7 @@ type Options struct {
 	// corpus. A writer never maps the file.
 	NoMmap bool
 	// Parallel opens a ReadOnly store's second connection in the
-	// background once the first has read the file (see warmSecond): for
+	// background once Open has read the file (see warmSecond): for
 	// a process about to run a hybrid search, whose BM25 leg runs on it.
 	// Other readers would open it for nothing.
 	Parallel bool
@@ -163,8 +163,6 @@ type Store struct {
 	// fallback is why a read-only store reads the file as immutable (see
 	// Fallback), nil when it does not.
 	fallback error
-	// warm starts warmSecond (true) or stops it (false); nil once sent.
-	warm chan bool
 }
 
 var autoVec sync.Once
@@ -272,16 +270,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		}
 	}
 	s := &Store{db: db, path: path, opt: opt}
-	if opt.ReadOnly && opt.Parallel {
-		s.warm = make(chan bool, 1)
-		go s.warmSecond(ctx, s.warm)
-	}
-	err = s.init(ctx)
-	if s.warm != nil {
-		s.warm <- false // init failed before its first read
-		s.warm = nil
-	}
-	if err != nil {
+	if err := s.init(ctx); err != nil {
 		db.Close()
 		if opt.ReadOnly && hotJournal(err) {
 			return nil, fmt.Errorf("open %s: %w: %w", path, ErrHotJournal, err)
@@ -300,23 +289,22 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		}
 		return nil, openError(path, err)
 	}
+	if opt.ReadOnly && opt.Parallel {
+		go s.warmSecond(ctx)
+	}
 	return s, nil
 }
 
 // warmSecond opens a read-only store's second pooled connection and reads
 // the schema on it, then leaves it idle in the pool, while Open goes on
-// (the vector settings, then the caller's model and query): a hybrid
-// search runs its BM25 leg on the second connection, and opening it (the
-// connection pragmas, the extensions, the schema: about 1 ms) was on that
-// leg's path. It starts when ready says the first connection has read the
-// file (true), so that it never races that connection's first read of a
-// WAL file without its -shm (which failed with "database is locked"), and
-// not at all when ready says init failed (false). Errors are left for the
-// queries that follow to report.
-func (s *Store) warmSecond(ctx context.Context, ready <-chan bool) {
-	if !<-ready {
-		return
-	}
+// (the caller's model and query): a hybrid search runs its BM25 leg on
+// the second connection, and opening it (the connection pragmas, the
+// extensions, the schema: about 1 ms) was on that leg's path. Open starts
+// it once init has read the file, so that it never races the first
+// connection's first read of a WAL file without its -shm (which failed
+// with "database is locked"). Errors are left for the queries that follow
+// to report.
+func (s *Store) warmSecond(ctx context.Context) {
 	// The pool hands out an idle connection before it opens one, so the
 	// first is held (it may be the idle one init used) until the request
 	// for the second has begun to open a new one; database/sql counts a
@@ -499,12 +487,7 @@ func (s *Store) init(ctx context.Context) error {
 	} else {
 		// A reader takes the whole meta table (about 1.5 KB) in one query:
 		// a hook or search then makes one round trip instead of eight.
-		err := s.snapshotMeta(ctx)
-		if err == nil && s.warm != nil {
-			s.warm <- true
-			s.warm = nil
-		}
-		if err != nil {
+		if err := s.snapshotMeta(ctx); err != nil {
 			if strings.Contains(err.Error(), "no such table") {
 				// An empty file is an index not written yet; a database
 				// with other tables (or none) is not an index at all.
