@@ -92,8 +92,11 @@ func removeDB(path string) error {
 // never be replayed onto the new one, so before the rename the old file is
 // checkpointed and switched to rollback-journal mode, which deletes its WAL
 // and shared-memory files. That switch waits (up to about 10 s) for readers
-// to finish. Readers that opened the old file keep reading it until they
-// close; every open after the rename sees the new file.
+// to finish; its exclusive lock is held through the rename. A connection
+// that opens the old file meanwhile reads nothing of it until the rename
+// is done, and a read-only Open then opens the new file instead: read in
+// rollback mode after the rename, the old file would have the new file's
+// WAL replayed onto it. Every open after the rename sees the new file.
 //
 // An old file SQLite cannot open or switch for any reason but a lock held
 // by another connection (garbage, a damaged header or damaged pages:
@@ -123,6 +126,13 @@ func Replace(ctx context.Context, dst, src string) error {
 		return fmt.Errorf("install index: %w", err)
 	}
 	defer conn.Close()
+	// In exclusive locking mode the connection keeps the exclusive lock
+	// the switch out of WAL mode takes until it closes, after the rename:
+	// a reader that opened the old file meanwhile reads nothing of it
+	// before the rename, and then sees (Open) that its file was replaced.
+	if _, err := conn.ExecContext(ctx, "PRAGMA locking_mode=EXCLUSIVE"); err != nil {
+		return fmt.Errorf("install index: %w", err)
+	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var mode string
@@ -143,8 +153,11 @@ func Replace(ctx context.Context, dst, src string) error {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	// Hold a write lock across the rename so no writer slips in between.
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+	if testHookSwitched != nil {
+		testHookSwitched()
+	}
+	// The exclusive lock is held (see above); the transaction states it.
+	if _, err := conn.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
 		return fmt.Errorf("install index: %w", err)
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
@@ -153,6 +166,10 @@ func Replace(ctx context.Context, dst, src string) error {
 	}
 	return nil
 }
+
+// testHookSwitched, when set by a test, runs in Replace once the old file
+// is out of WAL mode, before the rename.
+var testHookSwitched func()
 
 // replaceGarbage installs src over a dst that SQLite cannot use (garbage,
 // a damaged header or pages): nothing can be reading it, so its journal

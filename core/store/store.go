@@ -221,7 +221,8 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	if opt.BusyTimeout == 0 {
 		opt.BusyTimeout = DefaultBusyTimeout
 	}
-	if fi, err := os.Stat(path); err != nil {
+	fi, err := os.Stat(path)
+	if err != nil {
 		if opt.ReadOnly && errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("open %s: %w", path, ErrNotIndexed)
 		}
@@ -231,6 +232,47 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	} else if fi.IsDir() {
 		return nil, fmt.Errorf("index file %s %w", path, ErrIsDir)
 	}
+	if !opt.ReadOnly {
+		return open(ctx, path, opt)
+	}
+	// A full index run renames a new file over the old one (see Replace).
+	// A reader whose connection opened the old file just before the rename
+	// must not go on reading it: SQLite finds the new file's -wal and -shm
+	// by name, replays them onto the old file's pages, and reads a mix of
+	// the two ("database disk image is malformed", or wrong rows). Replace
+	// holds the old file's exclusive lock from its switch out of WAL mode
+	// through the rename, so such a connection reads nothing before the
+	// rename; the file's identity before and after Open's first read then
+	// tells, and the reader opens the new file. A connection that read the
+	// file in WAL mode keeps its shared lock until it closes, so no
+	// Replace can take the file from under the store afterwards, nor from
+	// under its second connection, which opens by name while the first
+	// holds the file.
+	for reopened := 0; ; reopened++ {
+		s, err := open(ctx, path, opt)
+		now, serr := os.Stat(path)
+		if serr != nil || os.SameFile(fi, now) {
+			if err == nil && opt.Parallel {
+				go s.warmSecond(ctx)
+			}
+			return s, err
+		}
+		if s != nil {
+			s.Close()
+		}
+		if reopened == maxReopen {
+			return nil, fmt.Errorf("open %s: the index was replaced %d times while it was being opened; try again", path, reopened+1)
+		}
+		fi = now
+	}
+}
+
+// maxReopen bounds how often a read-only Open opens a file again that a
+// full index run replaced while it was being opened.
+const maxReopen = 3
+
+// open is Open after the checks of path: it opens the file once.
+func open(ctx context.Context, path string, opt Options) (*Store, error) {
 	q := url.Values{}
 	q.Set("_busy_timeout", fmt.Sprint(opt.BusyTimeout.Milliseconds()))
 	q.Set("_foreign_keys", "0")
@@ -288,9 +330,6 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			return openImmutable(ctx, path, opt, ErrDiskFull)
 		}
 		return nil, openError(path, err)
-	}
-	if opt.ReadOnly && opt.Parallel {
-		go s.warmSecond(ctx)
 	}
 	return s, nil
 }
