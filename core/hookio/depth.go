@@ -21,7 +21,7 @@ const MaxDepth = 10000
 // Valid reports whether data is one valid JSON value whose arrays and
 // objects nest at most MaxDepth deep. Every hook checks its stdin and each
 // transcript line with it before any other gjson call: its cost is one
-// pass over data (strings are skipped with bytes.IndexAny), and no
+// pass over data (strings are skipped with bytes.IndexByte), and no
 // recursion is deeper than MaxDepth.
 func Valid(data []byte) bool {
 	return Depth(data, MaxDepth) <= MaxDepth && gjson.ValidBytes(data)
@@ -36,18 +36,26 @@ func Depth(data []byte, limit int) int {
 	for i := 0; i < len(data); i++ {
 		switch data[i] {
 		case '"':
-			// Skip to the closing quote: jump between quotes and
-			// backslashes, stepping over each escaped byte.
-			for i++; i < len(data); i++ {
-				j := bytes.IndexAny(data[i:], `"\`)
-				if j < 0 {
-					return deepest
+			// Skip to the closing quote. q is the next quote at or after
+			// i (kept while the escapes before it are stepped over, so
+			// each byte is searched at most twice); a backslash before q
+			// escapes the byte after it, which may be q itself.
+			i++
+			q := -1
+			for {
+				if q < i {
+					j := bytes.IndexByte(data[i:], '"')
+					if j < 0 {
+						return deepest
+					}
+					q = i + j
 				}
-				i += j
-				if data[i] == '"' {
+				b := bytes.IndexByte(data[i:q], '\\')
+				if b < 0 {
+					i = q
 					break
 				}
-				i++ // the escaped byte
+				i += b + 2 // the backslash and the escaped byte
 			}
 		case '[', '{':
 			depth++

@@ -24,6 +24,9 @@ func TestDepth(t *testing.T) {
 		{"escaped quote", `{"a":"\"[[[\\","b":[]}`, 2},
 		{"unclosed string", `[["abc`, 2},
 		{"unbalanced closers", `]]]}[`, 1},
+		{"escaped backslash then quote", `["a\\\\",[[]]]`, 3},
+		{"escapes before a far quote", `[` + strings.Repeat(`"x\\n`, 1) + strings.Repeat(`y\\n`, 500) + `",{}]`, 2},
+		{"escape at the end", `[["\\`, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := Depth([]byte(c.in), 100); got != c.want {
@@ -35,6 +38,48 @@ func TestDepth(t *testing.T) {
 	if got := Depth(deep, 10); got != 11 {
 		t.Errorf("Depth over the limit = %d, want limit+1 = 11", got)
 	}
+}
+
+// depthByByte is Depth written the plain way, one byte at a time: the
+// reference FuzzDepth compares Depth with.
+func depthByByte(data []byte, limit int) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(data) {
+				return deepest
+			}
+		case '[', '{':
+			if depth++; depth > deepest {
+				if deepest = depth; deepest > limit {
+					return limit + 1
+				}
+			}
+		case ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return deepest
+}
+
+func FuzzDepth(f *testing.F) {
+	for _, s := range []string{`{"a":"\"[[[\\","b":[]}`, `[["abc`, `["a\\\\",[[]]]`, `[["\\`, `"\\"[`} {
+		f.Add([]byte(s), 3)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, limit int) {
+		limit = min(max(limit, 0), 64)
+		if got, want := Depth(data, limit), depthByByte(data, limit); got != want {
+			t.Errorf("Depth(%q, %d) = %d, byte by byte %d", data, limit, got, want)
+		}
+	})
 }
 
 // nested returns a payload of event whose tool_response nests depth levels

@@ -51,7 +51,9 @@ func Hook(ctx context.Context, in hookio.Input, opts Options) ([]byte, error) {
 	if in.Event != "" && in.Event != "PostToolUse" || in.ToolName != "Bash" || !in.ToolResponse.IsObject() {
 		return nil, nil
 	}
-	resp := hookio.Fields(in.ToolResponse, "stdout", "stderr", "interrupted", "isImage")
+	// One pass over the response, whose stdout may be megabytes long: a
+	// Get of a key after it would scan past it again.
+	resp := hookio.Fields(in.ToolResponse, "stdout", "stderr", "interrupted", "isImage", "persistedOutputPath", "persistedOutputSize")
 	req := compress.Request{
 		Command:     in.ToolInput.Get("command").String(),
 		Description: in.ToolInput.Get("description").String(),
@@ -60,10 +62,10 @@ func Hook(ctx context.Context, in hookio.Input, opts Options) ([]byte, error) {
 		Interrupted: resp[2].Bool(),
 		IsImage:     resp[3].Bool(),
 	}
-	if p := in.ToolResponse.Get("persistedOutputPath").String(); p != "" && !req.IsImage {
+	if p := resp[4].String(); p != "" && !req.IsImage {
 		// Claude Code saved the whole output and handed us its first
 		// 30,000 bytes: condense the whole of it, or nothing.
-		full, err := ReadPersisted(ctx, p, in.ToolResponse.Get("persistedOutputSize").Int(), req.Stdout)
+		full, err := ReadPersisted(ctx, p, resp[5].Int(), req.Stdout)
 		if err != nil {
 			hookio.Logger(ctx).Debug("persisted output not read: passed through", "err", err)
 			return nil, nil
