@@ -93,9 +93,10 @@ type Summary struct {
 // valid Summary) when ctx is cancelled, ErrNoVault, ErrNoDB, and errors
 // wrapping ErrDBIsDir, ErrNotAnIndex or ErrOtherVault for an index file
 // it must not write, embed.ErrNotModel for a model directory that is not
-// one, store.ErrInconsistent (after the run's work is committed) for an
-// index whose tables disagree, and other wrapped errors for an unusable vault, model or index file. Problems with single files never fail a run:
-// they are recorded per file and shown by `vaultctx status`.
+// one, store.ErrInconsistent (before the run writes anything) for an
+// index whose tables disagree, and other wrapped errors for an unusable
+// vault, model or index file. Problems with single files never fail a
+// run: they are recorded per file and shown by `vaultctx status`.
 func Run(ctx context.Context, opt Options) (Summary, error) {
 	start := time.Now()
 	sum := Summary{Redactions: map[string]int{}}
@@ -190,6 +191,14 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		if err := checkNotEmptied(wctx, st, opt); err != nil {
 			return sum, err
 		}
+		// Counts and blob lengths only (see store.Consistency): damage
+		// that gives wrong results without an error is reported, and a
+		// full run rebuilds every table. Checked before the run writes:
+		// a damaged vector chunk would otherwise stop it with
+		// sqlite-vec's own error ("vector blob size mismatch").
+		if err := st.Consistency(wctx, false); err != nil {
+			return sum, err
+		}
 	}
 	r := &run{opt: opt, st: st, log: log, sum: &sum, ctx: ctx, wctx: wctx}
 	if err := r.setupModel(modelDir); err != nil {
@@ -240,14 +249,6 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 		sum.ImpactTerms = ist.Terms
 		if ist.Terms > 0 {
 			log.Info("impact index built", "terms", ist.Terms, "postings", ist.Postings, "bytes", ist.Bytes, "rejected", ist.Rejected, "spilled_bytes", ist.Spilled)
-		}
-	}
-	if !opt.Full && ctx.Err() == nil {
-		// Counts and blob lengths only (see store.Consistency): damage
-		// that gives wrong results without an error is reported, and a
-		// full run rebuilds every table.
-		if err := st.Consistency(wctx, false); err != nil {
-			return sum, err
 		}
 	}
 	stats, err := st.Stats(wctx)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -31,9 +33,11 @@ func TestFullRunRepairsInconsistency(t *testing.T) {
 		name  string
 		sql   string
 		cheap bool
+		edit  bool // a note changes too, so the run writes before it checks
 	}{
-		{"short vector blob", "UPDATE chunk_vecs_vector_chunks00 SET vectors = substr(vectors, 1, 10) WHERE _rowid_ = (SELECT min(_rowid_) FROM chunk_vecs_vector_chunks00)", true},
-		{"random vector blob", "UPDATE chunk_vecs_vector_chunks00 SET vectors = randomblob(length(vectors)) WHERE _rowid_ = (SELECT min(_rowid_) FROM chunk_vecs_vector_chunks00)", false},
+		{"short vector blob", "UPDATE chunk_vecs_vector_chunks00 SET vectors = substr(vectors, 1, 10) WHERE _rowid_ = (SELECT min(_rowid_) FROM chunk_vecs_vector_chunks00)", true, false},
+		{"short vector blob, a note edited", "UPDATE chunk_vecs_vector_chunks00 SET vectors = substr(vectors, 1, 10) WHERE _rowid_ = (SELECT max(_rowid_) FROM chunk_vecs_vector_chunks00)", true, true},
+		{"random vector blob", "UPDATE chunk_vecs_vector_chunks00 SET vectors = randomblob(length(vectors)) WHERE _rowid_ = (SELECT min(_rowid_) FROM chunk_vecs_vector_chunks00)", false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			raw, err := sql.Open("sqlite3", "file:"+db)
@@ -44,6 +48,14 @@ func TestFullRunRepairsInconsistency(t *testing.T) {
 				t.Fatal(err)
 			}
 			raw.Close()
+			if c.edit {
+				f, err := os.OpenFile(filepath.Join(v, "ACME.md"), os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintln(f, "\nAn edited line, so that the run writes.")
+				f.Close()
+			}
 			_, err = index.Run(ctx, o)
 			if c.cheap != errors.Is(err, store.ErrInconsistent) {
 				t.Errorf("incremental run on the damaged index: %v; want ErrInconsistent: %v", err, c.cheap)
