@@ -10,7 +10,9 @@ hook `vaultctx-userprompt`, and prints p50 / p95 wall time in ms per pair
 and command. CONFIG is a vaultctx config file naming the vault, index and
 model. Used for the 1x / Nx rows of the README's bench table (issue 17):
 pairs measured in one run share the machine's load, so compare them only
-within a run.
+within a run. Give every build as fresh `cp` copies of its binaries: a file
+as the Go linker wrote it ran 10-15 % slower from the page cache than a
+byte-identical copy (README, "A fresh machine, binaries laid out alike").
 """
 import json, os, statistics, subprocess, sys, tempfile, time
 
