@@ -159,3 +159,34 @@ func TestWriterProcess(t *testing.T) {
 	fmt.Println("ready")
 	io.Copy(io.Discard, os.Stdin)
 }
+
+// Writers opening one index at once (the calibration after a run and
+// the next run) each run schema.sql, which drops and creates a trigger:
+// interleaved, one failed with "trigger impact_ad already exists".
+func TestConcurrentWriterOpens(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "index.db")
+	s, err := Open(ctx, db, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, "a.md", "alpha")
+	s.Close()
+	for range 300 {
+		errs := make(chan error, 4)
+		for range 4 {
+			go func() {
+				w, err := Open(ctx, db, Options{})
+				if err == nil {
+					err = w.Close()
+				}
+				errs <- err
+			}()
+		}
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Fatalf("writer open beside another: %v", err)
+			}
+		}
+	}
+}

@@ -497,7 +497,12 @@ func (s *Store) init(ctx context.Context) error {
 		}
 	}
 	if !s.opt.ReadOnly {
-		if _, err := s.db.ExecContext(ctx, schemaSQL); err != nil {
+		// In one write transaction: schema.sql drops and creates a
+		// trigger, and two writers opening at once (the calibration after
+		// a run and the next run) would otherwise interleave the two
+		// ("trigger impact_ad already exists").
+		if _, err := s.db.ExecContext(ctx, "BEGIN IMMEDIATE; "+schemaSQL+"; COMMIT"); err != nil {
+			s.db.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 			if strings.Contains(err.Error(), "no such module: fts5") {
 				return ErrNoFTS5
 			}
