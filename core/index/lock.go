@@ -30,6 +30,12 @@ const (
 	pidPause = 5 * time.Millisecond
 )
 
+// Lock takes the lock of the index at db (through its resolved path, as
+// Run does) for a writer outside Run, such as the calibrations saved after
+// a run, so that no index run, and no full run's swap, meets it mid-write.
+// It returns *LockedError when another indexer holds the lock.
+func Lock(db string) (release func(), err error) { return lock(resolve(db)) }
+
 // lock takes an exclusive flock on dbPath+".lock" and writes our pid into
 // it. The kernel releases the lock when the process dies, even on kill -9.
 func lock(dbPath string) (release func(), err error) {

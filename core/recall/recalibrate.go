@@ -43,8 +43,9 @@ type Recalibration struct {
 // Recalibrate re-measures, as policy p says, the settings an index keeps
 // for its vault and model after an index run of opt that returned sum and
 // runErr: first the fusion of hybrid search, then the relevance floor,
-// which searches with that fusion. It does nothing after a run that
-// failed or was interrupted, and stops without an error when ctx is
+// which searches with that fusion. It holds the index's lock
+// (index.Lock) while it works, and does nothing when another indexer
+// holds it, after a run that failed or was interrupted, and stops without an error when ctx is
 // cancelled. An index without working vectors (opt.NoModel,
 // or no model) has its fusion calibration cleared and measures the floor
 // with BM25 alone.
@@ -53,6 +54,13 @@ func Recalibrate(ctx context.Context, cfg config.Config, opt index.Options, sum 
 	if runErr != nil || ctx.Err() != nil {
 		return r
 	}
+	// The calibrations are written into the index: under its lock, as any
+	// writer. An indexer that holds it now recalibrates after its own run.
+	release, err := index.Lock(opt.DB)
+	if err != nil {
+		return r
+	}
+	defer release()
 	model := opt.ModelDir
 	if opt.NoModel {
 		model = ""

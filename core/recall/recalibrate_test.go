@@ -31,6 +31,16 @@ func TestRecalibratePolicy(t *testing.T) {
 	if HasCalibration(ctx, opt.DB) {
 		t.Fatal("a new index has a calibration")
 	}
+	// The calibrations are written into the index, under its lock: while
+	// another indexer holds it, nothing is measured or written.
+	release, err := index.Lock(opt.DB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := Recalibrate(ctx, cfg, opt, sum, nil, IfMissing); r.Floor != nil || r.FloorErr != nil || HasCalibration(ctx, opt.DB) {
+		t.Errorf("calibrated while another indexer held the lock: %+v", r)
+	}
+	release()
 	r := Recalibrate(ctx, cfg, opt, sum, nil, IfMissing)
 	if r.Floor == nil || r.FloorErr != nil || !HasCalibration(ctx, opt.DB) {
 		t.Fatalf("IfMissing on an index without a calibration: floor %v, %v", r.Floor, r.FloorErr)
