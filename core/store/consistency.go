@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 )
 
@@ -25,7 +26,8 @@ var ErrInconsistent = errors.New("index tables disagree")
 // blob: as many FTS5 rows (chunks_fts_docsize) as chunks; with vectors, as
 // many vectors (chunk_vecs_rowids) as chunks, every vec0 vector blob
 // ListChunk×dim bytes, every rowids blob 8×ListChunk and validity blob
-// ListChunk/8, and a vector blob for every vec0 chunk.
+// ListChunk/8, a vector blob for every vec0 chunk, and as many set bits
+// in the validity blobs (8 bytes each, read whole) as vectors.
 //
 // deep (doctor) also matches the rows one by one: every chunk has an FTS5
 // row and a vector and no FTS5 row or vector lacks its chunk; each live
@@ -84,6 +86,27 @@ func (s *Store) Consistency(ctx context.Context, deep bool) error {
 	return nil
 }
 
+// liveSlots sums the set bits of every vec0 validity map: the vectors
+// the vector index holds.
+func (s *Store) liveSlots(ctx context.Context) (int64, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT validity FROM chunk_vecs_chunks")
+	if err != nil {
+		return 0, fmt.Errorf("consistency: %w", err)
+	}
+	defer rows.Close()
+	var n int64
+	for rows.Next() {
+		var v []byte
+		if err := rows.Scan(&v); err != nil {
+			return 0, fmt.Errorf("consistency: %w", err)
+		}
+		for _, b := range v {
+			n += int64(bits.OnesCount8(b))
+		}
+	}
+	return n, rows.Err()
+}
+
 func (s *Store) vecConsistency(ctx context.Context, chunks int64, deep bool, count func(string, ...any) (int64, error)) ([]string, error) {
 	var problems []string
 	add := func(n int64, what string) {
@@ -112,6 +135,17 @@ func (s *Store) vecConsistency(ctx context.Context, chunks int64, deep bool, cou
 			return nil, err
 		}
 		add(n, c.what)
+	}
+	// As many live slots as vectors: the validity maps are 8 bytes per
+	// vec0 chunk, so summing their bits is cheap. A zeroed map drops its
+	// chunk's vectors from search without an error, and sqlite-vec
+	// refuses to delete from it.
+	slots, err := s.liveSlots(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if slots != vecs {
+		problems = append(problems, fmt.Sprintf("%d live vector slots for %d vectors", slots, vecs))
 	}
 	if !deep || len(problems) > 0 {
 		return problems, nil

@@ -37,6 +37,8 @@ func TestFullRunRepairsInconsistency(t *testing.T) {
 	}{
 		{"short vector blob", "UPDATE chunk_vecs_vector_chunks00 SET vectors = substr(vectors, 1, 10) WHERE _rowid_ = (SELECT min(_rowid_) FROM chunk_vecs_vector_chunks00)", true, false},
 		{"short vector blob, a note edited", "UPDATE chunk_vecs_vector_chunks00 SET vectors = substr(vectors, 1, 10) WHERE _rowid_ = (SELECT max(_rowid_) FROM chunk_vecs_vector_chunks00)", true, true},
+		{"zeroed validity map", "UPDATE chunk_vecs_chunks SET validity = zeroblob(length(validity)) WHERE rowid = (SELECT min(rowid) FROM chunk_vecs_chunks)", true, false},
+		{"zeroed validity map, a note edited", "UPDATE chunk_vecs_chunks SET validity = zeroblob(length(validity)) WHERE rowid = (SELECT max(rowid) FROM chunk_vecs_chunks)", true, true},
 		{"random vector blob", "UPDATE chunk_vecs_vector_chunks00 SET vectors = randomblob(length(vectors)) WHERE _rowid_ = (SELECT min(_rowid_) FROM chunk_vecs_vector_chunks00)", false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -149,7 +149,7 @@ func Replace(ctx context.Context, dst, src string) error {
 			if err == nil {
 				err = fmt.Errorf("journal mode is still %s", mode)
 			}
-			return fmt.Errorf("install index: old index stays busy: %w", err)
+			return fmt.Errorf("install index: another process kept the old index open for 10 s (%w): close it (a sqlite3 shell, a long-running reader) and run again; the old index is unchanged", err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
