@@ -56,7 +56,7 @@ var hints = []struct {
 // exitCode maps a command's error to the process exit status and the hint
 // printed under it ("" for none): 0 for nil, 130 for errInterrupted, 2 for
 // a usageError (whose text is its own hint), else 1 with the hint of the
-// first core sentinel err wraps.
+// first core sentinel err wraps, or of damage SQLite reported.
 func exitCode(err error) (code int, hint string) {
 	var ue usageError
 	switch {
@@ -74,6 +74,10 @@ func exitCode(err error) (code int, hint string) {
 		if errors.Is(err, h.err) {
 			return exitError, h.hint
 		}
+	}
+	if store.IsDamage(err) {
+		// Damage a query met (an FTS5 segment, a page), not Open.
+		return exitError, "the index file is damaged: `vaultctx doctor` names the damage; run `vaultctx index --full` to rebuild it"
 	}
 	return exitError, ""
 }

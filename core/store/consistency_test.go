@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -77,5 +78,34 @@ func TestQuantized(t *testing.T) {
 		if got := quantized(b); got != c.want {
 			t.Errorf("quantized(%v) = %v, want %v", c.v, got, c.want)
 		}
+	}
+}
+
+// A damaged FTS5 segment passes Open and the cheap check; the query that
+// meets it fails with an error IsDamage recognises, so the CLI can say to
+// rebuild.
+func TestIsDamageAtQuery(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "index.db")
+	s, err := Open(ctx, db, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, "a.md", "alpha bravo charlie")
+	if _, err := s.db.ExecContext(ctx, "UPDATE chunks_fts_data SET block = substr(block, 1, 7) WHERE id = (SELECT max(id) FROM chunks_fts_data WHERE id > 10)"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	r, err := Open(ctx, db, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	_, err = r.KeywordHits(ctx, "bravo", 5, DefaultColumnWeights)
+	if err == nil || !IsDamage(err) {
+		t.Errorf("search of a damaged FTS5 segment: %v; want an error IsDamage reports", err)
+	}
+	if IsDamage(ErrNotIndexed) || IsDamage(nil) {
+		t.Error("IsDamage of a non-SQLite error")
 	}
 }
