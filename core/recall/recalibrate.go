@@ -43,12 +43,12 @@ type Recalibration struct {
 // Recalibrate re-measures, as policy p says, the settings an index keeps
 // for its vault and model after an index run of opt that returned sum and
 // runErr: first the fusion of hybrid search, then the relevance floor,
-// which searches with that fusion. It holds the index's lock
-// (index.Lock) while it works, and does nothing when another indexer
-// holds it, after a run that failed or was interrupted, and stops without an error when ctx is
-// cancelled. An index without working vectors (opt.NoModel,
-// or no model) has its fusion calibration cleared and measures the floor
-// with BM25 alone.
+// which searches with that fusion. It works under the index's lock
+// (index.Lock), as any writer of the index. It does nothing after a run
+// that failed or was interrupted, or while another indexer holds the
+// lock, and stops without an error when ctx is cancelled. An index
+// without working vectors (opt.NoModel, or no model) has its fusion
+// calibration cleared and measures the floor with BM25 alone.
 func Recalibrate(ctx context.Context, cfg config.Config, opt index.Options, sum index.Summary, runErr error, p Policy) Recalibration {
 	var r Recalibration
 	if runErr != nil || ctx.Err() != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -86,17 +85,13 @@ func TestQuantized(t *testing.T) {
 // rebuild.
 func TestIsDamageAtQuery(t *testing.T) {
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "index.db")
-	s, err := Open(ctx, db, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t)
 	put(t, s, "a.md", "alpha bravo charlie")
 	if _, err := s.db.ExecContext(ctx, "UPDATE chunks_fts_data SET block = substr(block, 1, 7) WHERE id = (SELECT max(id) FROM chunks_fts_data WHERE id > 10)"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	r, err := Open(ctx, db, Options{ReadOnly: true})
+	r, err := Open(ctx, s.path, Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

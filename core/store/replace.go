@@ -200,15 +200,11 @@ func unusable(err error) bool {
 }
 
 // IsDamage reports whether err (from Open or any query) is SQLite's report
-// of a damaged file: "database disk image is malformed", FTS5's
-// "corruption found reading blob ...", "file is not a database",
-// "unsupported file format". A full index (`vaultctx index --full`)
-// replaces such a file; doctor names the damage.
-func IsDamage(err error) bool { return damaged(err) }
-
-// damaged reports whether err says the file is an SQLite database whose
-// header or pages SQLite cannot read (see ErrDamaged).
-func damaged(err error) bool {
+// of a file whose header or pages it cannot read: "database disk image is
+// malformed", FTS5's "corruption found reading blob ...", "file is not a
+// database", "unsupported file format" (see ErrDamaged). A full index
+// (`vaultctx index --full`) replaces such a file; doctor names the damage.
+func IsDamage(err error) bool {
 	var se sqlite3.Error
 	if !errors.As(err, &se) {
 		return false

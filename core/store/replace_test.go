@@ -165,13 +165,10 @@ func TestWriterProcess(t *testing.T) {
 // interleaved, one failed with "trigger impact_ad already exists".
 func TestConcurrentWriterOpens(t *testing.T) {
 	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "index.db")
-	s, err := Open(ctx, db, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustOpen(t)
 	put(t, s, "a.md", "alpha")
 	s.Close()
+	db := s.path
 	for range 300 {
 		errs := make(chan error, 4)
 		for range 4 {

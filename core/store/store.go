@@ -380,11 +380,11 @@ func (s *Store) warmSecond(ctx context.Context) {
 // is damaged and ErrDiskFull when its disk is full.
 func openError(path string, err error) error {
 	switch {
-	case damaged(err) && !sqliteHeader(path):
+	case IsDamage(err) && !sqliteHeader(path):
 		// Not a damaged index but some other file: a full run refuses to
 		// overwrite it (core/index), so do not advise one.
 		return fmt.Errorf("open %s: %w: it does not start as an SQLite file (%w)", path, ErrNotAnIndex, err)
-	case damaged(err):
+	case IsDamage(err):
 		return fmt.Errorf("open %s: %w: %w", path, ErrDamaged, err)
 	case diskFull(err):
 		return fmt.Errorf("open %s: %w: %w", path, ErrDiskFull, err)
