@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/vaultctx/vaultctx/core/config"
@@ -142,32 +141,17 @@ func total(m map[string]int) int {
 	return n
 }
 
-// progress returns the progress callback: a bar with files/s and ETA on a
-// terminal, a log line every 500 files otherwise.
+// progress returns the progress callback: one line on a terminal,
+// redrawn at most every progressEvery with the count, rate and time left
+// and cleared when the run ends (progressLine); a log line every 500 files
+// otherwise.
 func progress(quiet bool) func(done, total int) {
 	if quiet {
 		return nil
 	}
 	if term.IsTerminal(int(os.Stderr.Fd())) {
-		var bar *progressbar.ProgressBar
-		return func(done, total int) {
-			if bar == nil {
-				bar = progressbar.NewOptions(total,
-					progressbar.OptionSetWriter(os.Stderr),
-					progressbar.OptionSetDescription("indexing"),
-					progressbar.OptionShowCount(),
-					progressbar.OptionShowIts(),
-					progressbar.OptionSetItsString("files"),
-					progressbar.OptionSetPredictTime(true),
-					progressbar.OptionClearOnFinish(),
-					progressbar.OptionThrottle(100*time.Millisecond),
-				)
-			}
-			bar.Set(done)
-			if done == total {
-				bar.Finish()
-			}
-		}
+		p := &progressLine{w: os.Stderr, start: time.Now()}
+		return p.update
 	}
 	start := time.Now()
 	return func(done, total int) {
