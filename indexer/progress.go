@@ -14,10 +14,9 @@ const progressEvery = 100 * time.Millisecond
 // (carriage return, then erase to the end of the line) and erased when the
 // last file is done, so that the run's summary follows on a clean line.
 //
-// It replaced github.com/schollz/progressbar, whose HTTP progress server
-// linked net/http and crypto/tls into every vaultctx command: their
-// package initialisation and pages cost each `vaultctx search` about
-// 0.2-0.4 ms of its 8 (issue 17).
+// It replaced github.com/schollz/progressbar, whose dependencies'
+// package initialisation and pages cost every vaultctx command, search
+// included, 0.2-0.45 ms of a search's 8 (issue 17).
 type progressLine struct {
 	w     io.Writer
 	start time.Time
