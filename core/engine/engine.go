@@ -198,21 +198,40 @@ func (e *Engine) VecAvailable() bool {
 // (store.Store.ChunkCopies).
 func (e *Engine) Search(ctx context.Context, query string, opt retrieve.Options) ([]retrieve.Hit, error) {
 	var emb retrieve.Embedder
-	if opt.Mode != retrieve.ModeBM25 {
+	switch opt.Mode {
+	case retrieve.ModeBM25:
+	case retrieve.ModeVector:
 		m, err := e.Model()
 		if err != nil {
 			e.log.Debug("vector search unavailable", "err", err)
-			if opt.Mode == retrieve.ModeVector {
-				return nil, err
-			}
-		} else {
-			emb = m
+			return nil, err
 		}
+		emb = m
+	default:
+		// Hybrid opens the model on the vector leg's side, while the BM25
+		// leg runs (retrieve.Search embeds there): about 0.1 ms of files
+		// and mapping off a search's critical path.
+		emb = lazyModel{e}
 	}
 	if opt.Collapse && opt.Copies == 0 {
 		opt.Copies = e.ChunkCopies(ctx)
 	}
 	return retrieve.Search(ctx, source{e.st, e.columns}, emb, query, opt)
+}
+
+// lazyModel is the Embedder of a hybrid search: it opens the engine's
+// model on the first Encode (Engine.Model). A model that does not open
+// embeds every query to nil, so that hybrid answers with BM25 alone
+// (Engine.VectorProblem tells why).
+type lazyModel struct{ e *Engine }
+
+func (l lazyModel) Encode(text string) ([]float32, error) {
+	m, err := l.e.Model()
+	if err != nil {
+		l.e.log.Debug("vector search unavailable", "err", err)
+		return nil, nil
+	}
+	return m.Encode(text)
 }
 
 // ChunkCopies returns the index's mean number of chunks per distinct chunk

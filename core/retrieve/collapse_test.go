@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -300,5 +301,48 @@ func TestCollapseHydratesByCopies(t *testing.T) {
 	// and 15 sections), each of the whole window.
 	if calls[8] != 3 || calls[0] <= 2*calls[8] {
 		t.Errorf("Hydrate calls: %d without copies, %d with 8, want 3 with 8 and over twice as many without", calls[0], calls[8])
+	}
+}
+
+// countingEmbedder counts its Encode calls; with fail, each one fails.
+type countingEmbedder struct {
+	n    int
+	fail bool
+}
+
+func (e *countingEmbedder) Encode(string) ([]float32, error) {
+	e.n++
+	if e.fail {
+		return nil, errors.New("model gone")
+	}
+	return []float32{1}, nil
+}
+
+// The query is embedded once per search, on the vector leg's side,
+// however often deepening runs the legs again; an embedding error fails
+// the search, and a BM25 search embeds nothing.
+func TestSearchEmbedsOnce(t *testing.T) {
+	ctx := context.Background()
+	var kwK, vecK []int
+	// One copy per text expected, eight found: the first window holds too
+	// few distinct texts and the legs run again.
+	cs := countingSource{copiedSource(40, 8), &kwK, &vecK}
+	emb := &countingEmbedder{}
+	if _, err := Search(ctx, cs, emb, "q", Options{K: 10, Collapse: true, Copies: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if len(vecK) < 2 {
+		t.Fatalf("the vector leg ran %d times: the test needs a deepening", len(vecK))
+	}
+	if emb.n != 1 {
+		t.Errorf("%d vector legs embedded the query %d times, want once", len(vecK), emb.n)
+	}
+	failing := &countingEmbedder{fail: true}
+	if _, err := Search(ctx, copiedSource(4, 1), failing, "q", Options{}); err == nil || !strings.Contains(err.Error(), "embed query: model gone") {
+		t.Errorf("search with a failing model: %v, want the embedding error", err)
+	}
+	bm25 := &countingEmbedder{}
+	if _, err := Search(ctx, copiedSource(4, 1), bm25, "q", Options{Mode: ModeBM25}); err != nil || bm25.n != 0 {
+		t.Errorf("BM25 search: err %v, %d embeddings, want none", err, bm25.n)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -134,20 +135,12 @@ func Search(ctx context.Context, src Source, emb Embedder, query string, opt Opt
 		// the embedding of punctuation would bring back arbitrary chunks.
 		return nil, nil
 	}
-	var qvec []float32
 	// An emoji alone (📅) is matched by BM25, through its token in the cjk
 	// column (ftsquery.EmojiToken), but not embedded: like punctuation, its
 	// embedding would bring back arbitrary chunks.
+	var qvec func() ([]float32, error)
 	if word && (opt.Mode == ModeVector || opt.Mode == ModeHybrid) && emb != nil {
-		v, err := emb.Encode(query)
-		if err != nil {
-			return nil, fmt.Errorf("embed query: %w", err)
-		}
-		// A query of words the model does not know embeds to the zero
-		// vector, whose "nearest" chunks would be arbitrary.
-		if !isZero(v) {
-			qvec = v
-		}
+		qvec = queryVector(emb, query)
 	}
 	// With Collapse, each leg runs once for the window the deepening below
 	// is expected to need (CollapseWindow), and every smaller window is a
@@ -287,8 +280,12 @@ func CollapseWindow(opt Options) int {
 }
 
 // legs runs the legs the mode needs with n candidates each: BM25 on query
-// and KNN on qvec (nil: no vector leg), unfiltered (see window).
-func legs(ctx context.Context, src Source, query string, qvec []float32, opt Options, n int) (kw, vec []Scored, err error) {
+// and KNN on the vector qvec returns (qvec nil, or returning nil: no
+// vector leg), unfiltered (see window). qvec is called on the vector
+// leg's side, while the BM25 leg runs, so that embedding the query (and
+// opening the model, for an Embedder that opens it on first use) adds
+// nothing to a search whose BM25 leg is the slower.
+func legs(ctx context.Context, src Source, query string, qvec func() ([]float32, error), opt Options, n int) (kw, vec []Scored, err error) {
 	needKW := opt.Mode == ModeBM25 || opt.Mode == ModeHybrid
 	needVec := (opt.Mode == ModeVector || opt.Mode == ModeHybrid) && qvec != nil
 	// The legs are independent: run them side by side (the store allows
@@ -302,7 +299,10 @@ func legs(ctx context.Context, src Source, query string, qvec []float32, opt Opt
 		}
 	}()
 	if needVec {
-		vec, err = src.VectorHits(ctx, qvec, n)
+		var v []float32
+		if v, err = qvec(); err == nil && v != nil {
+			vec, err = src.VectorHits(ctx, v, n)
+		}
 	}
 	<-done
 	if kwErr != nil {
@@ -312,6 +312,28 @@ func legs(ctx context.Context, src Source, query string, qvec []float32, opt Opt
 		return nil, nil, err
 	}
 	return kw, vec, nil
+}
+
+// queryVector returns the function that embeds query with emb on its first
+// call and returns the same vector, or error, on every call: nil for a
+// query whose words the model does not know, which embeds to the zero
+// vector, whose "nearest" chunks would be arbitrary.
+func queryVector(emb Embedder, query string) func() ([]float32, error) {
+	var (
+		once sync.Once
+		v    []float32
+		err  error
+	)
+	return func() ([]float32, error) {
+		once.Do(func() {
+			if v, err = emb.Encode(query); err != nil {
+				v, err = nil, fmt.Errorf("embed query: %w", err)
+			} else if isZero(v) {
+				v = nil
+			}
+		})
+		return v, err
+	}
 }
 
 // window returns the first n hits of each leg's list (see legs), with the
