@@ -207,6 +207,13 @@ func (s *Scorer) prunedRange(lists []List, skips []*postings.Skips, ubs [][]floa
 	}
 	acc := make([]float64, win)
 	touched := make([]uint64, (win+63)/64)
+	// Written once before the first window reads them: memory fresh from
+	// the OS is mapped read-only to the zero page on a first read, and the
+	// first += then faults again to copy it, flushing the TLB of every
+	// CPU the process runs on. A search lives for one query, so each of
+	// acc's 16 pages took both faults.
+	clear(acc)
+	clear(touched)
 	order := make([]*plist, 0, len(ls)) // skip-table lists by window bound
 	var nonEss []*plist                 // by descending window bound
 	for lo := from; lo < to; lo += win {
