@@ -60,7 +60,10 @@ func refExact(t *testing.T, s *Store) {
 // counts the terms as written in the chunks of their stemmed match, picks
 // the terms and gives the scores that FTS5's bm25() gives over an
 // unstemmed FTS5 table of the same texts, on real notes and with uneven
-// column weights.
+// column weights: first reading the texts (no impact index), then with an
+// impact index, where the terms whose tokens are the only surface forms
+// of their stems are counted by FTS5 instead (exactScan), and the legs
+// must be the same.
 func TestExactLegMatchesUnstemmedFTS5(t *testing.T) {
 	ctx := context.Background()
 	paths, sections := realNotes(t, 300)
@@ -77,6 +80,78 @@ func TestExactLegMatchesUnstemmedFTS5(t *testing.T) {
 	for i := 0; i < len(all); i += max(1, len(all)/300) {
 		queries = append(queries, all[i])
 	}
+	read := checkExactLeg(t, s, nil, queries)
+	// Every term of two chunks or more in the index: most tokens' forms
+	// are known, and many are the only form of their stem.
+	if _, err := s.BuildImpact(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := s.loadImpact(ctx)
+	if err != nil || ix == nil {
+		t.Fatalf("loadImpact = %v, %v", ix, err)
+	}
+	scanned := 0
+	for _, q := range queries {
+		terms, exact := ftsquery.Terms(q), ftsquery.ExactTerms(q)
+		_, byScan, err := s.exactSplit(ctx, ix, terms, exact)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if byRead := read[q]; !sameLeg(byScan, byRead) {
+			t.Errorf("%q: the leg counted with the impact index differs from the leg read from the texts:\n%+v\n%+v", q, byScan, byRead)
+		}
+		var toks []string
+		for _, e := range exact {
+			toks = append(toks, ftsquery.PhraseTokens(e)...)
+		}
+		sole, err := s.soleSurfaces(ctx, ix, toks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range exact {
+			tk := ftsquery.PhraseTokens(e)
+			if len(tk) > 0 && !slices.ContainsFunc(tk, func(w string) bool { return !sole[w] }) && byScan != nil && slices.Contains(byScan.terms, e) {
+				scanned++
+			}
+		}
+	}
+	t.Logf("with the impact index: %d terms matched as written were counted by FTS5", scanned)
+	if scanned < 50 {
+		t.Errorf("only %d terms were counted by FTS5: the test does not check exactScan", scanned)
+	}
+	checkExactLeg(t, s, ix, queries)
+}
+
+// sameLeg reports whether two exact legs hold the same terms, counts and
+// rows (in any order).
+func sameLeg(a, b *exactLeg) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if !slices.Equal(a.terms, b.terms) || !slices.Equal(a.df, b.df) || a.n != b.n || a.avgdl != b.avgdl || len(a.rows) != len(b.rows) {
+		return false
+	}
+	byID := func(r []exactRow) []exactRow {
+		r = slices.Clone(r)
+		slices.SortFunc(r, func(x, y exactRow) int { return int(x.id - y.id) })
+		return r
+	}
+	ra, rb := byID(a.rows), byID(b.rows)
+	for i := range ra {
+		if ra[i].id != rb[i].id || ra[i].dl != rb[i].dl || !slices.Equal(ra[i].tf, rb[i].tf) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkExactLeg runs the exact-form leg of each query with the impact
+// index ix (nil: none) against the unstemmed table refexact, and returns
+// each query's leg.
+func checkExactLeg(t *testing.T, s *Store, ix *impactIndex, queries []string) map[string]*exactLeg {
+	t.Helper()
+	ctx := context.Background()
+	legs := map[string]*exactLeg{}
 	var n int
 	s.db.QueryRow("SELECT count(*) FROM chunks").Scan(&n)
 	limit := ExactMaxDF
@@ -90,10 +165,11 @@ func TestExactLegMatchesUnstemmedFTS5(t *testing.T) {
 	var matched, stemmedOnly, rows int
 	for _, q := range queries {
 		terms, exact := ftsquery.Terms(q), ftsquery.ExactTerms(q)
-		stemmed, leg, err := s.exactSplit(ctx, terms, exact)
+		stemmed, leg, err := s.exactSplit(ctx, ix, terms, exact)
 		if err != nil {
 			t.Fatalf("exactSplit(%q): %v", q, err)
 		}
+		legs[q] = leg
 		var want []string
 		for _, e := range exact {
 			if c := count("chunks_fts", ftsquery.TextColumns+e); c > 0 && c <= limit && count("refexact", e) > 0 {
@@ -147,6 +223,7 @@ func TestExactLegMatchesUnstemmedFTS5(t *testing.T) {
 	if matched < 100 || stemmedOnly < 50 {
 		t.Errorf("%d terms matched as written and %d left to the stem: the queries do not test both", matched, stemmedOnly)
 	}
+	return legs
 }
 
 // TestExactLegBound checks that a term whose stemmed match holds more
@@ -163,7 +240,7 @@ func TestExactLegBound(t *testing.T) {
 	put(t, s, "one.md", "only here: getWidget")
 	split := func(q string, want bool) {
 		t.Helper()
-		stemmed, leg, err := s.exactSplit(ctx, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		stemmed, leg, err := s.exactSplit(ctx, nil, ftsquery.Terms(q), ftsquery.ExactTerms(q))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,9 +16,10 @@
 static const char *const phrase_buf_type = "vaultctx_phrase_buf";
 
 // phrase_buf is the packed result: a uint32 phrase count P, then per
-// matching row an int64 rowid, an int32 length in tokens over all columns
-// (-1 when the rowid is at most the caller's limit: the caller has it),
-// and P x 4 uint32 instance counts (phrase-major, one per column).
+// matching row an int64 rowid, an int32 length in tokens over all columns,
+// or over the first lencols (-1 when the rowid is at most the caller's
+// limit: the caller has it), and P x 4 uint32 instance counts
+// (phrase-major, one per column).
 typedef struct {
 	unsigned char *b;
 	sqlite3_int64 n, cap;
@@ -54,11 +55,13 @@ static int buf_put(phrase_buf *pb, const void *p, sqlite3_int64 n) {
 }
 
 // phrase_tf is the FTS5 auxiliary function
-// vaultctx_phrase_tf(chunks_fts, buf, lenmax): it appends the current row
-// to buf (see phrase_buf) and returns NULL.
+// vaultctx_phrase_tf(chunks_fts, buf, lenmax, lencols): it appends the
+// current row to buf (see phrase_buf) and returns NULL. lencols > 0 sums
+// the sizes of the first lencols columns only (the exact-form leg's three
+// text columns), 0 all of them.
 static void phrase_tf(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-	if (argc != 2) {
-		sqlite3_result_error(ctx, "vaultctx_phrase_tf: want a buffer and a rowid limit", -1);
+	if (argc != 3) {
+		sqlite3_result_error(ctx, "vaultctx_phrase_tf: want a buffer, a rowid limit and a column count", -1);
 		return;
 	}
 	phrase_buf *pb = sqlite3_value_pointer(argv[0], phrase_buf_type);
@@ -84,8 +87,16 @@ static void phrase_tf(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_con
 	int64_t rowid = api->xRowid(fts);
 	int32_t dl = -1;
 	if (rowid > sqlite3_value_int64(argv[1])) {
-		int n = 0;
-		int rc = api->xColumnSize(fts, -1, &n);
+		int cols = sqlite3_value_int(argv[2]);
+		int n = 0, rc = SQLITE_OK;
+		if (cols <= 0) {
+			rc = api->xColumnSize(fts, -1, &n);
+		}
+		for (int c = 0; c < cols && rc == SQLITE_OK; c++) {
+			int m = 0;
+			rc = api->xColumnSize(fts, c, &m);
+			n += m;
+		}
 		if (rc != SQLITE_OK) {
 			pb->failed = rc;
 			return;
@@ -144,14 +155,18 @@ static int register_tf(sqlite3 *db) {
 	return f->xCreateFunction(f, "vaultctx_phrase_tf", NULL, phrase_tf, NULL);
 }
 
-// phrase_scan is vaultctx_phrase_scan(match, lenmax): the phrase_buf of
-// every row of chunks_fts that matches the FTS5 expression match, in
-// rowid order; an empty blob when none does.
+// phrase_scan is vaultctx_phrase_scan(match, lenmax [, lencols]): the
+// phrase_buf of every row of chunks_fts that matches the FTS5 expression
+// match, in rowid order, with lengths over the first lencols columns
+// (default 0: all); an empty blob when none does.
 static void phrase_scan(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-	(void)argc;
+	if (argc != 2 && argc != 3) {
+		sqlite3_result_error(ctx, "vaultctx_phrase_scan: want a match, a rowid limit and optionally a column count", -1);
+		return;
+	}
 	sqlite3 *db = sqlite3_context_db_handle(ctx);
 	sqlite3_stmt *st = NULL;
-	static const char *const sql = "SELECT vaultctx_phrase_tf(chunks_fts, ?1, ?2) FROM chunks_fts WHERE chunks_fts MATCH ?3";
+	static const char *const sql = "SELECT vaultctx_phrase_tf(chunks_fts, ?1, ?2, ?4) FROM chunks_fts WHERE chunks_fts MATCH ?3";
 	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK && register_tf(db) == SQLITE_OK) {
 		rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
@@ -166,6 +181,7 @@ static void phrase_scan(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 	sqlite3_bind_pointer(st, 1, &pb, phrase_buf_type, NULL);
 	sqlite3_bind_int64(st, 2, sqlite3_value_int64(argv[1]));
 	sqlite3_bind_value(st, 3, argv[0]);
+	sqlite3_bind_int(st, 4, argc == 3 ? sqlite3_value_int(argv[2]) : 0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !pb.failed) {
 	}
 	if (pb.failed) {
@@ -196,5 +212,5 @@ static void phrase_scan(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 int vaultctx_phrase_init(sqlite3 *db, char **err, const void *api) {
 	(void)err;
 	(void)api;
-	return sqlite3_create_function_v2(db, "vaultctx_phrase_scan", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL, phrase_scan, NULL, NULL, NULL);
+	return sqlite3_create_function_v2(db, "vaultctx_phrase_scan", -1, SQLITE_UTF8 | SQLITE_DIRECTONLY, NULL, phrase_scan, NULL, NULL, NULL);
 }

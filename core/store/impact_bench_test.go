@@ -32,7 +32,7 @@ func BenchmarkKeywordHits(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		q := qs[i%len(qs)]
-		terms, exact, err := s.exactSplit(ctx, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		terms, exact, err := s.exactSplit(ctx, ix, ftsquery.Terms(q), ftsquery.ExactTerms(q))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func BenchmarkKeywordPhases(b *testing.B) {
 		q := qs[i%len(qs)]
 		var t [6]time.Time
 		t[0] = time.Now()
-		terms, exact, err := s.exactSplit(ctx, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		terms, exact, err := s.exactSplit(ctx, ix, ftsquery.Terms(q), ftsquery.ExactTerms(q))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -192,7 +192,7 @@ func BenchmarkScoreLists(b *testing.B) {
 	var ps []prepared
 	w := DefaultColumnWeights
 	for _, q := range benchQueries(b, s, 200) {
-		terms, exact, err := s.exactSplit(ctx, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		terms, exact, err := s.exactSplit(ctx, ix, ftsquery.Terms(q), ftsquery.ExactTerms(q))
 		if err != nil || len(terms) == 0 {
 			continue
 		}
@@ -241,6 +241,10 @@ func BenchmarkScoreLists(b *testing.B) {
 func BenchmarkExactLeg(b *testing.B) {
 	ctx := context.Background()
 	s, _ := benchStore(b)
+	ix, err := s.loadImpact(ctx) // nil without an impact index: the texts are read
+	if err != nil {
+		b.Fatal(err)
+	}
 	var qs []string
 	for _, q := range benchQueries(b, s, 200) {
 		if len(ftsquery.ExactTerms(q)) > 0 {
@@ -256,7 +260,7 @@ func BenchmarkExactLeg(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		q := qs[i%len(qs)]
 		start := time.Now()
-		_, leg, err := s.exactSplit(ctx, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		_, leg, err := s.exactSplit(ctx, ix, ftsquery.Terms(q), ftsquery.ExactTerms(q))
 		if err != nil {
 			b.Fatal(err)
 		}

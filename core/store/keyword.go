@@ -503,7 +503,13 @@ func (s *Store) ftsScores(ctx context.Context, w [3]float64, match string, after
 // The stemmed match is a superset of the match as written (equal tokens
 // have equal stems), so reading its chunks finds every chunk that holds
 // the term as written; the index keeps no unstemmed copy of the texts.
-func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed []string, leg *exactLeg, err error) {
+// Reading them cost up to 5 ms for a term of a few hundred chunks, so a
+// term each of whose tokens is the only surface form of its stem in the
+// impact index ix (soleSurfaces; ix may be nil) is counted without them:
+// its stemmed match is its match as written, and FTS5's instance counts
+// of it are the counts (exactScan). The leg is the same either way
+// (TestExactLegMatchesUnstemmedFTS5 checks both).
+func (s *Store) exactSplit(ctx context.Context, ix *impactIndex, terms, exact []string) (stemmed []string, leg *exactLeg, err error) {
 	if len(exact) == 0 {
 		return terms, nil, nil
 	}
@@ -515,15 +521,37 @@ func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed 
 	if nRow == 0 {
 		return terms, nil, nil
 	}
+	toks := make([][]string, len(exact))
+	var all []string
+	for i, t := range exact {
+		toks[i] = ftsquery.PhraseTokens(t)
+		all = append(all, toks[i]...)
+	}
+	sole, err := s.soleSurfaces(ctx, ix, all)
+	if err != nil {
+		return nil, nil, wrap(err)
+	}
 	var cand []string
 	var phrases [][]string
-	holders := map[int64][]int{} // chunk id -> the candidates whose stemmed match holds it
-	for _, t := range exact {
-		toks := ftsquery.PhraseTokens(t)
-		if len(toks) == 0 {
+	var scanned []int            // the candidates exactScan counts
+	holders := map[int64][]int{} // chunk id -> the other candidates whose stemmed match holds it
+	for i, t := range exact {
+		if len(toks[i]) == 0 {
 			continue
 		}
-		ids, few, err := s.matchIDs(ctx, ftsquery.TextColumns+t, ExactMaxDF)
+		match := ftsquery.TextColumns + t
+		if !slices.ContainsFunc(toks[i], func(tok string) bool { return !sole[tok] }) {
+			n, err := s.matchCount(ctx, match, ExactMaxDF+1)
+			if err != nil {
+				return nil, nil, wrap(err)
+			}
+			if n > 0 && n <= ExactMaxDF {
+				scanned = append(scanned, len(cand))
+				cand, phrases = append(cand, t), append(phrases, toks[i])
+			}
+			continue
+		}
+		ids, few, err := s.matchIDs(ctx, match, ExactMaxDF)
 		if err != nil {
 			return nil, nil, wrap(err)
 		}
@@ -533,7 +561,7 @@ func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed 
 		for _, id := range ids {
 			holders[id] = append(holders[id], len(cand))
 		}
-		cand, phrases = append(cand, t), append(phrases, toks)
+		cand, phrases = append(cand, t), append(phrases, toks[i])
 	}
 	leg = &exactLeg{n: nRow, df: make([]int64, len(cand))}
 	var total uint64
@@ -541,8 +569,17 @@ func (s *Store) exactSplit(ctx context.Context, terms, exact []string) (stemmed 
 		total += totals[i]
 	}
 	leg.avgdl = float64(total) / float64(nRow)
-	if len(cand) > 0 {
+	if len(holders) > 0 {
 		if err := s.exactRows(ctx, holders, phrases, leg); err != nil {
+			return nil, nil, wrap(err)
+		}
+	}
+	if len(scanned) > 0 {
+		err := s.exactScan(ctx, cand, scanned, leg)
+		if errors.Is(err, errNoPhraseScan) && ix != nil {
+			return s.exactSplit(ctx, nil, terms, exact) // a build without FTS5's API: read the texts
+		}
+		if err != nil {
 			return nil, nil, wrap(err)
 		}
 	}
@@ -586,6 +623,109 @@ type exactRow struct {
 	id int64
 	dl uint32
 	tf [][3]uint32
+}
+
+// soleSurfaces reports which of toks (tokens as ftsquery.Tokens forms
+// them) are the only surface form of their stem in the impact index ix:
+// every token of the vault that FTS5 stems as it stems such a token is
+// that token. impact_forms holds every surface form of each indexed term
+// in the chunks up to the delta (the build checks its counts against
+// FTS5's, each index run adds the new forms), so this holds while no
+// chunk is newer than ix's delta, and for none when one is, or when ix is
+// nil. Forms only deleted chunks held still count: a token may be left
+// out, never wrongly kept. Porter stemming rewrites only a word's ending,
+// so every form of a term t of three letters or more starts with t less
+// its last letter (see scanCandidates), a short range of impact_forms'
+// key; shorter terms are left out.
+func (s *Store) soleSurfaces(ctx context.Context, ix *impactIndex, toks []string) (map[string]bool, error) {
+	sole := map[string]bool{}
+	if ix == nil || len(toks) == 0 {
+		return sole, nil
+	}
+	list, err := json.Marshal(toks)
+	if err != nil {
+		return nil, err
+	}
+	err = s.queryOwned(ctx, `SELECT f.surface FROM impact_forms f
+		WHERE f.surface IN (SELECT value FROM json_each(?1)) AND length(f.term) >= 3
+		AND (SELECT coalesce(max(id), 0) FROM chunks) <= ?2
+		AND NOT EXISTS (SELECT 1 FROM impact_forms g
+			WHERE g.surface >= substr(f.term, 1, length(f.term) - 1)
+			AND g.surface < substr(f.term, 1, length(f.term) - 1) || char(1114111)
+			AND g.term = f.term AND g.surface != f.surface)`, []any{string(list), ix.deltaID}, func(vals []driver.Value) error {
+		w, err := valString(vals[0])
+		sole[w] = true
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("surface forms: %w", err)
+	}
+	return sole, nil
+}
+
+// exactScan fills leg's rows and document frequencies for the candidates
+// cand[i], i in scanned, each of whose tokens is the only surface form of
+// its stem (soleSurfaces): their stemmed match is their match as written,
+// so FTS5's instance counts of it in the three text columns, with each
+// chunk's length over those columns, read in one phrase scan
+// (ftsphrase.c), are what exactRows counts in the texts. Rows of chunks
+// exactRows already read get these candidates' counts added. It returns
+// errNoPhraseScan on a connection without the scan.
+func (s *Store) exactScan(ctx context.Context, cand []string, scanned []int, leg *exactLeg) error {
+	exprs := make([]string, len(scanned))
+	for k, i := range scanned {
+		exprs[k] = ftsquery.TextColumns + cand[i]
+	}
+	var raw []byte
+	err := s.queryOwned(ctx, "SELECT vaultctx_phrase_scan(?, -1, 3)", []any{strings.Join(exprs, " OR ")}, func(vals []driver.Value) error {
+		b, err := valBytes(vals[0])
+		raw = b
+		return err
+	})
+	if err != nil {
+		if strings.Contains(err.Error(), "no such function") {
+			return errNoPhraseScan
+		}
+		return err
+	}
+	rows, err := parsePhraseScan(raw)
+	if err != nil {
+		return fmt.Errorf("phrase counts: %w", err)
+	}
+	if len(rows.ids) > 0 && rows.phrases != len(scanned) {
+		return fmt.Errorf("phrase counts: %d phrases for %d terms", rows.phrases, len(scanned))
+	}
+	at := make(map[int64]int, len(leg.rows))
+	for j, r := range leg.rows {
+		at[r.id] = j
+	}
+	for i, id := range rows.ids {
+		j, ok := at[id]
+		if !ok {
+			if rows.dl[i] < 0 {
+				return fmt.Errorf("phrase counts: chunk %d without a length", id)
+			}
+			j = len(leg.rows)
+			at[id] = j
+			leg.rows = append(leg.rows, exactRow{id: id, dl: uint32(rows.dl[i]), tf: make([][3]uint32, len(cand))})
+		}
+		for p, c := range scanned {
+			t := rows.tf[(i*rows.phrases+p)*4:]
+			if tf := [3]uint32{t[0], t[1], t[2]}; tf != ([3]uint32{}) {
+				leg.rows[j].tf[c] = tf
+				leg.df[c]++
+			}
+		}
+	}
+	return nil
+}
+
+// matchCount returns how many chunks match (an FTS5 expression) in
+// chunks_fts, counting at most limit.
+func (s *Store) matchCount(ctx context.Context, match string, limit int) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)", match, limit).Scan(&n)
+	return n, err
 }
 
 // matchIDs returns the ids of the chunks that match (an FTS5 expression)
@@ -649,8 +789,11 @@ func (s *Store) exactRows(ctx context.Context, holders map[int64][]int, phrases 
 		for c, text := range cols {
 			clear(counts)
 			pc.CountOnly(text, holders[r.id], counts)
-			for i, n := range counts {
-				r.tf[i][c] = n
+			// Only the holders: CountOnly counts every phrase in a text
+			// that is not ASCII, and the others' counts may come from
+			// exactScan.
+			for _, i := range holders[r.id] {
+				r.tf[i][c] = counts[i]
 			}
 		}
 		held := false

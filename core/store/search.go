@@ -52,13 +52,13 @@ func (s *Store) KeywordHits(ctx context.Context, query string, k int, w [3]float
 	if w == ([3]float64{}) {
 		w = DefaultColumnWeights
 	}
-	terms, exact, err := s.exactSplit(ctx, terms, ftsquery.ExactTerms(query))
-	if err != nil {
-		return nil, fmt.Errorf("keyword search: %w", err)
-	}
 	ix, err := s.loadImpact(ctx)
 	if err != nil {
 		return nil, err
+	}
+	terms, exact, err := s.exactSplit(ctx, ix, terms, ftsquery.ExactTerms(query))
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	if ix != nil {
 		return s.keywordImpact(ctx, ix, terms, exact, k, w)
