@@ -6,13 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"text/tabwriter"
+	"time"
 
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/embed"
-	"github.com/vaultctx/vaultctx/core/embed/hub"
 	"github.com/vaultctx/vaultctx/core/settings"
 )
 
@@ -40,15 +43,9 @@ type modelPullCmd struct {
 // Run executes the command.
 func (c *modelPullCmd) Run(g *globals) error {
 	ctx := globalsCtx(g)
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	dir, err := hub.Pull(ctx, hub.PullOptions{
-		Name: c.Name, Revision: c.Revision, Dir: c.Dir, BaseURL: c.BaseURL, Logger: logger,
-	})
+	dir, err := c.download(ctx)
 	if err != nil {
-		if ctx.Err() != nil {
-			return errInterrupted
-		}
-		return fmt.Errorf("model pull: %w", err)
+		return err
 	}
 	out := map[string]string{"name": c.Name, "dir": dir}
 	var recErr error
@@ -76,6 +73,68 @@ func (c *modelPullCmd) Run(g *globals) error {
 			dir, recErr, settings.ShellQuote(dir))
 	}
 	return nil
+}
+
+// pullHelper is the program that downloads for `vaultctx model pull`
+// (package pull): the network code lives there, so that no other command,
+// a search above all, links net/http and crypto/tls and pays for their
+// package initialisation and pages at every start.
+const pullHelper = "vaultctx-pull"
+
+// download runs pullHelper with c's flags, its stderr (progress, errors)
+// passed through, and returns the install directory it prints. Errors:
+// errInterrupted when it was interrupted, a reportedError when it failed
+// (it said why), and an error that says how to install it when it is
+// neither beside this executable nor on PATH.
+func (c *modelPullCmd) download(ctx context.Context) (string, error) {
+	helper, err := companion(pullHelper)
+	if err != nil {
+		return "", fmt.Errorf("model pull: %w", err)
+	}
+	args := []string{"--name", c.Name, "--revision", c.Revision, "--dir", c.Dir}
+	if c.BaseURL != "" {
+		args = append(args, "--base-url", c.BaseURL)
+	}
+	cmd := exec.CommandContext(ctx, helper, args...)
+	cmd.Stdin, cmd.Stderr = nil, os.Stderr
+	// SIGINT at a terminal reaches the helper too and it stops at once;
+	// a cancelled context (SIGTERM to vaultctx alone) passes it on.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil || errors.As(err, &exit) && exit.ExitCode() == exitInterrupted:
+		return "", errInterrupted
+	case errors.As(err, &exit):
+		return "", reportedError{exit.ExitCode()}
+	case err != nil:
+		return "", fmt.Errorf("model pull: run %s: %w", helper, err)
+	}
+	dir := strings.TrimSuffix(string(out), "\n")
+	if dir == "" || strings.Contains(dir, "\n") {
+		return "", fmt.Errorf("model pull: %s printed %q, not one directory", helper, out)
+	}
+	return dir, nil
+}
+
+// companion returns the path of the vaultctx program name: beside this
+// executable (symlinks resolved), where scripts/install.sh puts them all,
+// else the first on PATH.
+func companion(name string) (string, error) {
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		p := filepath.Join(filepath.Dir(exe), name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("%s, which downloads models, is neither beside this vaultctx nor on PATH: install both with scripts/install.sh, or build it with `go build -o DIR/%s ./pull` in the source tree", name, name)
 }
 
 // reportRecord says on w what RecordModel did with the config file, and

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/vaultctx/vaultctx/internal/testkit"
@@ -106,8 +109,36 @@ func fakeHub(t *testing.T, src, name, rev string) *httptest.Server {
 	return srv
 }
 
+// pullBin is vaultctx-pull built once for the tests (usePullHelper).
+var pullBin struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// usePullHelper builds vaultctx-pull (package pull) and puts it first on
+// PATH, where `vaultctx model pull` finds it when it is not beside the
+// executable (the test binary).
+func usePullHelper(t *testing.T) {
+	t.Helper()
+	pullBin.once.Do(func() {
+		pullBin.dir, pullBin.err = os.MkdirTemp("", "vaultctx-pull-")
+		if pullBin.err == nil {
+			out, err := exec.Command("go", "build", "-o", filepath.Join(pullBin.dir, pullHelper), "../pull").CombinedOutput()
+			if err != nil {
+				pullBin.err = fmt.Errorf("go build ../pull: %v\n%s", err, out)
+			}
+		}
+	})
+	if pullBin.err != nil {
+		t.Fatal(pullBin.err)
+	}
+	t.Setenv("PATH", pullBin.dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
 func TestModelPull(t *testing.T) {
 	isolateCLI(t)
+	usePullHelper(t)
 	cfg := filepath.Join(t.TempDir(), "config.toml")
 	t.Setenv("VAULTCTX_CONFIG", cfg)
 	srv := fakeHub(t, filepath.Join(sharedModels, "m2v-fixtures/float32"), "acme/tiny", "r1")
@@ -134,8 +165,16 @@ func TestModelPull(t *testing.T) {
 	if !strings.Contains(errOut, "wrote "+cfg) {
 		t.Errorf("stderr does not say the config was written: %q", errOut)
 	}
-	if code, _ := runCaptured(t, "model", "pull", "--name", "acme/missing", "--dir", filepath.Join(t.TempDir(), "x"), "--base-url", srv.URL); code != 1 {
-		t.Errorf("pull of a missing model: exit %d, want 1", code)
+	// A failure is said once, by the helper, in vaultctx's words.
+	code, out, errOut = runStderr(t, "model", "pull", "--name", "acme/missing", "--dir", filepath.Join(t.TempDir(), "x"), "--base-url", srv.URL)
+	if code != 1 || out != "" || strings.Count(errOut, "vaultctx: model pull: ") != 1 || strings.Contains(errOut, "exit status") {
+		t.Errorf("pull of a missing model: exit %d (want 1), stdout %q, stderr %q (want one vaultctx: model pull: line)", code, out, errOut)
+	}
+	// Without the helper the pull says how to get it.
+	t.Setenv("PATH", t.TempDir())
+	code, _, errOut = runStderr(t, "model", "pull", "--name", "acme/tiny", "--revision", "r1", "--dir", filepath.Join(t.TempDir(), "y"), "--base-url", srv.URL)
+	if code != 1 || !strings.Contains(errOut, "vaultctx-pull, which downloads models, is neither beside this vaultctx nor on PATH") {
+		t.Errorf("pull without vaultctx-pull: exit %d, stderr %q", code, errOut)
 	}
 }
 
@@ -145,6 +184,7 @@ func TestModelPull(t *testing.T) {
 // the download, so `model pull && index` stops there.
 func TestModelPullKeepsAnotherModel(t *testing.T) {
 	isolateCLI(t)
+	usePullHelper(t)
 	srv := fakeHub(t, filepath.Join(sharedModels, "m2v-fixtures/float32"), "acme/tiny", "r1")
 	dir := filepath.Join(t.TempDir(), "tiny")
 	pull := []string{"model", "pull", "--name", "acme/tiny", "--revision", "r1", "--dir", dir, "--base-url", srv.URL}
@@ -181,6 +221,7 @@ func TestModelPullKeepsAnotherModel(t *testing.T) {
 // default model's pinned digests cannot be served from ../shared.)
 func TestModelPullThenIndex(t *testing.T) {
 	home := isolateCLI(t)
+	usePullHelper(t)
 	vault := filepath.Join(home, "vault")
 	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
 	cfg := filepath.Join(home, "config", "vaultctx", "config.toml")

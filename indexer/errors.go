@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/vaultctx/vaultctx/core/embed"
 	"github.com/vaultctx/vaultctx/core/engine"
@@ -21,6 +22,13 @@ const (
 // errInterrupted is returned by a command that stopped early on SIGINT or
 // SIGTERM after saving its work; main maps it to exit status 130.
 var errInterrupted = errors.New("interrupted")
+
+// reportedError is the failure of a program vaultctx ran (vaultctx-pull)
+// that printed its own message on stderr: main prints nothing more and
+// exits with code.
+type reportedError struct{ code int }
+
+func (e reportedError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 // usageError is an error in how the command was called; its text says what
 // to do next. main maps it to exit status 2.
@@ -66,6 +74,9 @@ func exitCode(err error) (code int, hint string) {
 		return exitInterrupted, ""
 	case errors.As(err, &ue):
 		return exitUsage, ""
+	}
+	if re := (reportedError{}); errors.As(err, &re) {
+		return max(re.code, exitError), ""
 	}
 	if se := (*store.SchemaError)(nil); errors.As(err, &se) && se.Newer() {
 		return exitError, "a newer vaultctx wrote this index: run that version, or `vaultctx index --full` to rebuild it for this one (which the newer one would rebuild again)"

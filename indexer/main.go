@@ -154,7 +154,7 @@ func run(args []string) int {
 	}
 	err = kctx.Run(&globals{ConfigPath: c.Config, Ctx: ctx})
 	code, hint := exitCode(err)
-	if err != nil && code != exitInterrupted {
+	if err != nil && code != exitInterrupted && !errors.As(err, new(reportedError)) {
 		fmt.Fprintln(os.Stderr, "vaultctx:", err)
 		if hint != "" {
 			fmt.Fprintln(os.Stderr, "vaultctx:", withDB(hint, dbFlag(args)))

@@ -78,8 +78,8 @@ bindir="${prefix%/}/bin"
 config="${VAULTCTX_CONFIG:-${XDG_CONFIG_HOME:-$HOME/.config}/vaultctx/config.toml}"
 datadir="${XDG_DATA_HOME:-$HOME/.local/share}/vaultctx"
 cachedir="${XDG_CACHE_HOME:-$HOME/.cache}/vaultctx"
-binaries=(vaultctx vaultctx-userprompt vaultctx-pretooluse vaultctx-posttooluse)
-packages=(indexer hooks/userprompt hooks/pretooluse hooks/posttooluse)
+binaries=(vaultctx vaultctx-pull vaultctx-userprompt vaultctx-pretooluse vaultctx-posttooluse)
+packages=(indexer pull hooks/userprompt hooks/pretooluse hooks/posttooluse)
 
 # ---------------------------------------------------------------- uninstall
 if [ "$uninstall" = 1 ]; then

@@ -149,7 +149,7 @@ pass "uninstall"
 
 # Uninstall again with the binaries gone, after re-wiring the hooks by hand
 # from a fresh build: the installer rebuilds a vaultctx to unwire them.
-(cd "$repo" && "$go" build -tags sqlite_fts5 -o "$tmp/vaultctx" ./indexer) || fail "build for re-wiring"
+(cd "$repo" && "$go" build -tags sqlite_fts5 -o "$tmp/vaultctx" ./indexer && "$go" build -o "$tmp/vaultctx-pull" ./pull) || fail "build for re-wiring"
 mkdir -p "$tmp/hookbin"
 for b in vaultctx-userprompt vaultctx-pretooluse vaultctx-posttooluse; do printf '#!/bin/sh\n' >"$tmp/hookbin/$b" && chmod +x "$tmp/hookbin/$b"; done
 "$tmp/vaultctx" hooks install --bin-dir "$tmp/hookbin" >/dev/null || fail "re-wiring failed"
