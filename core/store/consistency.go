@@ -25,8 +25,8 @@ var ErrInconsistent = errors.New("index tables disagree")
 // blob lengths, which SQLite reads from each row's header without the
 // blob: as many FTS5 rows (chunks_fts_docsize) as chunks; with vectors, as
 // many vectors (chunk_vecs_rowids) as chunks, every vec0 vector blob
-// ListChunk×dim bytes, every rowids blob 8×ListChunk and validity blob
-// ListChunk/8, a vector blob for every vec0 chunk, and as many set bits
+// chunk×dim bytes, every rowids blob 8×chunk and validity blob chunk/8
+// (chunk: meta vec_chunk), a vector blob for every vec0 chunk, and as many set bits
 // in the validity blobs (8 bytes each, read whole) as vectors.
 //
 // deep (doctor) also matches the rows one by one: every chunk has an FTS5
@@ -126,8 +126,8 @@ func (s *Store) vecConsistency(ctx context.Context, chunks int64, deep bool, cou
 		args []any
 		what string
 	}{
-		{"SELECT count(*) FROM chunk_vecs_vector_chunks00 WHERE length(vectors) != ?", []any{ListChunk * s.vecDim}, fmt.Sprintf("vector blobs not of %d bytes", ListChunk*s.vecDim)},
-		{"SELECT count(*) FROM chunk_vecs_chunks WHERE length(rowids) != ? OR length(validity) != ?", []any{8 * ListChunk, ListChunk / 8}, "vector slot maps of the wrong length"},
+		{"SELECT count(*) FROM chunk_vecs_vector_chunks00 WHERE length(vectors) != ?", []any{s.vecSlots * s.vecDim}, fmt.Sprintf("vector blobs not of %d bytes", s.vecSlots*s.vecDim)},
+		{"SELECT count(*) FROM chunk_vecs_chunks WHERE length(rowids) != ? OR length(validity) != ?", []any{8 * s.vecSlots, s.vecSlots / 8}, "vector slot maps of the wrong length"},
 		{"SELECT count(*) FROM chunk_vecs_chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vecs_vector_chunks00 v WHERE v._rowid_ = c.chunk_id)", nil, "vector chunks without their vectors"},
 	} {
 		n, err := count(c.q, c.args...)

@@ -88,7 +88,7 @@ func (s *Store) TrainVectorLists(ctx context.Context) (int, error) {
 		return 0, wrap(err)
 	}
 	grown := (lists == 0 && n >= MinTrain) || (lists > 0 && n > 2*ListSize*lists)
-	holey := chunks*ListChunk > 2*n+(lists+1)*ListChunk
+	holey := chunks*s.vecSlots > 2*n+(lists+1)*s.vecSlots
 	if !grown && !holey {
 		return lists, nil
 	}
@@ -128,7 +128,7 @@ func (s *Store) TrainVectorLists(ctx context.Context) (int, error) {
 	if err := s.stageVectors(ctx, tx.tx, cent); err != nil {
 		return 0, wrap(err)
 	}
-	stmts := append([]string{"DROP TABLE chunk_vecs", "DELETE FROM chunk_vec_lists"}, createVecSQL(s.vecDim)...)
+	stmts := append([]string{"DROP TABLE chunk_vecs", "DELETE FROM chunk_vec_lists"}, createVecSQL(s.vecDim, s.vecSlots)...)
 	for _, q := range stmts {
 		if _, err := tx.tx.ExecContext(ctx, q); err != nil {
 			return 0, wrap(err)

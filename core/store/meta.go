@@ -35,6 +35,7 @@ const (
 const (
 	metaVecDim         = "vec_dim"
 	metaVecLayout      = "vec_layout"
+	metaVecChunk       = "vec_chunk" // chunk_vecs' vec0 chunk_size (listChunk); ListChunk when absent
 	metaVecCenter      = "vec_center"
 	metaImpactDeltaMax = "impact_delta_max"
 	// metaImpactMinDF is the least document frequency of the terms of the

@@ -148,15 +148,16 @@ type Options struct {
 // Store is an open index file. It is safe for concurrent use by readers; one
 // writer at a time goes through Begin.
 type Store struct {
-	db     *sql.DB
-	path   string
-	opt    Options
-	vecOK  bool
-	vecDim int
-	center []float32 // vector centre (see vec.go), loaded on first use
-	vecMu  sync.Mutex
-	lists  *ivf.Lists // IVF centroids (see ivf.go), loaded on first use
-	imp    atomic.Pointer[impactIndex]
+	db       *sql.DB
+	path     string
+	opt      Options
+	vecOK    bool
+	vecDim   int
+	vecSlots int       // chunk_vecs' vec0 chunk_size (meta vec_chunk)
+	center   []float32 // vector centre (see vec.go), loaded on first use
+	vecMu    sync.Mutex
+	lists    *ivf.Lists // IVF centroids (see ivf.go), loaded on first use
+	imp      atomic.Pointer[impactIndex]
 	// meta is the meta table as a read-only store found it at Open (nil
 	// for a writer, which reads it afresh each time).
 	meta map[string]string

@@ -25,11 +25,11 @@ import (
 //
 //   - chunk_vecs is a vec0 table keyed by chunk id:
 //     vec0(list integer partition key, embedding int8[dim]
-//     distance_metric=cosine, chunk_size=ListChunk). embedding is the
+//     distance_metric=cosine, chunk_size=listChunk(dim)). embedding is the
 //     chunk's embedding minus the corpus centre, scaled by 127/max|x| and
 //     rounded (the scale is dropped: cosine does not depend on it). list
 //     is the IVF list, the nearest centroid; vec0 keeps the vectors of one
-//     list together in chunks of ListChunk, and the index
+//     list together in chunks of that many slots, and the index
 //     chunk_vecs_chunks_list on its shadow table finds them (vec0 itself
 //     would scan the shadow table on every insert without it).
 //   - chunk_vec_lists holds the centroids (list id, unit float32 vector as
@@ -66,10 +66,33 @@ import (
 // run rebuilds them and search falls back to BM25 until then.
 const vecLayout = "ivf-int8-1"
 
-// ListChunk is vec0's chunk_size for chunk_vecs: the number of vector slots
-// one shadow-table row holds. Each list wastes at most one partly filled
-// chunk, so it is a few times smaller than ListSize.
+// ListChunk is the most vector slots one vec0 chunk of chunk_vecs (one
+// shadow-table row) holds: its chunk_size wherever that many vectors fit
+// in one page (listChunk). Each list wastes at most one partly filled
+// chunk, so it is a few times smaller than ListSize. Files written before
+// meta vec_chunk existed have chunks of ListChunk at any dimension.
 const ListChunk = 64
+
+// listChunk is vec0's chunk_size for vectors of dim int8 components on
+// pages of pageSize bytes: ListChunk when a blob of ListChunk vectors fits
+// in one cell of a table leaf page (usable size less 35 bytes, SQLite's
+// maxLocal, less 16 for the cell's and the record's headers), else the
+// largest multiple of 8 slots that does (vec0 keeps a chunk's validity as
+// whole bytes of a bitmap), at least 8. A larger blob spills into an
+// overflow page of its own: at 256 dimensions (potion-base-8M, the default
+// model) 64 vectors are 16,384 bytes, 51 over a 16 KiB page's limit, so
+// every chunk took two pages, most of the second one empty, and a vector
+// scan mapped twice the pages it read.
+func listChunk(dim, pageSize int) int {
+	if dim <= 0 {
+		return ListChunk
+	}
+	fit := (pageSize - 35 - 16) / dim
+	if fit >= ListChunk {
+		return ListChunk
+	}
+	return max(8, fit/8*8)
+}
 
 // ListSize is the mean number of vectors per IVF list that
 // TrainVectorLists aims for. In a float32 simulation on the large corpus
@@ -156,7 +179,15 @@ func (s *Store) initVec(ctx context.Context) error {
 	if layout != vecLayout {
 		return nil // vectors of an older layout: rebuilt by the next index run
 	}
-	s.vecDim = dim
+	chunk := ListChunk
+	if c, err := s.Meta(ctx, metaVecChunk); err != nil {
+		return err
+	} else if c != "" {
+		if chunk, err = strconv.Atoi(c); err != nil || chunk <= 0 || chunk%8 != 0 {
+			return fmt.Errorf("meta vec_chunk %q is not a chunk size", c)
+		}
+	}
+	s.vecDim, s.vecSlots = dim, chunk
 	s.vecOK = true
 	return nil
 }
@@ -175,9 +206,9 @@ func (s *Store) VecAvailable() bool { return s.vecOK }
 // VecDim returns the stored vector dimension, or 0 without vectors.
 func (s *Store) VecDim() int { return s.vecDim }
 
-func createVecSQL(dim int) []string {
+func createVecSQL(dim, chunk int) []string {
 	return []string{
-		fmt.Sprintf("CREATE VIRTUAL TABLE chunk_vecs USING vec0(list integer partition key, embedding int8[%d] distance_metric=cosine, chunk_size=%d)", dim, ListChunk),
+		fmt.Sprintf("CREATE VIRTUAL TABLE chunk_vecs USING vec0(list integer partition key, embedding int8[%d] distance_metric=cosine, chunk_size=%d)", dim, chunk),
 		"CREATE INDEX chunk_vecs_chunks_list ON chunk_vecs_chunks(partition00)",
 	}
 }
@@ -203,7 +234,12 @@ func (s *Store) EnsureVec(ctx context.Context, dim int, reset bool) error {
 		"CREATE TABLE chunk_vec_lists (list INTEGER PRIMARY KEY, centroid BLOB NOT NULL)",
 		"DELETE FROM meta WHERE key = 'vec_center'",
 	}
-	stmts = append(stmts, createVecSQL(dim)...)
+	var pageSize int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize); err != nil {
+		return fmt.Errorf("create vector tables: %w", err)
+	}
+	chunk := listChunk(dim, pageSize)
+	stmts = append(stmts, createVecSQL(dim, chunk)...)
 	for _, q := range stmts {
 		if _, err := s.db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("create vector tables: %w", err)
@@ -212,10 +248,13 @@ func (s *Store) EnsureVec(ctx context.Context, dim int, reset bool) error {
 	if err := s.SetMeta(ctx, metaVecDim, strconv.Itoa(dim)); err != nil {
 		return err
 	}
+	if err := s.SetMeta(ctx, metaVecChunk, strconv.Itoa(chunk)); err != nil {
+		return err
+	}
 	if err := s.SetMeta(ctx, metaVecLayout, vecLayout); err != nil {
 		return err
 	}
-	s.vecDim, s.vecOK = dim, true
+	s.vecDim, s.vecSlots, s.vecOK = dim, chunk, true
 	s.center, s.lists = nil, nil
 	return nil
 }
@@ -226,13 +265,13 @@ func (s *Store) DropVec(ctx context.Context) error {
 		"DROP TABLE IF EXISTS chunk_vecs",
 		"DROP TABLE IF EXISTS chunk_vec_i8",
 		"DROP TABLE IF EXISTS chunk_vec_lists",
-		"DELETE FROM meta WHERE key IN ('vec_dim', 'vec_center', 'vec_layout')",
+		"DELETE FROM meta WHERE key IN ('vec_dim', 'vec_center', 'vec_layout', 'vec_chunk')",
 	} {
 		if _, err := s.db.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("drop vector tables: %w", err)
 		}
 	}
-	s.vecOK, s.vecDim = false, 0
+	s.vecOK, s.vecDim, s.vecSlots = false, 0, 0
 	s.center, s.lists = nil, nil
 	return nil
 }
@@ -447,7 +486,7 @@ type queryer interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// vecChunk is one row of vec0's shadow tables: up to ListChunk slots of one
+// vecChunk is one row of vec0's shadow tables: the chunk size's slots of one
 // list. Its slices are valid only during the eachChunk callback.
 type vecChunk struct {
 	size     int    // slots

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -374,7 +375,7 @@ func TestTrainCompactsHoles(t *testing.T) {
 	}
 	var after int
 	s.db.QueryRow("SELECT count(*) FROM chunk_vecs_chunks").Scan(&after)
-	if want := (len(before) + ListChunk - 1) / ListChunk; after != want {
+	if want := (len(before) + s.vecSlots - 1) / s.vecSlots; after != want {
 		t.Fatalf("%d vec0 chunks after compaction (%d before), want %d", after, chunks, want)
 	}
 	if got := storedVectors(t, s); !mapsEqual(got, before) {
@@ -470,5 +471,64 @@ func TestVectorHitsHugeK(t *testing.T) {
 		if err != nil || len(got) != len(want) {
 			t.Fatalf("k=%d: %d hits, %v; want the %d of k=1000", k, len(got), err, len(want))
 		}
+	}
+}
+
+func TestListChunk(t *testing.T) {
+	for _, c := range []struct{ dim, page, want int }{
+		{100, 16384, 64}, // GloVe 100-d: 6,400 bytes, two chunks a page
+		{255, 16384, 64}, // 16,320 bytes: still one cell
+		{256, 16384, 56}, // potion-base-8M: 64 slots were 16,384 bytes
+		{300, 16384, 48},
+		{384, 16384, 40},
+		{1024, 16384, 8},
+		{4096, 16384, 8}, // past a page even at 8 slots: the least vec0 takes
+		{100, 4096, 40},
+		{0, 16384, ListChunk},
+	} {
+		if got := listChunk(c.dim, c.page); got != c.want {
+			t.Errorf("listChunk(%d, %d) = %d, want %d", c.dim, c.page, got, c.want)
+		}
+		if got := listChunk(c.dim, c.page); c.dim > 0 && got*c.dim > c.page-35-16 && got > 8 {
+			t.Errorf("listChunk(%d, %d) = %d: %d bytes do not fit in a cell", c.dim, c.page, got, got*c.dim)
+		}
+	}
+}
+
+// TestVectorChunksFitPages: at 256 dimensions a vector chunk is one page,
+// not a page and an overflow page; the slots and the consistency check
+// follow meta vec_chunk, and a file written before it (no vec_chunk, 64
+// slots) is still read as 64.
+func TestVectorChunksFitPages(t *testing.T) {
+	ctx := context.Background()
+	// A full index run's file (Bulk: 16 KiB pages, set before any table).
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "index.db"), Options{Bulk: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	r := rand.New(rand.NewSource(9))
+	var before int
+	s.db.QueryRow("PRAGMA page_count").Scan(&before)
+	fillVectors(t, s, clustered(r, 2240, 256, 8), 100)
+	if s.vecSlots != 56 {
+		t.Errorf("%d slots a chunk at 256 dimensions, want 56", s.vecSlots)
+	}
+	var chunks, pages int
+	s.db.QueryRow("SELECT count(*) FROM chunk_vecs_vector_chunks00").Scan(&chunks)
+	s.db.QueryRow("PRAGMA page_count").Scan(&pages)
+	// 2,240 vectors fill 40 chunks of 56; with an overflow page each they
+	// took 80 pages more. The rest of the growth: chunk rows, rowids, FTS5.
+	if chunks < 40 || pages-before > chunks+chunks/2+30 {
+		t.Errorf("%d vector chunks grew the file by %d pages: chunks spill into overflow pages", chunks, pages-before)
+	}
+	if err := s.Consistency(ctx, true); err != nil {
+		t.Errorf("consistency with 56-slot chunks: %v", err)
+	}
+	if _, err := s.db.Exec("DELETE FROM meta WHERE key = 'vec_chunk'"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.initVec(ctx); err != nil || s.vecSlots != ListChunk {
+		t.Errorf("a file without vec_chunk: %d slots, %v; want %d", s.vecSlots, err, ListChunk)
 	}
 }
