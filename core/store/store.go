@@ -180,6 +180,10 @@ var autoVec sync.Once
 // are what it pays for.
 const driverName = "sqlite3_vaultctx"
 
+// readerMmap is the most bytes of the file a reader maps (PRAGMA
+// mmap_size): 2 GiB less 64 KiB, SQLite's largest on every platform.
+const readerMmap = 2147418112
+
 // driverNoMmap is driverName without the memory map (Options.NoMmap).
 const driverNoMmap = "sqlite3_vaultctx_nommap"
 
@@ -189,7 +193,7 @@ func register() {
 	registerDriver.Do(func() {
 		sql.Register(driverName, &sqlite3.SQLiteDriver{
 			ConnectHook: func(c *sqlite3.SQLiteConn) error {
-				_, err := c.Exec("PRAGMA cache_size=-32000; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=2147418112", nil)
+				_, err := c.Exec("PRAGMA cache_size=-32000; PRAGMA temp_store=MEMORY; PRAGMA mmap_size="+strconv.Itoa(readerMmap), nil)
 				return err
 			},
 		})
