@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Spawn-to-exit latency of several (build, index) pairs, interleaved.
 
-    scripts/scale-latency.py [--rounds N] LABEL=BIN_DIR:CONFIG ...
+    scripts/scale-latency.py [--rounds N] [--copies C] LABEL=BIN_DIR:CONFIG ...
 
 For every query of eval/large-queries.jsonl, ROUNDS times (default 3), runs
 for each pair, in an order that rotates from query to query,
@@ -10,28 +10,61 @@ hook `vaultctx-userprompt`, and prints p50 / p95 wall time in ms per pair
 and command. CONFIG is a vaultctx config file naming the vault, index and
 model. Used for the 1x / Nx rows of the README's bench table (issue 17):
 pairs measured in one run share the machine's load, so compare them only
-within a run. Give every build as fresh `cp` copies of its binaries: a file
-as the Go linker wrote it ran 10-15 % slower from the page cache than a
-byte-identical copy (README, "A fresh machine, binaries laid out alike").
+within a run.
+
+Where a binary's pages lie in the page cache moves its times: two
+byte-identical copies of one build differed by up to 0.6 ms (8 %) of a
+1x search, either way, whether written by the linker or by cp. So each
+pair runs from C copies of BIN_DIR (default 2), made in a temporary
+folder, dropped from the page cache and read back, and a pair's times are
+those of all its copies; give the same BIN_DIR twice (an A/A pair) to see
+what is left of the effect.
 """
-import json, os, statistics, subprocess, sys, tempfile, time
+import json, os, shutil, statistics, subprocess, sys, tempfile, time
 
 args = sys.argv[1:]
-rounds = 3
-if args[:1] == ["--rounds"]:
-    rounds, args = int(args[1]), args[2:]
+rounds, copies = 3, 2
+while args[:1] in (["--rounds"], ["--copies"]):
+    if args[0] == "--rounds":
+        rounds = int(args[1])
+    else:
+        copies = max(1, int(args[1]))
+    args = args[2:]
 if not args:
     sys.exit(__doc__)
-pairs = []
+tmp = tempfile.mkdtemp()
+
+
+def copy_of(src, dst):
+    """Copies the files of src into dst, drops them from the page cache and
+    reads them back, so that every copy's pages are laid out the same way."""
+    os.makedirs(dst)
+    for name in sorted(os.listdir(src)):
+        if not os.path.isfile(os.path.join(src, name)):
+            continue
+        shutil.copy2(os.path.join(src, name), os.path.join(dst, name))
+        fd = os.open(os.path.join(dst, name), os.O_RDONLY)
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        while os.read(fd, 1 << 20):
+            pass
+        os.close(fd)
+
+
+pairs = []  # (label, bin dir, config), one per copy
+labels = []
 for a in args:
     label, _, rest = a.partition("=")
     bindir, _, config = rest.partition(":")
-    pairs.append((label, bindir, config))
-tmp = tempfile.mkdtemp()
+    labels.append(label)
+    for c in range(copies):
+        d = os.path.join(tmp, "bin", f"{label}.{c}")
+        copy_of(bindir, d)
+        pairs.append((label, d, config))
 here = os.path.dirname(os.path.abspath(__file__))
 queries = [json.loads(l)["query"] for l in open(os.path.join(here, "..", "eval", "large-queries.jsonl"))]
 kinds = ("hybrid search", "vector search", "prompt hook")
-wall = {(p[0], k): [] for p in pairs for k in kinds}
+wall = {(label, k): [] for label in labels for k in kinds}
 
 
 devnull = open(os.devnull, "wb")  # opened once: a run spawns thousands of processes
@@ -64,8 +97,9 @@ for r in range(rounds):
             prompt = {"session_id": "", "hook_event_name": "UserPromptSubmit", "prompt": q}
             run((label, "prompt hook"), env, [d + "/vaultctx-userprompt"], json.dumps(prompt).encode())
 
-print(f"{len(queries)} queries x {rounds} rounds, interleaved; p50 / p95 ms, spawn to exit")
-print("| | " + " | ".join(p[0] for p in pairs) + " |")
-print("|---|" + "---|" * len(pairs))
+shutil.rmtree(tmp, ignore_errors=True)
+print(f"{len(queries)} queries x {rounds} rounds x {copies} copies, interleaved; p50 / p95 ms, spawn to exit")
+print("| | " + " | ".join(labels) + " |")
+print("|---|" + "---|" * len(labels))
 for k in kinds:
-    print(f"| {k} | " + " | ".join(f"{statistics.median(wall[(p[0], k)]):.1f} / {pct(wall[(p[0], k)], 0.95):.1f}" for p in pairs) + " |")
+    print(f"| {k} | " + " | ".join(f"{statistics.median(wall[(l, k)]):.1f} / {pct(wall[(l, k)], 0.95):.1f}" for l in labels) + " |")
