@@ -101,13 +101,18 @@ func (c *modelPullCmd) download(ctx context.Context) (string, error) {
 	// a cancelled context (SIGTERM to vaultctx alone) passes it on.
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = 5 * time.Second
+	stopWithParent(cmd) // a vaultctx killed with -9 leaves no download running
 	out, err := cmd.Output()
 	var exit *exec.ExitError
 	switch {
 	case ctx.Err() != nil || errors.As(err, &exit) && exit.ExitCode() == exitInterrupted:
 		return "", errInterrupted
+	case errors.As(err, &exit) && (exit.ExitCode() == exitError || exit.ExitCode() == exitUsage):
+		return "", reportedError{exit.ExitCode()} // it said why, in vaultctx's words
 	case errors.As(err, &exit):
-		return "", reportedError{exit.ExitCode()}
+		// Killed (the OOM killer, kill -9) or some other failure that
+		// printed nothing of ours.
+		return "", fmt.Errorf("model pull: %s failed (%v); run `vaultctx model pull` again to resume", helper, exit)
 	case err != nil:
 		return "", fmt.Errorf("model pull: run %s: %w", helper, err)
 	}

@@ -170,6 +170,19 @@ func TestModelPull(t *testing.T) {
 	if code != 1 || out != "" || strings.Count(errOut, "vaultctx: model pull: ") != 1 || strings.Contains(errOut, "exit status") {
 		t.Errorf("pull of a missing model: exit %d (want 1), stdout %q, stderr %q (want one vaultctx: model pull: line)", code, out, errOut)
 	}
+	// A helper that dies without a word of ours (killed, or another exit
+	// status) is reported, not passed over in silence.
+	for _, script := range []string{"kill -9 $$", "exit 3"} {
+		fake := t.TempDir()
+		if err := os.WriteFile(filepath.Join(fake, pullHelper), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("PATH", fake+string(os.PathListSeparator)+os.Getenv("PATH"))
+		code, _, errOut = runStderr(t, "model", "pull", "--name", "acme/tiny", "--revision", "r1", "--dir", filepath.Join(t.TempDir(), "z"), "--base-url", srv.URL)
+		if code != 1 || !strings.Contains(errOut, "vaultctx-pull failed (") || !strings.Contains(errOut, "run `vaultctx model pull` again") {
+			t.Errorf("helper that runs %q: exit %d, stderr %q", script, code, errOut)
+		}
+	}
 	// Without the helper the pull says how to get it.
 	t.Setenv("PATH", t.TempDir())
 	code, _, errOut = runStderr(t, "model", "pull", "--name", "acme/tiny", "--revision", "r1", "--dir", filepath.Join(t.TempDir(), "y"), "--base-url", srv.URL)

@@ -128,6 +128,18 @@ func Pull(ctx context.Context, opt PullOptions) (string, error) {
 	if err := os.MkdirAll(staging, 0o755); err != nil {
 		return "", fmt.Errorf("pull: %w", err)
 	}
+	// One pull into dir at a time: two wrote the same .part files, and one
+	// could install a file made of both (TestPullExcludesAnother). The
+	// lock file stays: removing it would let a pull that opened it before
+	// the removal and one that creates it afresh both hold "the" lock.
+	release, err := fsx.TryLock(staging + ".lock")
+	if errors.Is(err, fsx.ErrLocked) {
+		return "", fmt.Errorf("pull: another pull into %s is running; wait for it, or stop it and pull again (it resumes)", dir)
+	}
+	if err != nil {
+		return "", fmt.Errorf("pull: %w", err)
+	}
+	defer release()
 	sums := map[string]string{}
 	for _, f := range ModelFiles {
 		url := strings.TrimRight(opt.BaseURL, "/") + "/" + opt.Name + "/resolve/" + opt.Revision + "/" + f
@@ -202,6 +214,9 @@ func fetch(ctx context.Context, opt PullOptions, url, final, want string) (strin
 			var perm permanentError
 			if errors.As(err, &perm) {
 				return "", perm.err
+			}
+			if ctx.Err() != nil {
+				return "", ctx.Err() // stopped, not broken: nothing to resume now
 			}
 			opt.Logger.Info("download interrupted, resuming", "url", url, "attempt", attempt+1, "err", err)
 			continue

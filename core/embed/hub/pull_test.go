@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/embed"
+	"github.com/vaultctx/vaultctx/core/internal/fsx"
 
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
@@ -253,5 +254,32 @@ func TestPullDefaultIsPinned(t *testing.T) {
 	}
 	if got := fixtureDigests(t, h.dir)["tokenizer.json"]; got != defaultDigests["tokenizer.json"] {
 		t.Errorf("fixture tokenizer digest %s, pinned %s", got, defaultDigests["tokenizer.json"])
+	}
+}
+
+// TestPullExcludesAnother: while another pull holds the staging lock of a
+// directory (two pulls into it once wrote the same .part files, and one
+// installed a tokenizer made of both), a pull into it fails at once and
+// installs nothing; once the lock is free it succeeds.
+func TestPullExcludesAnother(t *testing.T) {
+	h, srv := newHub(t, 0)
+	dir := filepath.Join(t.TempDir(), "models", "acme", "tiny")
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	release, err := fsx.TryLock(filepath.Join(filepath.Dir(dir), ".tiny.pull.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := PullOptions{Name: h.name, Revision: h.rev, Dir: dir, BaseURL: srv.URL}
+	if _, err := Pull(t.Context(), opt); err == nil || !strings.Contains(err.Error(), "another pull into "+dir+" is running") {
+		t.Fatalf("pull beside another: %v, want the other pull named", err)
+	}
+	if exists(filepath.Join(dir, "tokenizer.json")) {
+		t.Fatal("a pull beside another installed files")
+	}
+	release()
+	if got, err := Pull(t.Context(), opt); err != nil || got != dir {
+		t.Fatalf("pull after the other: %q, %v", got, err)
 	}
 }
