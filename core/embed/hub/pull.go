@@ -150,6 +150,15 @@ func Pull(ctx context.Context, opt PullOptions) (string, error) {
 		}
 		sums[f] = sum
 	}
+	// Digests pin the default model alone: for any other, a hub that
+	// answers 200 with something else (a login page, a file cut short)
+	// must not install it as a model that fails only when used.
+	if err := checkModel(staging); err != nil {
+		for _, f := range ModelFiles {
+			os.Remove(filepath.Join(staging, f))
+		}
+		return "", fmt.Errorf("pull %s@%s: the files downloaded from %s are not a Model2Vec model, so nothing was installed: %w", opt.Name, opt.Revision, opt.BaseURL, err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("pull: %w", err)
 	}
@@ -167,6 +176,25 @@ func Pull(ctx context.Context, opt PullOptions) (string, error) {
 	os.RemoveAll(staging)
 	opt.Logger.Info("model installed", "name", opt.Name, "revision", opt.Revision, "dir", dir)
 	return dir, nil
+}
+
+// checkModel reports why the downloaded files in dir are not a model
+// embed opens: the config and the safetensors header must parse and agree
+// (embed.OpenOptions, without caches), and tokenizer.json must be JSON.
+func checkModel(dir string) error {
+	m, err := embed.OpenOptions(dir, embed.Options{CacheDir: "-"})
+	if err != nil {
+		return err
+	}
+	m.Close()
+	tok, err := os.ReadFile(filepath.Join(dir, "tokenizer.json"))
+	if err != nil {
+		return err
+	}
+	if !json.Valid(tok) {
+		return errors.New("tokenizer.json is not JSON")
+	}
+	return nil
 }
 
 // upToDate reports whether dir already holds this name and revision with

@@ -283,3 +283,30 @@ func TestPullExcludesAnother(t *testing.T) {
 		t.Fatalf("pull after the other: %q, %v", got, err)
 	}
 }
+
+// TestPullRefusesJunk: a hub that answers 200 with something that is not
+// the model (a page of HTML for each file) installs nothing, and says so.
+func TestPullRefusesJunk(t *testing.T) {
+	junk := t.TempDir()
+	for _, f := range ModelFiles {
+		if err := os.WriteFile(filepath.Join(junk, f), []byte("<html><body>Sign in to continue</body></html>\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := &hub{dir: junk, name: "acme/tiny", rev: "r1"}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	dir := filepath.Join(t.TempDir(), "tiny")
+	_, err := Pull(t.Context(), PullOptions{Name: h.name, Revision: h.rev, Dir: dir, BaseURL: srv.URL})
+	if err == nil || !strings.Contains(err.Error(), "are not a Model2Vec model, so nothing was installed") {
+		t.Fatalf("pull of junk: %v, want it refused", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("pull of junk left %s (%v)", dir, err)
+	}
+	// The real files, served next, install.
+	h.dir = modelPath(t, "m2v-fixtures/float32")
+	if got, err := Pull(t.Context(), PullOptions{Name: h.name, Revision: h.rev, Dir: dir, BaseURL: srv.URL}); err != nil || got != dir {
+		t.Fatalf("pull after the junk: %q, %v", got, err)
+	}
+}
