@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -116,6 +117,9 @@ func Pull(ctx context.Context, opt PullOptions) (string, error) {
 	if strings.Contains(opt.Name, "..") || strings.HasPrefix(opt.Name, "/") {
 		return "", fmt.Errorf("pull: bad model name %q", opt.Name)
 	}
+	if u, err := url.Parse(opt.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("pull: base URL %q is not an http or https URL", opt.BaseURL)
+	}
 	dir, err := filepath.Abs(opt.Dir)
 	if err != nil {
 		return "", fmt.Errorf("pull: %w", err)
@@ -123,6 +127,11 @@ func Pull(ctx context.Context, opt PullOptions) (string, error) {
 	if upToDate(dir, opt) {
 		opt.Logger.Info("model already installed", "name", opt.Name, "revision", opt.Revision, "dir", dir)
 		return dir, nil
+	}
+	// The files go into dir itself: into a folder that holds other things
+	// (--dir ., --dir /) they would be mixed with them.
+	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 && !exists(filepath.Join(dir, "config.json")) {
+		return "", fmt.Errorf("pull: %s holds other files and no model; pull into a new or empty folder", dir)
 	}
 	staging := filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".pull")
 	if err := os.MkdirAll(staging, 0o755); err != nil {
@@ -146,6 +155,7 @@ func Pull(ctx context.Context, opt PullOptions) (string, error) {
 		final := filepath.Join(staging, f)
 		sum, err := fetch(ctx, opt, url, final, opt.Digests[f])
 		if err != nil {
+			os.Remove(staging) // only when empty: what did download stays for the next pull to resume
 			return "", fmt.Errorf("pull %s@%s: %s: %w", opt.Name, opt.Revision, f, err)
 		}
 		sums[f] = sum

@@ -192,6 +192,8 @@ func TestPullFailures(t *testing.T) {
 		{"refused", http.StatusNotFound, "", digests, nil, "refused"},
 		{"forbidden", http.StatusForbidden, "", digests, nil, "refused"},
 		{"offline", 0, closedURL, digests, nil, "cannot reach"},
+		{"not a URL", 0, "not a url", digests, nil, `base URL "not a url" is not an http or https URL`},
+		{"no scheme", 0, "127.0.0.1:1", digests, nil, "is not an http or https URL"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -215,7 +217,21 @@ func TestPullFailures(t *testing.T) {
 			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("failed pull created %s", dir)
 			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(dir), ".m.pull")); tc.name != "digest mismatch" && !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a pull that downloaded nothing left its staging folder (%v)", err)
+			}
 		})
+	}
+	// A folder that holds other things and no model is not filled with
+	// model files (--dir . in a home folder, --dir /).
+	h, srv := newHub(t, 0)
+	busy := t.TempDir()
+	os.WriteFile(filepath.Join(busy, "notes.md"), []byte("mine\n"), 0o644)
+	if _, err := Pull(t.Context(), PullOptions{Name: h.name, Revision: h.rev, Dir: busy, BaseURL: srv.URL}); err == nil || !strings.Contains(err.Error(), "holds other files and no model") {
+		t.Errorf("pull into a folder of other files: %v", err)
+	}
+	if exists(filepath.Join(busy, "model.safetensors")) {
+		t.Error("model files were mixed into a folder of other files")
 	}
 }
 
