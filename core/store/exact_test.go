@@ -316,3 +316,76 @@ func TestOpenDropsUnstemmed(t *testing.T) {
 		t.Errorf("Check after the upgrade: %v", err)
 	}
 }
+
+// TestExactScanAfterDelta: chunks added after the impact build bring new
+// surface forms of indexed terms (plurals, -ing forms of the notes'
+// identifiers); once the delta records them, the legs counted by FTS5 are
+// still those read from the texts, and while chunks newer than the delta
+// exist no term is counted by FTS5 at all.
+func TestExactScanAfterDelta(t *testing.T) {
+	ctx := context.Background()
+	paths, sections := realNotes(t, 300)
+	s := mustOpen(t)
+	for _, p := range paths {
+		put(t, s, p, sections[p]...)
+	}
+	if _, err := s.BuildImpact(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	all := exactQueries(sections)
+	var queries []string // about 150, a spread of the notes
+	for i := 0; i < len(all); i += max(1, len(all)/150) {
+		queries = append(queries, all[i])
+	}
+	// New forms of the queries' identifiers, in a few new notes (under the
+	// share that rebuilds the index instead of updating the delta).
+	var added []string
+	for i, q := range queries {
+		if i%4 != 0 || len(added) >= 12 || strings.ContainsAny(q, " \"") {
+			continue
+		}
+		added = append(added, fmt.Sprintf("See %ss and %sing, then %s again.", q, q, strings.ToLower(q)))
+	}
+	for i, text := range added {
+		put(t, s, fmt.Sprintf("added/%d.md", i), text)
+	}
+	check := func(when string, wantScan bool) {
+		t.Helper()
+		ix, err := s.loadImpact(ctx)
+		if err != nil || ix == nil {
+			t.Fatalf("%s: loadImpact = %v, %v", when, ix, err)
+		}
+		scanned := 0
+		for _, q := range queries {
+			terms, exact := ftsquery.Terms(q), ftsquery.ExactTerms(q)
+			_, byScan, err := s.exactSplit(ctx, ix, terms, exact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, byRead, err := s.exactSplit(ctx, nil, terms, exact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameLeg(byScan, byRead) {
+				t.Errorf("%s, %q: the leg counted with the impact index differs from the leg read from the texts", when, q)
+			}
+			var toks []string
+			for _, e := range exact {
+				toks = append(toks, ftsquery.PhraseTokens(e)...)
+			}
+			sole, err := s.soleSurfaces(ctx, ix, toks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scanned += len(sole)
+		}
+		if wantScan && scanned < 30 || !wantScan && scanned > 0 {
+			t.Errorf("%s: %d tokens taken as their stems' only forms", when, scanned)
+		}
+	}
+	check("chunks newer than the delta", false)
+	if rebuilt, _, err := s.MaintainImpact(ctx); err != nil || rebuilt {
+		t.Fatalf("MaintainImpact = %v, %v; want a delta update", rebuilt, err)
+	}
+	check("after the delta", true)
+}
