@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vaultctx/vaultctx/core/hookio"
 	"github.com/vaultctx/vaultctx/internal/testkit"
 
 	"github.com/vaultctx/vaultctx/internal/testkit/golden"
@@ -176,24 +177,33 @@ func TestPreToolSilentAndFailOpen(t *testing.T) {
 	if err := os.WriteFile(corrupt, bytes.Repeat([]byte("not a database "), 1000), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The fault campaign's crash (issue 17): gjson's recursive validator
+	// overflows the stack at some 6 million levels (exit 2). A closed nest
+	// that deep does not fit the 8 MiB cap, so the payload is '[' up to
+	// the cap, never closed: 8.4 million levels the validator would
+	// descend before finding the input cut short. The long deadline lets
+	// the parse, not the deadline, decide, and the stderr line must name
+	// the depth bound, not the deadline.
+	deepPrefix := `{"hook_event_name":"PreToolUse","tool_name":"Grep","tool_input":`
+	deep := []byte(deepPrefix + strings.Repeat("[", int(hookio.DefaultMaxInput)-len(deepPrefix)))
 	for _, tc := range []struct {
-		name  string
-		stdin []byte
-		extra []string
+		name   string
+		stdin  []byte
+		extra  []string
+		stderr string // what the stderr line must say, if anything
 	}{
-		{"empty stdin", nil, nil},
-		{"garbage stdin", []byte("\x00\xffnot json{{{"), nil},
-		{"wrong shape", []byte(`{"tool_name": 42, "tool_input": "x"}`), nil},
-		{"huge stdin", bytes.Repeat([]byte("a"), 20<<20), nil},
-		// 4 million levels, the most the 8 MiB cap holds (issue 17).
-		{"deeply nested", []byte(`{"hook_event_name":"PreToolUse","tool_name":"Grep","tool_input":` + strings.Repeat("[", 4<<20-64) + strings.Repeat("]", 4<<20-64) + `}`), []string{"VAULTCTX_HOOK_DEADLINE=60s"}},
-		{"huge valid payload", []byte(`{"hook_event_name":"PreToolUse","tool_name":"WebSearch","tool_input":{"query":"` + strings.Repeat("remoting ", 3<<20) + `"}}`), nil},
-		{"other event", bytes.Replace(payload, []byte(`"PreToolUse"`), []byte(`"PostToolUse"`), 1), nil},
-		{"glob without topic", []byte(`{"hook_event_name":"PreToolUse","tool_name":"Glob","tool_input":{"pattern":"**/*.md"}}`), nil},
-		{"nothing relevant", []byte(`{"hook_event_name":"PreToolUse","tool_name":"WebSearch","tool_input":{"query":"bake sourdough bread with rye flour overnight"}}`), nil},
-		{"missing database", payload, []string{"VAULTCTX_DB=" + filepath.Join(t.TempDir(), "none.db")}},
-		{"corrupt database", payload, []string{"VAULTCTX_DB=" + corrupt}},
-		{"deadline", payload, []string{"VAULTCTX_HOOK_DEADLINE=1ns"}},
+		{"empty stdin", nil, nil, ""},
+		{"garbage stdin", []byte("\x00\xffnot json{{{"), nil, ""},
+		{"wrong shape", []byte(`{"tool_name": 42, "tool_input": "x"}`), nil, ""},
+		{"huge stdin", bytes.Repeat([]byte("a"), 20<<20), nil, ""},
+		{"deeply nested", deep, []string{"VAULTCTX_HOOK_DEADLINE=60s"}, "nested deeper than"},
+		{"huge valid payload", []byte(`{"hook_event_name":"PreToolUse","tool_name":"WebSearch","tool_input":{"query":"` + strings.Repeat("remoting ", 3<<20) + `"}}`), nil, ""},
+		{"other event", bytes.Replace(payload, []byte(`"PreToolUse"`), []byte(`"PostToolUse"`), 1), nil, ""},
+		{"glob without topic", []byte(`{"hook_event_name":"PreToolUse","tool_name":"Glob","tool_input":{"pattern":"**/*.md"}}`), nil, ""},
+		{"nothing relevant", []byte(`{"hook_event_name":"PreToolUse","tool_name":"WebSearch","tool_input":{"query":"bake sourdough bread with rye flour overnight"}}`), nil, ""},
+		{"missing database", payload, []string{"VAULTCTX_DB=" + filepath.Join(t.TempDir(), "none.db")}, ""},
+		{"corrupt database", payload, []string{"VAULTCTX_DB=" + corrupt}, ""},
+		{"deadline", payload, []string{"VAULTCTX_HOOK_DEADLINE=1ns"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := hooktest.Run(t, bin, tc.stdin, env.Vars, tc.extra...)
@@ -202,6 +212,9 @@ func TestPreToolSilentAndFailOpen(t *testing.T) {
 			}
 			if bytes.Count(bytes.TrimSpace(r.Stderr), []byte("\n")) > 0 {
 				t.Errorf("more than one stderr line: %q", r.Stderr)
+			}
+			if !bytes.Contains(r.Stderr, []byte(tc.stderr)) {
+				t.Errorf("stderr %.300q does not say %q", r.Stderr, tc.stderr)
 			}
 		})
 	}
