@@ -19,7 +19,8 @@ const transcriptTail = 1 << 20
 // transcript (JSONL: one JSON object a line; user turns have "type":"user"
 // and message.content as a string or a list of blocks). Text blocks are
 // joined with newlines; turns that hold only tool_result blocks, and meta
-// lines ("isMeta": true), are skipped. Only the last 1 MiB is read. A
+// lines ("isMeta": true), are skipped, and so is a line that is not valid
+// JSON or nests deeper than hookio.MaxDepth. Only the last 1 MiB is read. A
 // missing, unreadable, partial or differently shaped file gives "".
 //
 // Only a regular file (or a symlink to one) is read: a FIFO, socket,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/core/hookio"
 	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
@@ -17,6 +18,12 @@ func writeFile(t *testing.T, name, content string) string {
 	}
 	return p
 }
+
+// deepNest is how deep a transcript line's test field nests: ten times
+// hookio.MaxDepth, and with its closers 200 KB, well inside the 1 MiB
+// tail LatestPrompt reads (which holds at most a million levels, far below
+// the 6 million at which gjson's validator overflows its stack).
+const deepNest = 10 * hookio.MaxDepth
 
 func TestLatestPrompt(t *testing.T) {
 	example := testkit.SharedDir("hook-payloads/transcript-example.jsonl")
@@ -35,6 +42,11 @@ func TestLatestPrompt(t *testing.T) {
 		{"odd shapes", `{"type":"user","message":{"content":42}}` + "\n" + `[1,2]` + "\n" + `not json` + "\n" + `{"type":"user","message":null}`, ""},
 		{"no trailing newline", `{"type":"user","message":{"content":"last"}}`, "last"},
 		{"blank lines", "\n\n" + `{"type":"user","message":{"content":"x y"}}` + "\n\n\n", "x y"},
+		// A user turn carrying a field nested past hookio.MaxDepth (issue
+		// 17): the line is skipped like one that is not JSON, before any
+		// gjson call, and the prompt before it is the latest.
+		{"nested past the depth bound", `{"type":"user","message":{"content":"real"}}` + "\n" +
+			`{"type":"user","message":{"content":"deep"},"x":` + strings.Repeat("[", deepNest) + strings.Repeat("]", deepNest) + `}`, "real"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "none.jsonl")

@@ -46,7 +46,8 @@ type agentCall struct {
 // it: its description and prompt, one per line. Claude Code 2.1.332 sends
 // SubagentStart only session_id, transcript_path, agent_id and agent_type,
 // so the call is looked up in the parent's transcript (its last
-// MaxTranscriptTail bytes):
+// MaxTranscriptTail bytes; a line that is not valid JSON or nests deeper
+// than hookio.MaxDepth is skipped):
 //
 //   - the candidates are the Agent and Task calls of the last assistant
 //     message that makes any (parallel calls of one turn share a message

@@ -53,6 +53,14 @@ func agentUse(id, typ, description, prompt string) string {
 	return `{"type":"tool_use","id":"` + id + `","name":"Agent","input":{` + in + `}}`
 }
 
+// deepAgentUse is agentUse with a further input field nesting 100,000
+// arrays deep, ten times hookio.MaxDepth.
+func deepAgentUse(id, description, prompt string) string {
+	const depth = 10 * hookio.MaxDepth
+	return strings.Replace(agentUse(id, "", description, prompt), `"input":{`,
+		`"input":{"x":`+strings.Repeat("[", depth)+strings.Repeat("]", depth)+`,`, 1)
+}
+
 // TestSubagentTask finds the Agent call a SubagentStart is about in the
 // parent's transcript, and gives up when several are indistinguishable.
 func TestSubagentTask(t *testing.T) {
@@ -87,6 +95,14 @@ func TestSubagentTask(t *testing.T) {
 		{"its subagent already started: a nested start", []string{assistantCalls("m1", agentUse("t1", "", "Outer", "outer task"))},
 			map[string]string{"a0": "t1"}, "general-purpose", ""},
 		{"no agent call", []string{user, assistantCalls("m1", bash)}, nil, "general-purpose", ""},
+		// Agent calls whose lines nest past hookio.MaxDepth (issue 17):
+		// each line is skipped like one that is not JSON, before any gjson
+		// call, so the subagent gets the call before it or, with none, no
+		// context. 100,000 levels (200 KB) fit the 1 MiB tail read.
+		{"a call nested past the depth bound", []string{user, assistantCalls("m1", deepAgentUse("t1", "Deep", "a deep task"))}, nil, "", ""},
+		{"a call before one nested past the depth bound", []string{
+			assistantCalls("m1", agentUse("t1", "", "Find", "find it")),
+			assistantCalls("m2", deepAgentUse("t2", "Deep", "a deep task"))}, nil, "", "Find\nfind it"},
 		{"garbage lines", []string{"{not json", "", `{"type":"assistant"}`, assistantCalls("m1", agentUse("t1", "", "Find", "find it"))}, nil, "", "Find\nfind it"},
 		{"a refused call", []string{assistantCalls("m1", agentUse("t1", "", "Find", "find it")),
 			`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"denied"}]}}`}, nil, "", ""},
