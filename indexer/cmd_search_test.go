@@ -178,3 +178,44 @@ func TestSearchCollapsesNearDuplicates(t *testing.T) {
 		t.Errorf("--all-copies shows %d SYNTAX sections of Get-ChildItem, want all 5", n)
 	}
 }
+
+// TestSearchEmptyIndex is the fault campaign's case (issue 17) through
+// the CLI: the index of a vault without notes answered a query of two
+// words with "corrupt FTS5 averages record" and exit 1. Every query form,
+// in every mode the index supports, finds nothing with exit 0 and nothing
+// on stderr, for an index made without a model and with one.
+func TestSearchEmptyIndex(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		index []string // extra index flags
+		modes []string
+	}{
+		{"bm25 only", []string{"--no-model"}, []string{"bm25", "hybrid"}},
+		{"with a model", []string{"--model", filepath.Join(testkit.SharedDir(), "models/m2v-fixtures/float32")}, []string{"bm25", "hybrid", "vector"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := isolateCLI(t)
+			vault := filepath.Join(dir, "vault")
+			if err := os.Mkdir(vault, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			db := filepath.Join(dir, "index.db")
+			if code, out, stderr := runStderr(t, append([]string{"index", "--vault", vault, "--db", db}, tc.index...)...); code != 0 {
+				t.Fatalf("index of an empty vault: exit %d: %s%s", code, out, stderr)
+			}
+			for _, mode := range tc.modes {
+				for _, q := range []string{"alpha", "alpha bravo", "alpha OR bravo charlie", `"alpha bravo"`} {
+					code, out, stderr := runStderr(t, "search", "--db", db, "--mode", mode, q)
+					// Nothing on stderr: no "corrupt ...", no "vector search off".
+					if code != 0 || out != "no results\n" || stderr != "" {
+						t.Errorf("search --mode %s %q: exit %d, stdout %q, stderr %q; want exit 0, \"no results\" and nothing on stderr", mode, q, code, out, stderr)
+					}
+				}
+				code, out, stderr := runStderr(t, "search", "--db", db, "--mode", mode, "--json", "alpha bravo")
+				if code != 0 || strings.TrimSpace(out) != "[]" || stderr != "" {
+					t.Errorf("search --mode %s --json: exit %d, stdout %q, stderr %q; want exit 0 and []", mode, code, out, stderr)
+				}
+			}
+		})
+	}
+}
