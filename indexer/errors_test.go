@@ -25,6 +25,10 @@ func TestExitCode(t *testing.T) {
 		{"older schema", fmt.Errorf("open x.db: %w", &store.SchemaError{Have: "2"}), 1, "run `vaultctx index --full`"},
 		{"newer schema", fmt.Errorf("open x.db: %w", &store.SchemaError{Have: "99"}), 1,
 			"a newer vaultctx wrote this index: run that version, or `vaultctx index --full` to rebuild it for this one (which the newer one would rebuild again)"},
+		// As store.Open reports the fault campaign's damage (issue 17):
+		// 00 00 00 09 at offset 44, the schema format number.
+		{"damaged file", fmt.Errorf("open x.db: %w: %w", store.ErrDamaged, errors.New("unsupported file format")), 1,
+			"run `vaultctx index --full`, which builds a new index and replaces the damaged file"},
 		{"foreign file", fmt.Errorf("open x.db: %w: it does not start as an SQLite file", store.ErrNotAnIndex), 1,
 			"remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
 		{"other vault", fmt.Errorf("x.db holds the index of /a, not /b: %w", index.ErrOtherVault), 1,
