@@ -1,14 +1,20 @@
 package main
 
 import (
+	"context"
+	"crypto/sha256"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vaultctx/vaultctx/internal/hooktest"
+	"github.com/vaultctx/vaultctx/internal/testkit"
 
 	"github.com/vaultctx/vaultctx/core/doctor"
+	"github.com/vaultctx/vaultctx/core/settings"
+	"github.com/vaultctx/vaultctx/core/store"
 )
 
 func TestDoctorExitsOneOnFailure(t *testing.T) {
@@ -74,5 +80,178 @@ func TestDoctorShowsSwitches(t *testing.T) {
 	}
 	if strings.Contains(out, "✗ hooks wired") || strings.Contains(out, "✗ PostToolUse") {
 		t.Errorf("a hook left out on purpose failed a check:\n%s", out)
+	}
+}
+
+// doctorSetup isolates the CLI and a fresh Claude config, copies the
+// Obsidian demo vault and writes a config naming it and the index db (not
+// yet made), selected by VAULTCTX_CONFIG. It returns the vault.
+func doctorSetup(t *testing.T, db string) string {
+	t.Helper()
+	dir := isolateCLI(t)
+	hooktest.FreshClaude(t)
+	vault := filepath.Join(dir, "vault")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte("vault = \""+vault+"\"\ndb = \""+db+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("VAULTCTX_CONFIG", cfg)
+	return vault
+}
+
+// doctorLines returns the line doctor printed for check, with its fix
+// line when it has one, or "" when it printed none.
+func doctorLines(out, check string) string {
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if _, rest, ok := strings.Cut(l, " "); ok && strings.HasPrefix(rest, check+": ") {
+			if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "    fix: ") {
+				return l + "\n" + lines[i+1]
+			}
+			return l
+		}
+	}
+	return ""
+}
+
+// TestDoctorDamagedHeader is the fault campaign's damage (issue 17): the
+// bytes 00 00 00 09 at offset 44, a schema format number SQLite does not
+// know ("unsupported file format"). doctor fails the index check naming
+// the damage and advises the full run, which repairs the file.
+func TestDoctorDamagedHeader(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "index.db")
+	doctorSetup(t, db)
+	if code, out := runCaptured(t, "index", "--no-model"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, out)
+	}
+	if _, out := runCaptured(t, "doctor"); !strings.HasPrefix(doctorLines(out, "index integrity"), "✓ ") {
+		t.Fatalf("doctor on the intact index: %q", doctorLines(out, "index integrity"))
+	}
+	f, err := os.OpenFile(db, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte{0, 0, 0, 9}, 44); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	code, out := runCaptured(t, "doctor")
+	if code != 1 {
+		t.Errorf("doctor on the damaged index: exit %d, want 1", code)
+	}
+	got := doctorLines(out, "index integrity")
+	if !strings.HasPrefix(got, "✗ index integrity: ") || !strings.Contains(got, store.ErrDamaged.Error()) ||
+		!strings.HasSuffix(got, "\n    fix: rebuild it: vaultctx index --full (it replaces a damaged file)") {
+		t.Errorf("doctor on the damaged index:\n%s\nwant ✗, %q and the fix `vaultctx index --full`", got, store.ErrDamaged)
+	}
+	// The advice works.
+	if code, out := runCaptured(t, "index", "--full", "--no-model"); code != 0 {
+		t.Fatalf("index --full: exit %d: %s", code, out)
+	}
+	if _, out := runCaptured(t, "doctor"); !strings.HasPrefix(doctorLines(out, "index integrity"), "✓ ") {
+		t.Errorf("doctor after index --full: %q", doctorLines(out, "index integrity"))
+	}
+}
+
+// fileSum returns the sha256 of the file at p.
+func fileSum(t *testing.T, p string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
+}
+
+// copyFile copies the file src to dst.
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDoctorCommandLeavesIndexUnchanged is the fault campaign's case
+// (issue 17), doctor's FTS5 check opening the index read-write, for the
+// whole command: every check, the hook round trips (the real hooks,
+// wired) included, runs on an index with a WAL pending beside it, as
+// core/doctor's TestDoctorLeavesIndexUnchanged sets it up, and the index
+// file and its WAL are byte-identical afterwards.
+func TestDoctorCommandLeavesIndexUnchanged(t *testing.T) {
+	// The real hooks, so the round trips read the index too; built before
+	// doctorSetup points XDG_CACHE_HOME (and so Go's build cache) at an
+	// empty folder.
+	bin := t.TempDir()
+	for name, dir := range map[string]string{
+		settings.UserPromptBinary:  "../hooks/userprompt",
+		settings.PreToolUseBinary:  "../hooks/pretooluse",
+		settings.PostToolUseBinary: "../hooks/posttooluse",
+	} {
+		hooktest.BuildAs(t, bin, name, dir)
+	}
+	ctx := context.Background()
+	built := filepath.Join(t.TempDir(), "index.db")
+	db := filepath.Join(t.TempDir(), "index.db")
+	doctorSetup(t, db)
+	if code, out := runCaptured(t, "index", "--no-model", "--db", built); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, out)
+	}
+	// One more note committed by a writer still open: a copy of the file
+	// and its WAL taken now has the note in the WAL only.
+	w, err := store.Open(ctx, built, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	tx, err := w.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.ReplaceFile(ctx, store.File{Path: "late.md", MtimeNS: 1, Size: 1, Hash: "h"},
+		[]store.Chunk{{Text: "recurring tasks written late", Hash: []byte("h")}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, built, db)
+	copyFile(t, built+"-wal", db+"-wal")
+	if fi, err := os.Stat(db + "-wal"); err != nil || fi.Size() == 0 {
+		t.Fatalf("test premise: no WAL pending (%v)", err)
+	}
+	before, walBefore := fileSum(t, db), fileSum(t, db+"-wal")
+
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 {
+		t.Fatalf("hooks install: exit %d\n%s", code, out)
+	}
+	t.Setenv("VAULTCTX_HOOK_DEADLINE", "60s")
+
+	_, out := runCaptured(t, "doctor")
+	for _, check := range []string{"index integrity", "UserPromptSubmit round trip", "PreToolUse round trip"} {
+		if got := doctorLines(out, check); !strings.HasPrefix(got, "✓ ") {
+			t.Errorf("test premise: %s did not pass on the index: %q", check, got)
+		}
+	}
+	if fileSum(t, db) != before {
+		t.Error("vaultctx doctor changed the index file")
+	}
+	if fileSum(t, db+"-wal") != walBefore {
+		t.Error("vaultctx doctor changed the index's WAL")
 	}
 }
