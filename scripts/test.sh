@@ -55,13 +55,32 @@ go test -tags "$tags" -count=1 -timeout 30m "$@" ./...
 # Fuzz budgets are counts, not durations: a -fuzztime duration races Go
 # 1.26's fuzz coordinator on a loaded machine ("context deadline exceeded"
 # with no failing input, golang/go#75804, fixed in Go 1.27). Each count is
-# about 5-10 s here.
+# about 5-10 s here. A count alone has no end if an input hangs the target
+# (or a worker stalls), so each run is also bounded in wall time, with
+# `timeout` on the whole process group, well above the count's time:
+# VAULTCTX_FUZZ_TIMEOUT seconds (300 by default).
+fuzz_timeout="${VAULTCTX_FUZZ_TIMEOUT:-300}"
+timeout_cmd=$(command -v timeout || command -v gtimeout || true)
+# fuzz TARGET COUNT PACKAGE runs one fuzz target for COUNT inputs.
+fuzz() {
+  if [ -z "$timeout_cmd" ]; then
+    echo "no timeout (coreutils) found: fuzzing $1 without a wall-clock bound"
+    go test -count=1 -run '^$' -fuzz "^$1\$" -fuzztime "$2" "$3"
+    return
+  fi
+  local rc=0
+  "$timeout_cmd" --kill-after=10 "$fuzz_timeout" go test -count=1 -run '^$' -fuzz "^$1\$" -fuzztime "$2" "$3" || rc=$?
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    echo "FAIL: fuzz $1 ($3) did not finish $2 inputs in ${fuzz_timeout} s: an input or a worker hangs" >&2
+  fi
+  return "$rc"
+}
 echo "== fuzz: hook input nested up to the stdin cap (3,000 inputs)"
-go test -count=1 -run '^$' -fuzz '^FuzzRunNesting$' -fuzztime 3000x ./core/hookio
+fuzz FuzzRunNesting 3000x ./core/hookio
 echo "== fuzz: the shell command-line reader (200,000 inputs)"
-go test -count=1 -run '^$' -fuzz '^FuzzPipelines$' -fuzztime 200000x ./core/internal/shell
+fuzz FuzzPipelines 200000x ./core/internal/shell
 echo "== fuzz: the BM25 skip-table decoder (200,000 inputs)"
-go test -count=1 -run '^$' -fuzz '^FuzzDecodeSkips$' -fuzztime 200000x ./core/internal/postings
+fuzz FuzzDecodeSkips 200000x ./core/internal/postings
 echo "== go test -race -short (every package)"
 go test -race -tags "$tags" -short -count=1 -timeout 30m ./...
 
