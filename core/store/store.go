@@ -219,6 +219,7 @@ func register() {
 // immutable snapshot instead (see Fallback).
 func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	autoVec.Do(func() {
+		configLookaside() // before anything initialises SQLite
 		sqlite_vec.Auto()
 		registerVecScan()
 		registerPhraseScan()
