@@ -281,8 +281,20 @@ if [ "$(uname -s)" = Linux ] && printf 'int main(void) { return 0; }\n' | $cc -x
   ldflags="$ldflags -linkmode external -extldflags -static"
   say "linking statically"
 fi
+# Go 1.26's default garbage collector (Green Tea) keeps each small-object
+# span's mark bits in the span's last bytes, so the first object of a fresh
+# 8 KiB span faults in both of its pages. A hook or a search is a process
+# that lives for one query and allocates into a hundred fresh spans, so
+# building with the previous collector spares it 4-7 % of its page faults
+# (about 70 of 1,050 for a prompt hook; 1-3 % of its time, measured in
+# interleaved runs). Go 1.27 drops the option; a toolchain that does not
+# know it, or a GOEXPERIMENT of your own, builds as it is.
+experiment="${GOEXPERIMENT-}"
+if [ -z "$experiment" ] && GOEXPERIMENT=nogreenteagc "$go" env GOEXPERIMENT >/dev/null 2>&1; then
+  experiment=nogreenteagc
+fi
 build() { # build NAME PKG with the current tags and ldflags
-  (cd "$repo" && CGO_ENABLED=1 CC="$cc" "$go" build -tags "$tags" -trimpath \
+  (cd "$repo" && CGO_ENABLED=1 CC="$cc" GOEXPERIMENT="$experiment" "$go" build -tags "$tags" -trimpath \
     -ldflags "$ldflags" -o "$bindir/$1" "./$2")
 }
 built=()
