@@ -771,6 +771,8 @@ func (r *run) prepare(f vault.File) prepared {
 			Ordinal: c.Ordinal, Title: title, Section: clean(c.Section), Text: text,
 			HeadingContext: hc, MtimeNS: f.MtimeNS, Hash: h[:8],
 		}
+		// Here, on a worker, rather than in the writing goroutine.
+		sc.Prepare()
 		out.chunks = append(out.chunks, sc)
 		texts = append(texts, EmbedText(sc))
 	}
@@ -859,7 +861,13 @@ func (r *run) write(batch []prepared) error {
 			r.sum.FilesProblems++
 			r.log.Warn("parse problem", "path", p.file.Path, "problem", p.file.Error)
 		}
-		if err := tx.ReplaceFile(ctx, p.file, p.chunks, p.vecs); err != nil {
+		write := tx.ReplaceFile
+		if _, had := r.old[p.file.Path]; !had {
+			// Nothing to replace (every file of a full run): AddFile
+			// skips the lookups and deletes.
+			write = tx.AddFile
+		}
+		if err := write(ctx, p.file, p.chunks, p.vecs); err != nil {
 			return err
 		}
 		r.sum.FilesIndexed++
