@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -282,7 +283,11 @@ func (s *Store) ChunkIDsWithoutVectors(ctx context.Context) ([]int64, error) {
 	if !s.vecOK {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT id FROM chunks WHERE id NOT IN (SELECT rowid FROM chunk_vecs_rowids) ORDER BY id")
+	// Without ORDER BY, SQLite reads the ids from the chunks_file index
+	// (a few hundred KB) instead of every page of the chunks table and
+	// their texts: 0.1 s of every index run at 163k chunks, even when
+	// nothing changed. The few ids found are sorted here.
+	rows, err := s.db.QueryContext(ctx, "SELECT id FROM chunks WHERE id NOT IN (SELECT rowid FROM chunk_vecs_rowids)")
 	if err != nil {
 		return nil, fmt.Errorf("chunks without vectors: %w", err)
 	}
@@ -295,6 +300,7 @@ func (s *Store) ChunkIDsWithoutVectors(ctx context.Context) ([]int64, error) {
 		}
 		ids = append(ids, id)
 	}
+	slices.Sort(ids)
 	return ids, rows.Err()
 }
 
