@@ -251,11 +251,11 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 			log.Info("impact index built", "terms", ist.Terms, "postings", ist.Postings, "bytes", ist.Bytes, "rejected", ist.Rejected, "spilled_bytes", ist.Spilled)
 		}
 	}
-	stats, err := st.Stats(wctx)
+	_, chunks, err := st.Counts(wctx)
 	if err != nil {
 		return sum, err
 	}
-	sum.Chunks = stats.Chunks
+	sum.Chunks = chunks
 	sum.Vectors = st.VecAvailable()
 	if opt.Full && (ctx.Err() == nil || first) {
 		if err := st.Seal(wctx); err != nil {
@@ -323,13 +323,13 @@ var errFound = errors.New("found a note")
 // opt.Vault holds no note under opt.Rules. The walk stops at the first
 // note, so a vault with notes costs one directory read or so.
 func checkNotEmptied(ctx context.Context, st *store.Store, opt Options) error {
-	stats, err := st.Stats(ctx)
-	if err != nil || stats.Files == 0 {
+	files, _, err := st.Counts(ctx)
+	if err != nil || files == 0 {
 		return nil
 	}
 	_, err = vault.Walk(ctx, opt.Vault, opt.Rules, func(vault.File) error { return errFound })
 	if err == nil {
-		return fmt.Errorf("%s: %w (%d files indexed); the index is kept", opt.Vault, ErrVaultEmptied, stats.Files)
+		return fmt.Errorf("%s: %w (%d files indexed); the index is kept", opt.Vault, ErrVaultEmptied, files)
 	}
 	return nil // a note was found, or the walk failed: the run reports that itself
 }
