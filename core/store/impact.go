@@ -587,22 +587,27 @@ func (s *Store) countGone(ctx context.Context) error {
 		// A list with a skip table has only the blocks that can hold a
 		// dead chunk decoded (a few edits touch few blocks); the delta and
 		// lists without a table are decoded whole.
+		//
+		// The blobs are read in place (sql.RawBytes, valid until the next
+		// row) and one skip table is decoded over and over: copying every
+		// list of the index into fresh memory took most of this pass.
 		ids := dead.IDs()
 		rows, err := s.db.QueryContext(ctx, `SELECT t.term, t.postings, d.postings, k.skips FROM impact_terms t
 			LEFT JOIN impact_delta d ON d.term = t.term LEFT JOIN impact_skips k ON k.term = t.term`)
 		if err != nil {
 			return wrap(err)
 		}
+		var sk postings.Skips
 		for rows.Next() {
 			var term string
-			var blob, delta, table []byte
+			var blob, delta, table sql.RawBytes
 			if err := rows.Scan(&term, &blob, &delta, &table); err != nil {
 				rows.Close()
 				return wrap(err)
 			}
 			var c int64
-			if sk := decodeSkips(impactTerm{postings: blob, skips: table}); sk != nil {
-				c, err = dead.CountInBlocks(blob, sk, ids)
+			if skipsOf(&sk, blob, table) {
+				c, err = dead.CountInBlocks(blob, &sk, ids)
 			} else {
 				c, err = dead.CountIn(blob)
 			}
