@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"testing"
 
 	"github.com/vaultctx/vaultctx/core/internal/ftsquery"
@@ -82,5 +83,87 @@ func TestPrepareStale(t *testing.T) {
 		if got.String != want || got.Valid != (want != "") {
 			t.Errorf("chunk %q/%q: cjk %v, want %q", c.Text, c.Section, got, want)
 		}
+	}
+}
+
+// TestChunkIDs: the chunks of a transaction take ids counting up from
+// past every chunk id and the impact index's last id, so an id the build
+// held is never reused, even when its chunk was deleted.
+func TestChunkIDs(t *testing.T) {
+	s := mustOpen(t)
+	ctx := context.Background()
+	ids := func(cs []Chunk) []int64 {
+		var out []int64
+		for _, c := range cs {
+			out = append(out, c.ID)
+		}
+		return out
+	}
+	write := func(fn func(tx *Tx)) {
+		t.Helper()
+		tx, err := s.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		fn(tx)
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chunks := func(texts ...string) []Chunk {
+		var cs []Chunk
+		for i, x := range texts {
+			cs = append(cs, Chunk{Ordinal: i, Text: x, Section: "S", Hash: []byte("h")})
+		}
+		return cs
+	}
+	a, b := chunks("common words one", "common words two"), chunks("common words three")
+	write(func(tx *Tx) {
+		if err := tx.AddFile(ctx, File{Path: "a.md"}, a, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.AddFile(ctx, File{Path: "b.md"}, b, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if got := append(ids(a), ids(b)...); !slices.Equal(got, []int64{1, 2, 3}) {
+		t.Fatalf("first ids %v, want 1 2 3", got)
+	}
+	if st, err := s.BuildImpact(ctx, 1); err != nil || st.Terms == 0 {
+		t.Fatalf("impact build: %+v, %v", st, err)
+	}
+	c := chunks("common words four")
+	write(func(tx *Tx) {
+		if err := tx.DeleteFile(ctx, "b.md"); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.AddFile(ctx, File{Path: "c.md"}, c, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if c[0].ID != 4 {
+		t.Errorf("id after the build's last (3) was deleted: %d, want 4", c[0].ID)
+	}
+	c2 := chunks("common words five")
+	write(func(tx *Tx) {
+		if err := tx.ReplaceFile(ctx, File{Path: "c.md"}, c2, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if c2[0].ID <= 3 {
+		t.Errorf("id replacing the newest chunk (4): %d, not past the build's last (3)", c2[0].ID)
+	}
+	d := chunks("common words six", "common words seven")
+	write(func(tx *Tx) {
+		if err := tx.AddFile(ctx, File{Path: "d.md"}, d, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if d[0].ID != c2[0].ID+1 || d[1].ID != c2[0].ID+2 {
+		t.Errorf("ids after %d: %v, want the next two", c2[0].ID, ids(d))
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
