@@ -108,6 +108,13 @@ type ImpactStats struct {
 // each term's list is put back together, encoded and written one term at
 // a time. Errors wrap the SQLite or file error.
 func (s *Store) BuildImpact(ctx context.Context, minDF int) (ImpactStats, error) {
+	if s.opt.Bulk {
+		// FTS5's vocabulary, which the build reads, is read faster from
+		// one segment than from the many a Bulk load leaves.
+		if err := s.mergeText(ctx); err != nil {
+			return ImpactStats{}, fmt.Errorf("build impact index: %w", err)
+		}
+	}
 	return s.buildImpact(ctx, minDF, impactSpillBytes)
 }
 

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -165,5 +167,87 @@ func TestChunkIDs(t *testing.T) {
 	}
 	if err := s.Check(ctx); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestBulkDefersMerges: a Bulk store loads with FTS5's automerge off,
+// BuildImpact and Seal merge the segments and give it back its default,
+// and the sealed file answers as a file written with merges on.
+func TestBulkDefersMerges(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	load := func(s *Store) {
+		t.Helper()
+		for batch := range 8 { // a transaction each: a segment each
+			tx, err := s.Begin(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 40 {
+				n := batch*40 + i
+				text := fmt.Sprintf("note %d on merging segments, word%d and word%d, with filler text", n, n%7, n%13)
+				if err := tx.AddFile(ctx, File{Path: fmt.Sprintf("n%d.md", n)}, []Chunk{{Text: text, Section: "S", Hash: []byte("h")}}, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := tx.Commit(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	automerge := func(s *Store) string {
+		t.Helper()
+		var v string
+		if err := s.db.QueryRowContext(ctx, "SELECT coalesce((SELECT v FROM chunks_fts_config WHERE k = 'automerge'), 'default')").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	plain := mustOpen(t)
+	load(plain)
+	if _, err := plain.BuildImpact(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "bulk.db")
+	bulk, err := Open(ctx, path, Options{Bulk: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	load(bulk)
+	if got := automerge(bulk); got != "0" {
+		t.Errorf("automerge while loading: %s, want 0", got)
+	}
+	if _, err := bulk.BuildImpact(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	if got := automerge(bulk); got != fmt.Sprint(ftsAutomerge) {
+		t.Errorf("automerge after the impact build: %s, want %d", got, ftsAutomerge)
+	}
+	if err := bulk.Seal(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sealed, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sealed.Close()
+	if err := sealed.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := automerge(sealed); got != fmt.Sprint(ftsAutomerge) {
+		t.Errorf("automerge of the sealed file: %s, want %d", got, ftsAutomerge)
+	}
+	for _, q := range []string{"word3", "merging segments", "note 17", "word5 word11 filler"} {
+		want, err := plain.KeywordHits(ctx, q, 20, DefaultColumnWeights)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := sealed.KeywordHits(ctx, q, 20, DefaultColumnWeights)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: sealed bulk file %v, merged as it went %v", q, got, want)
+		}
 	}
 }
