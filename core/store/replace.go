@@ -48,6 +48,13 @@ func (s *Store) Seal(ctx context.Context) error {
 		s.db.Close()
 		return fmt.Errorf("seal %s: %w", s.path, err)
 	}
+	if s.pending {
+		// A run that stopped before TrainVectorLists left its vectors
+		// pending.
+		if _, err := s.TrainVectorLists(ctx); err != nil {
+			return fail(err)
+		}
+	}
 	if err := s.mergeText(ctx); err != nil {
 		return fail(err)
 	}

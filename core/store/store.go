@@ -159,7 +159,10 @@ type Store struct {
 	center   []float32 // vector centre (see vec.go), loaded on first use
 	vecMu    sync.Mutex
 	lists    *ivf.Lists // IVF centroids (see ivf.go), loaded on first use
-	imp      atomic.Pointer[impactIndex]
+	// pending: a Bulk store's vectors go to vec_pending until
+	// TrainVectorLists (see pendingVecSQL).
+	pending bool
+	imp     atomic.Pointer[impactIndex]
 	// meta is the meta table as a read-only store found it at Open (nil
 	// for a writer, which reads it afresh each time).
 	meta map[string]string

@@ -322,7 +322,7 @@ func (t *Tx) deleteChunks(ctx context.Context, path string) error {
 		}
 		rows.Close()
 		for _, id := range ids {
-			if _, err := t.exec(ctx, "DELETE FROM chunk_vecs WHERE rowid = ?", id); err != nil {
+			if err := t.deleteVec(ctx, id); err != nil {
 				return fmt.Errorf("delete vectors of %s: %w", path, err)
 			}
 		}
