@@ -46,8 +46,9 @@ type Chunk struct {
 
 // Prepare derives what ReplaceFile and AddFile compute from the chunk's
 // Text and Section (the FTS5 column of the tokens unicode61 cannot form
-// itself, see ftsquery.Extras; about 20 µs a chunk), so that an indexer
-// can do it on its worker goroutines instead of the one that writes.
+// itself, see ftsquery.Extras; about 3 µs a chunk, 0.5 s of a full run at
+// 162,780 chunks), so that an indexer can do it on its worker goroutines
+// instead of the one that writes.
 // Calling it is optional: the writers derive what is missing or stale
 // (Text or Section changed since) themselves.
 func (c *Chunk) Prepare() {
