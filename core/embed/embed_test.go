@@ -283,3 +283,51 @@ func TestEncodeBatchSmallAndCancelled(t *testing.T) {
 		t.Errorf("cancelled: %v, want context.Canceled", err)
 	}
 }
+
+// TestEncodeBatchDenseOrRows: a batch long enough to decode the whole
+// matrix (denseWorth) and one that decodes a row per token both give
+// Encode's vectors, bit for bit.
+func TestEncodeBatchDenseOrRows(t *testing.T) {
+	m := mustOpen(t, "glove-120k")
+	words := strings.Fields("the index keeps every note in chunks of about two thousand characters; a query walks the posting lists of its rarest words first, then scores the chunks that remain with BM25 and the vector of the whole question")
+	text := func(i, n int) string {
+		var b strings.Builder
+		for j := 0; j < n; j++ {
+			b.WriteString(words[(i*7+j*3)%len(words)])
+			b.WriteByte(' ')
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name  string
+		n     int // texts
+		words int // words a text
+		dense bool
+	}{
+		{"rows", 2 * BatchSize, 30, false},
+		{"dense", 2 * BatchSize, 2000, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			texts := make([]string, tc.n)
+			for i := range texts {
+				texts[i] = text(i, tc.words)
+			}
+			batch, err := m.EncodeBatch(t.Context(), texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.denseWorth(texts); got != tc.dense { // after EncodeBatch loaded the tokenizer
+				t.Fatalf("denseWorth = %v, want %v", got, tc.dense)
+			}
+			for i, s := range texts {
+				one, err := m.Encode(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(one, batch[i]) {
+					t.Fatalf("text %d: EncodeBatch differs from Encode", i)
+				}
+			}
+		})
+	}
+}

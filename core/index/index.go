@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/embed"
@@ -251,11 +252,11 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 			log.Info("impact index built", "terms", ist.Terms, "postings", ist.Postings, "bytes", ist.Bytes, "rejected", ist.Rejected, "spilled_bytes", ist.Spilled)
 		}
 	}
-	stats, err := st.Stats(wctx)
+	_, chunks, err := st.Counts(wctx)
 	if err != nil {
 		return sum, err
 	}
-	sum.Chunks = stats.Chunks
+	sum.Chunks = chunks
 	sum.Vectors = st.VecAvailable()
 	if opt.Full && (ctx.Err() == nil || first) {
 		if err := st.Seal(wctx); err != nil {
@@ -323,13 +324,13 @@ var errFound = errors.New("found a note")
 // opt.Vault holds no note under opt.Rules. The walk stops at the first
 // note, so a vault with notes costs one directory read or so.
 func checkNotEmptied(ctx context.Context, st *store.Store, opt Options) error {
-	stats, err := st.Stats(ctx)
-	if err != nil || stats.Files == 0 {
+	files, _, err := st.Counts(ctx)
+	if err != nil || files == 0 {
 		return nil
 	}
 	_, err = vault.Walk(ctx, opt.Vault, opt.Rules, func(vault.File) error { return errFound })
 	if err == nil {
-		return fmt.Errorf("%s: %w (%d files indexed); the index is kept", opt.Vault, ErrVaultEmptied, stats.Files)
+		return fmt.Errorf("%s: %w (%d files indexed); the index is kept", opt.Vault, ErrVaultEmptied, files)
 	}
 	return nil // a note was found, or the walk failed: the run reports that itself
 }
@@ -645,7 +646,34 @@ func (r *run) indexFiles() error {
 	}
 	r.sum.FilesDeleted = len(gone)
 
+	// Three stages overlap: the workers prepare files, this goroutine
+	// puts them in walk order (so chunk ids are deterministic) and embeds
+	// each batch, and a writer commits the batch before. The writer's
+	// SQL (FTS5 above all) takes one core for most of a full run; before,
+	// the other core idled while it ran, and the writer waited while a
+	// batch was embedded.
 	results := r.prepareAll(todo)
+	batches := make(chan []prepared)
+	var werr error // the writer's first error; read after done closes
+	var failed atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		written := 0
+		for b := range batches {
+			if werr != nil {
+				continue
+			}
+			if werr = r.write(b, &written, len(todo)); werr != nil {
+				failed.Store(true)
+			}
+		}
+	}()
+	stop := func(err error) error {
+		close(batches)
+		<-done
+		return errors.Join(err, werr)
+	}
 	pending := map[int]prepared{}
 	next := 0
 	var buf []prepared
@@ -653,15 +681,15 @@ func (r *run) indexFiles() error {
 		if len(buf) == 0 {
 			return nil
 		}
-		if err := r.write(buf); err != nil {
+		if err := r.embed(buf); err != nil {
 			return err
 		}
-		buf = buf[:0]
+		batches <- buf
+		buf = nil // the writer owns it now
 		return nil
 	}
 	for p := range results {
 		pending[p.seq] = p
-		// Write in walk order so chunk ids are deterministic.
 		for {
 			q, ok := pending[next]
 			if !ok {
@@ -671,17 +699,14 @@ func (r *run) indexFiles() error {
 			next++
 			buf = append(buf, q)
 			if len(buf) >= batch {
-				if err := flush(); err != nil {
+				if err := flush(); err != nil || failed.Load() {
 					drain(results)
-					return err
+					return stop(err)
 				}
-			}
-			if r.opt.Progress != nil {
-				r.opt.Progress(next, len(todo))
 			}
 		}
 	}
-	if err := flush(); err != nil {
+	if err := stop(flush()); err != nil {
 		return err
 	}
 	r.sum.FilesSkipped = len(skips)
@@ -771,6 +796,8 @@ func (r *run) prepare(f vault.File) prepared {
 			Ordinal: c.Ordinal, Title: title, Section: clean(c.Section), Text: text,
 			HeadingContext: hc, MtimeNS: f.MtimeNS, Hash: h[:8],
 		}
+		// Here, on a worker, rather than in the writing goroutine.
+		sc.Prepare()
 		out.chunks = append(out.chunks, sc)
 		texts = append(texts, EmbedText(sc))
 	}
@@ -804,8 +831,32 @@ func EmbedText(c store.Chunk) string {
 	return c.HeadingContext + "\n" + c.Section + "\n" + c.Text
 }
 
-// write commits one batch of prepared files.
-func (r *run) write(batch []prepared) error {
+// embed gives the prepared files of batch their chunks' vectors, in one
+// EncodeBatch: it spreads over every core and decodes the embedding
+// matrix once. Without a model it does nothing.
+func (r *run) embed(batch []prepared) error {
+	if r.model == nil {
+		return nil
+	}
+	var texts []string
+	for _, p := range batch {
+		texts = append(texts, p.texts...)
+	}
+	vecs, err := r.model.EncodeBatch(r.wctx, texts)
+	if err != nil {
+		return fmt.Errorf("embed: %w", err)
+	}
+	for i := range batch {
+		n := len(batch[i].texts)
+		batch[i].vecs, vecs = vecs[:n:n], vecs[n:]
+	}
+	return nil
+}
+
+// write commits one batch of prepared files (embedded, see embed), and
+// calls Progress after each file with *written, the files written so far,
+// out of total.
+func (r *run) write(batch []prepared, written *int, total int) error {
 	ctx := r.wctx
 	tx, err := r.st.Begin(ctx)
 	if err != nil {
@@ -813,24 +864,16 @@ func (r *run) write(batch []prepared) error {
 	}
 	defer tx.Rollback()
 	if r.model != nil {
-		// One EncodeBatch per transaction: it spreads over every core and
-		// decodes the embedding matrix once.
-		var texts []string
-		for _, p := range batch {
-			texts = append(texts, p.texts...)
-		}
-		vecs, err := r.model.EncodeBatch(ctx, texts)
-		if err != nil {
-			return fmt.Errorf("embed: %w", err)
-		}
-		for i := range batch {
-			n := len(batch[i].texts)
-			batch[i].vecs, vecs = vecs[:n:n], vecs[n:]
-		}
-		if len(texts) > 0 {
-			if err := tx.SetCenter(ctx, vecsOf(batch)); err != nil {
+		if vecs := vecsOf(batch); len(vecs) > 0 {
+			if err := tx.SetCenter(ctx, vecs); err != nil {
 				return err
 			}
+		}
+	}
+	progress := func() {
+		*written++
+		if r.opt.Progress != nil {
+			r.opt.Progress(*written, total)
 		}
 	}
 	for _, p := range batch {
@@ -846,6 +889,7 @@ func (r *run) write(batch []prepared) error {
 				return err
 			}
 			r.sum.FilesSkipped++
+			progress()
 			continue
 		}
 		if p.touched {
@@ -853,17 +897,25 @@ func (r *run) write(batch []prepared) error {
 				return err
 			}
 			r.sum.FilesTouched++
+			progress()
 			continue
 		}
 		if p.file.Error != "" {
 			r.sum.FilesProblems++
 			r.log.Warn("parse problem", "path", p.file.Path, "problem", p.file.Error)
 		}
-		if err := tx.ReplaceFile(ctx, p.file, p.chunks, p.vecs); err != nil {
+		write := tx.ReplaceFile
+		if _, had := r.old[p.file.Path]; !had {
+			// Nothing to replace (every file of a full run): AddFile
+			// skips the lookups and deletes.
+			write = tx.AddFile
+		}
+		if err := write(ctx, p.file, p.chunks, p.vecs); err != nil {
 			return err
 		}
 		r.sum.FilesIndexed++
 		r.sum.ChunksWritten += len(p.chunks)
+		progress()
 	}
 	return tx.Commit()
 }

@@ -27,6 +27,11 @@
 //     chunk_vec_lists with the lists' centroids (present only when a model
 //     is configured; vec.go describes the layout and the search).
 //
+// While a full run builds a new file (a Bulk store), FTS5 merges its
+// segments only once, before the impact index is built, and the vectors
+// wait in a plain table (vec_pending) until TrainVectorLists writes
+// chunk_vecs in list order; Seal leaves neither behind.
+//
 // The store keeps the SQL and cgo glue; the arithmetic it feeds lives in
 // cgo-free packages under core/internal: ftsquery (FTS5 query terms and the
 // tokenizer mirror), postings (the impact index's lists and lengths), bm25

@@ -16,7 +16,7 @@ const MetaChunkRules = "chunk_rules"
 // f.Path are written; its chunks and vectors stay. It returns an error
 // when no row has f.Path.
 func (t *Tx) UpdateStat(ctx context.Context, f File) error {
-	res, err := t.tx.ExecContext(ctx, "UPDATE files SET mtime_ns = ?, size = ?, ctime_ns = ?, inode = ? WHERE path = ?",
+	res, err := t.exec(ctx, "UPDATE files SET mtime_ns = ?, size = ?, ctime_ns = ?, inode = ? WHERE path = ?",
 		f.MtimeNS, f.Size, f.CtimeNS, int64(f.Inode), f.Path)
 	if err != nil {
 		return fmt.Errorf("update stat of %s: %w", f.Path, err)

@@ -59,7 +59,8 @@ func (s *Store) VectorLists(ctx context.Context) (int, error) {
 // there are no lists yet and at least MinTrain vectors; when the vectors
 // have grown past twice ListSize per list; or when vec0 holds more than
 // twice as many slots as live vectors (vec0 reuses the free slots of a
-// list's last chunk only, so deletes leave holes). It clusters a sample of
+// list's last chunk only, so deletes leave holes); and always in a Bulk
+// store, whose vectors wait in vec_pending for it. It clusters a sample of
 // 32 vectors per list (ivf.Plan) into one list per ListSize vectors by
 // spherical k-means (ivf.Plan.Train), then rewrites chunk_vecs with every
 // vector in its nearest list, in list order, in one transaction. Readers
@@ -82,14 +83,20 @@ func (s *Store) TrainVectorLists(ctx context.Context) (int, error) {
 	}
 	defer tx.Rollback()
 	wrap := func(err error) error { return fmt.Errorf("train vector lists: %w", err) }
-	var n, chunks, lists int
+	var n, chunks, lists, pending int
 	if err := tx.tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM chunk_vecs_rowids),
 		(SELECT count(*) FROM chunk_vecs_chunks), (SELECT count(*) FROM chunk_vec_lists)`).Scan(&n, &chunks, &lists); err != nil {
 		return 0, wrap(err)
 	}
+	if s.pending {
+		if err := tx.tx.QueryRowContext(ctx, "SELECT count(*) FROM vec_pending").Scan(&pending); err != nil {
+			return 0, wrap(err)
+		}
+		n += pending
+	}
 	grown := (lists == 0 && n >= MinTrain) || (lists > 0 && n > 2*ListSize*lists)
 	holey := chunks*s.vecSlots > 2*n+(lists+1)*s.vecSlots
-	if !grown && !holey {
+	if !grown && !holey && !s.pending {
 		return lists, nil
 	}
 	cent := ivf.Lists{Dim: s.vecDim, Dots: dotsF32}
@@ -146,6 +153,7 @@ func (s *Store) TrainVectorLists(ctx context.Context) (int, error) {
 	for _, q := range []string{
 		"INSERT INTO chunk_vecs(rowid, list, embedding) SELECT id, list, vec_int8(v) FROM vec_stage ORDER BY list, id",
 		"DROP TABLE vec_stage",
+		"DROP TABLE IF EXISTS vec_pending",
 	} {
 		if _, err := tx.tx.ExecContext(ctx, q); err != nil {
 			return 0, wrap(err)
@@ -157,6 +165,7 @@ func (s *Store) TrainVectorLists(ctx context.Context) (int, error) {
 	s.vecMu.Lock()
 	s.lists = &cent
 	s.vecMu.Unlock()
+	s.pending = false
 	return cent.Len(), nil
 }
 
@@ -216,16 +225,37 @@ func (s *Store) stageVectors(ctx context.Context, tx *sql.Tx, cent ivf.Lists) er
 }
 
 // eachVector calls fn with the chunk id and int8 bytes of every live
-// vector of chunk_vecs, in the order of vec0's chunks; v is valid only
+// vector of chunk_vecs, in the order of vec0's chunks, and then of every
+// vector of vec_pending (a Bulk store's), by chunk id; v is valid only
 // during the call.
 func (s *Store) eachVector(ctx context.Context, db queryer, fn func(id int64, v []byte)) error {
-	return s.eachChunk(ctx, db, nil, func(c *vecChunk) {
+	err := s.eachChunk(ctx, db, nil, func(c *vecChunk) {
 		for i := 0; i < c.size; i++ {
 			if c.live(i) {
 				fn(c.id(i), c.vec(i))
 			}
 		}
 	})
+	if err != nil || !s.pending {
+		return err
+	}
+	rows, err := db.QueryContext(ctx, "SELECT id, v FROM vec_pending ORDER BY id")
+	if err != nil {
+		return fmt.Errorf("vector scan: %w", err)
+	}
+	defer rows.Close()
+	var id int64
+	var v sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&id, &v); err != nil {
+			return fmt.Errorf("vector scan: %w", err)
+		}
+		if len(v) != s.vecDim {
+			return fmt.Errorf("vector scan: pending vector of chunk %d has %d bytes, not %d", id, len(v), s.vecDim)
+		}
+		fn(id, v)
+	}
+	return rows.Err()
 }
 
 // appendUnit appends the int8 vector v (as bytes) as a unit float32

@@ -204,15 +204,19 @@ func (s *Store) keywordImpactScored(ctx context.Context, ix *impactIndex, terms 
 // when it has none or the table does not fit the list (which is then
 // scored whole: a damaged table costs speed, not results).
 func decodeSkips(it impactTerm) *postings.Skips {
-	n, k := binary.Uvarint(it.postings)
-	if k <= 0 || it.skips == nil {
-		return nil
-	}
 	sk := new(postings.Skips)
-	if !postings.DecodeSkips(sk, it.skips, int(min(n, 1<<31)), len(it.postings)) {
+	if !skipsOf(sk, it.postings, it.skips) {
 		return nil
 	}
 	return sk
+}
+
+// skipsOf decodes into sk the skip table of the list blob, reusing sk's
+// slices, and reports false when there is no usable table (see
+// decodeSkips).
+func skipsOf(sk *postings.Skips, blob, table []byte) bool {
+	n, k := binary.Uvarint(blob)
+	return k > 0 && table != nil && postings.DecodeSkips(sk, table, int(min(n, 1<<31)), len(blob))
 }
 
 // impactQuery is what keywordImpact reads before it scores.

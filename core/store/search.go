@@ -205,6 +205,17 @@ type Stats struct {
 	Problems               []Skip // files indexed with parse problems
 }
 
+// Counts returns the number of files and of chunks the index holds, as
+// Stats does, without reading the lists of Stats: those read the whole
+// files table, which cost an index run with nothing changed about 35 ms
+// at 16,673 files (issue 17).
+func (s *Store) Counts(ctx context.Context) (files, chunks int, err error) {
+	if err := s.db.QueryRowContext(ctx, "SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM chunks)").Scan(&files, &chunks); err != nil {
+		return 0, 0, fmt.Errorf("stats: %w", err)
+	}
+	return files, chunks, nil
+}
+
 // Stats counts what the index holds.
 func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	var st Stats

@@ -128,8 +128,10 @@ type Options struct {
 	// BusyTimeout is the lock wait; 0 means DefaultBusyTimeout.
 	BusyTimeout time.Duration
 	// Bulk tunes a private, freshly created file for a one-shot bulk load:
-	// no journal and no fsync until Close. Only for full rebuilds into a
-	// temporary file that is renamed into place afterwards.
+	// no journal and no fsync until Close, and FTS5's segments left
+	// unmerged until BuildImpact or Seal merges them in one pass (see
+	// mergeText). Only for full rebuilds into a temporary file that is
+	// renamed into place afterwards.
 	Bulk bool
 	// NoMmap makes a ReadOnly store read pages through SQLite's page cache
 	// (32 MB per connection) instead of mapping the file. A process that
@@ -157,7 +159,10 @@ type Store struct {
 	center   []float32 // vector centre (see vec.go), loaded on first use
 	vecMu    sync.Mutex
 	lists    *ivf.Lists // IVF centroids (see ivf.go), loaded on first use
-	imp      atomic.Pointer[impactIndex]
+	// pending: a Bulk store's vectors go to vec_pending until
+	// TrainVectorLists (see pendingVecSQL).
+	pending bool
+	imp     atomic.Pointer[impactIndex]
 	// meta is the meta table as a read-only store found it at Open (nil
 	// for a writer, which reads it afresh each time).
 	meta map[string]string
@@ -533,6 +538,11 @@ func (s *Store) init(ctx context.Context) error {
 		}
 		if err := s.migrate(ctx); err != nil {
 			return err
+		}
+		if s.opt.Bulk {
+			if _, err := s.db.ExecContext(ctx, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', 0)"); err != nil {
+				return fmt.Errorf("defer FTS5 merges: %w", err)
+			}
 		}
 	} else {
 		// A reader takes the whole meta table (about 1.5 KB) in one query:

@@ -2,11 +2,13 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"math/rand"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vaultctx/vaultctx/core/internal/ivf"
@@ -508,15 +510,26 @@ func TestVectorChunksFitPages(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 	r := rand.New(rand.NewSource(9))
-	var before int
-	s.db.QueryRow("PRAGMA page_count").Scan(&before)
+	// Pages in use: the staging tables TrainVectorLists drops leave
+	// theirs free.
+	used := func() int {
+		var pages, free int
+		s.db.QueryRow("PRAGMA page_count").Scan(&pages)
+		s.db.QueryRow("PRAGMA freelist_count").Scan(&free)
+		return pages - free
+	}
+	before := used()
 	fillVectors(t, s, clustered(r, 2240, 256, 8), 100)
+	// As a full run does: a Bulk store's vectors wait for it.
+	if _, err := s.TrainVectorLists(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if s.vecSlots != 56 {
 		t.Errorf("%d slots a chunk at 256 dimensions, want 56", s.vecSlots)
 	}
-	var chunks, pages int
+	var chunks int
 	s.db.QueryRow("SELECT count(*) FROM chunk_vecs_vector_chunks00").Scan(&chunks)
-	s.db.QueryRow("PRAGMA page_count").Scan(&pages)
+	pages := used()
 	// 2,240 vectors fill 40 chunks of 56; with an overflow page each they
 	// took 80 pages more. The rest of the growth: chunk rows, rowids, FTS5.
 	if chunks < 40 || pages-before > chunks+chunks/2+30 {
@@ -531,4 +544,100 @@ func TestVectorChunksFitPages(t *testing.T) {
 	if err := s.initVec(ctx); err != nil || s.vecSlots != ListChunk {
 		t.Errorf("a file without vec_chunk: %d slots, %v; want %d", s.vecSlots, err, ListChunk)
 	}
+}
+
+// TestBulkVectorsPending: a Bulk store keeps its vectors in vec_pending
+// (counted as vectors, and deleted with their chunks) until
+// TrainVectorLists, or Seal for a run that stopped before it, puts them
+// in chunk_vecs; the vector index is then the one a store that wrote
+// chunk_vecs directly trains, table for table.
+func TestBulkVectorsPending(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewSource(5))
+	// Enough vectors for lists, so that training runs on both.
+	vecs := clustered(r, MinTrain+700, 32, 40)
+	direct := mustOpen(t)
+	fillVectors(t, direct, vecs, 100)
+	if _, err := direct.TrainVectorLists(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, train := range []bool{true, false} {
+		path := filepath.Join(t.TempDir(), "bulk.db")
+		s, err := Open(ctx, path, Options{Bulk: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fillVectors(t, s, vecs, 100)
+		var pending int
+		s.db.QueryRow("SELECT count(*) FROM vec_pending").Scan(&pending)
+		if pending != len(vecs) {
+			t.Fatalf("%d vectors pending, want %d", pending, len(vecs))
+		}
+		if ids, err := s.ChunkIDsWithoutVectors(ctx); err != nil || len(ids) != 0 {
+			t.Fatalf("chunks without vectors while pending: %d, %v", len(ids), err)
+		}
+		if train {
+			if _, err := s.TrainVectorLists(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Seal(ctx); err != nil {
+			t.Fatal(err)
+		}
+		sealed, err := Open(ctx, path, Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sealed.Consistency(ctx, true); err != nil {
+			t.Errorf("train=%v: %v", train, err)
+		}
+		var left int
+		if err := sealed.db.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = 'vec_pending'").Scan(&left); err != nil || left != 0 {
+			t.Errorf("train=%v: vec_pending left in the sealed file (%d, %v)", train, left, err)
+		}
+		for _, table := range []string{"chunk_vec_lists", "chunk_vecs_rowids", "chunk_vecs_chunks", "chunk_vecs_vector_chunks00"} {
+			q := "SELECT * FROM " + table + " ORDER BY 1"
+			if a, b := dumpRows(t, direct.db, q), dumpRows(t, sealed.db, q); a != b {
+				t.Errorf("train=%v: %s differs from the directly written store's", train, table)
+			}
+		}
+		sealed.Close()
+	}
+	// A replaced file's pending vectors go with its chunks.
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "bulk.db"), Options{Bulk: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fillVectors(t, s, vecs[:300], 100)
+	fillVectorsAs(t, s, "f0", vecs[300:310]) // replaces f0.md's 100
+	var pending int
+	s.db.QueryRow("SELECT count(*) FROM vec_pending").Scan(&pending)
+	if pending != 210 {
+		t.Errorf("%d vectors pending after a replace, want 210", pending)
+	}
+}
+
+// dumpRows returns the rows of q, formatted, as one string.
+func dumpRows(tb testing.TB, db *sql.DB, q string) string {
+	tb.Helper()
+	rows, err := db.Query(q)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var b strings.Builder
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			tb.Fatal(err)
+		}
+		fmt.Fprintln(&b, vals...)
+	}
+	return b.String()
 }

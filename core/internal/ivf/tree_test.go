@@ -1,7 +1,9 @@
 package ivf
 
 import (
+	"cmp"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -189,5 +191,41 @@ func BenchmarkTreeAssign(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		tree.Assign(units)
+	}
+}
+
+// TestTreeNeighboursByScore: each list keeps the lists byScore puts
+// first (highest cosine, ties by the smaller list, -0 equal to 0), in
+// that order: the integer keys of tree sort as the comparison does.
+func TestTreeNeighboursByScore(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	units, _ := clusters(r, 4000, 16, 30)
+	l := KMeans(units, 90, nil)
+	// Ties: list 80 a copy of list 3, so every list scores both alike.
+	copy(l.Centroid(80), l.Centroid(3))
+	tree := l.tree(10, 40)
+	row := make([]float32, l.Len())
+	for i := 0; i < l.Len(); i++ {
+		l.dots(l.Centroid(i), l.C, row)
+		var order []int32
+		for j := 0; j < l.Len(); j++ {
+			if j != i {
+				order = append(order, int32(j))
+			}
+		}
+		slices.SortFunc(order, byScore[int32](row))
+		if got := tree.nb[i*tree.m : (i+1)*tree.m]; !slices.Equal(got, order[:tree.m]) {
+			t.Fatalf("list %d: neighbours %v, byScore %v", i, got, order[:tree.m])
+		}
+	}
+	scores := []float32{0.5, -0.5, 0, float32(math.Copysign(0, -1)), 1, -1, 0.25, 0.5, -0.25, 1e-30, -1e-30}
+	for a := range scores {
+		for b := range scores {
+			ka, kb := descKey(scores[a])<<32|uint64(a), descKey(scores[b])<<32|uint64(b)
+			want := cmp.Compare(byScore[int32](scores)(int32(a), int32(b)), 0)
+			if got := cmp.Compare(ka, kb); got != want {
+				t.Errorf("scores %v (%d) and %v (%d): keys compare %d, byScore %d", scores[a], a, scores[b], b, got, want)
+			}
+		}
 	}
 }

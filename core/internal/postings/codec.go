@@ -38,11 +38,17 @@ func Encode(ps []Posting) []byte {
 // the current block, so a whole index can be encoded while the chunks
 // stream past. The zero value is an empty list.
 type Encoder struct {
-	n    int
-	prev uint32
-	blk  []Posting
-	out  []byte
-	w    bitWriter
+	// LenOf, when set before the first Add, gives each chunk's length
+	// (tokens) and makes the Encoder build the list's skip table too
+	// (see Skips).
+	LenOf func(doc uint32) uint32
+	n     int
+	prev  uint32
+	blk   []Posting
+	out   []byte
+	w     bitWriter
+	skips []byte // the skip table's block entries (LenOf set)
+	last  uint32 // the last chunk id of the last block entered in skips
 }
 
 // Len returns the number of postings added.
@@ -62,6 +68,13 @@ func (e *Encoder) flushBlock() {
 	if n == 0 {
 		return
 	}
+	start := len(e.out)
+	defer func() {
+		if e.LenOf != nil {
+			e.skipEntry(len(e.out) - start)
+		}
+		e.blk = e.blk[:0]
+	}()
 	var vals [5][BlockLen]uint32
 	for i, p := range e.blk {
 		vals[0][i] = p.Doc - e.prev
@@ -95,7 +108,7 @@ func (e *Encoder) flushBlock() {
 			}
 		}
 		if w > 1 {
-			if k, c := riceCost(vals[f][:n]); c < best {
+			if k, c := riceCost(vals[f][:n], uint8(w-2)); c < best {
 				best, m = c, riceFlag|k
 			}
 		}
@@ -130,7 +143,29 @@ func (e *Encoder) flushBlock() {
 		}
 	}
 	e.w.flush(&e.out)
-	e.blk = e.blk[:0]
+}
+
+// skipEntry adds the skip table entry (see BuildSkips) of the block in
+// e.blk, coded in bytes bytes.
+func (e *Encoder) skipEntry(bytes int) {
+	var pts [BlockLen]Corner
+	for i, p := range e.blk {
+		pts[i] = Corner{Text: p.TF[0] + p.TF[3], Section: p.TF[1], Heading: p.TF[2], Len: e.LenOf(p.Doc)}
+	}
+	last := e.blk[len(e.blk)-1].Doc
+	e.skips = appendSkip(e.skips, last-e.last, bytes, pts[:len(e.blk)])
+	e.last = last
+}
+
+// Skips returns the skip table of the list Finish returned, as BuildSkips
+// makes it from the list and LenOf; nil when LenOf is not set. Finish must
+// be called first.
+func (e *Encoder) Skips() []byte {
+	if e.LenOf == nil {
+		return nil
+	}
+	blocks := (e.n + BlockLen - 1) / BlockLen
+	return append(binary.AppendUvarint(make([]byte, 0, len(e.skips)+10), uint64(blocks)), e.skips...)
 }
 
 // Field modes besides a plain bit width. sparseFlag marks a frequency
@@ -156,11 +191,15 @@ func riceLen(v uint32, k uint8) int {
 	return riceEscape + 1 + 32
 }
 
-// riceCost returns the Rice parameter that codes vals in the fewest bits,
-// and that number of bits.
-func riceCost(vals []uint32) (uint8, int) {
+// riceCost returns the Rice parameter up to maxK (at most 16) that codes
+// vals in the fewest bits (the smallest such parameter), and that number
+// of bits. A block's field of width w needs no parameter above w-2: every
+// code of parameter k takes at least k+1 bits, so from k = w-1 on the
+// codes never take fewer bits than the plain w-bit field, which flushBlock
+// then keeps.
+func riceCost(vals []uint32, maxK uint8) (uint8, int) {
 	bestK, best := uint8(0), math.MaxInt
-	for k := uint8(0); k <= 16; k++ {
+	for k := uint8(0); k <= min(maxK, 16); k++ {
 		c := 0
 		for _, v := range vals {
 			c += riceLen(v, k)

@@ -88,7 +88,8 @@ func (s *IDSet) CountInBlocks(list []byte, sk *Skips, ids []uint32) (int64, erro
 		if p == len(ids) || ids[p] > sk.Last[b] {
 			continue
 		}
-		n, err := d.SeekNext(sk, b)
+		// Chunk ids alone: the frequencies are not counted.
+		n, err := d.SeekDocs(sk, b)
 		if err != nil {
 			return 0, err
 		}

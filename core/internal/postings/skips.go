@@ -2,6 +2,7 @@ package postings
 
 import (
 	"encoding/binary"
+	"math"
 	"slices"
 )
 
@@ -53,7 +54,8 @@ func (s *Skips) Len() int { return len(s.Last) }
 // block uvarint(last chunk id − previous block's last), uvarint(the
 // block's bytes), one byte of corner count and that many corners of four
 // uvarints (Text, Section, Heading, Len). It returns ErrCorrupt when blob
-// does not decode.
+// does not decode. An Encoder with LenOf set builds the same table while it
+// encodes (Encoder.Skips), without decoding the list again.
 func BuildSkips(blob []byte, lenOf func(doc uint32) uint32) ([]byte, error) {
 	var d Decoder
 	if err := d.Reset(blob); err != nil {
@@ -72,49 +74,110 @@ func BuildSkips(blob []byte, lenOf func(doc uint32) uint32) ([]byte, error) {
 		if n == 0 {
 			break
 		}
-		last := d.Docs[n-1]
-		out = binary.AppendUvarint(out, uint64(last-prevLast))
-		out = binary.AppendUvarint(out, uint64(d.pos-start))
-		prevLast = last
 		for i := 0; i < n; i++ {
 			pts[i] = Corner{Text: d.TFs[0][i] + d.TFs[3][i], Section: d.TFs[1][i], Heading: d.TFs[2][i], Len: lenOf(d.Docs[i])}
 		}
-		cs := blockCorners(pts[:n])
-		out = append(out, byte(len(cs)))
-		for _, c := range cs {
-			out = binary.AppendUvarint(out, uint64(c.Text))
-			out = binary.AppendUvarint(out, uint64(c.Section))
-			out = binary.AppendUvarint(out, uint64(c.Heading))
-			out = binary.AppendUvarint(out, uint64(c.Len))
-		}
+		out = appendSkip(out, d.Docs[n-1]-prevLast, d.pos-start, pts[:n])
+		prevLast = d.Docs[n-1]
 	}
 	return out, nil
 }
 
-// blockCorners sorts pts by length and bounds each of up to SkipCorners
-// equal groups by one corner, leaving out corners another dominates. It
-// reorders pts.
-func blockCorners(pts []Corner) []Corner {
-	slices.SortFunc(pts, func(a, b Corner) int { return int(a.Len) - int(b.Len) })
-	groups := min(SkipCorners, len(pts))
-	var cs []Corner
+// appendSkip appends to table the entry of a block of the given bytes whose
+// last chunk id is gap above the previous block's and whose postings'
+// corners are pts (reordered).
+func appendSkip(table []byte, gap uint32, bytes int, pts []Corner) []byte {
+	table = binary.AppendUvarint(table, uint64(gap))
+	table = binary.AppendUvarint(table, uint64(bytes))
+	var buf [SkipCorners]Corner
+	cs := blockCorners(pts, &buf)
+	table = append(table, byte(len(cs)))
+	for _, c := range cs {
+		table = binary.AppendUvarint(table, uint64(c.Text))
+		table = binary.AppendUvarint(table, uint64(c.Section))
+		table = binary.AppendUvarint(table, uint64(c.Heading))
+		table = binary.AppendUvarint(table, uint64(c.Len))
+	}
+	return table
+}
+
+// blockCorners bounds each of up to SkipCorners equal groups of pts (at
+// most BlockLen) in order of length, ties in the order of pts, by one
+// corner, and leaves out corners another dominates. The corners go to buf;
+// pts is not changed.
+//
+// The groups are found by selection rather than a sort (Hoare's FIND,
+// CACM 1961): on keys length<<8 | position, which are distinct, two
+// quickselects split them at the group boundaries in linear time; a
+// comparison sort of the structs took 6 µs of a 128-posting block, a
+// tenth of an impact build.
+func blockCorners(pts []Corner, buf *[SkipCorners]Corner) []Corner {
+	n := len(pts)
+	var keys [BlockLen]uint64
+	for i, p := range pts {
+		keys[i] = uint64(p.Len)<<8 | uint64(i)
+	}
+	groups := min(SkipCorners, n)
+	cs := buf[:0]
+	lo := 0
 	for g := 0; g < groups; g++ {
-		part := pts[g*len(pts)/groups : (g+1)*len(pts)/groups]
-		c := Corner{Len: part[0].Len}
-		for _, p := range part {
+		hi := (g + 1) * n / groups
+		if hi < n {
+			selectKeys(keys[lo:n], hi-lo)
+		}
+		c := Corner{Len: math.MaxUint32}
+		for _, k := range keys[lo:hi] {
+			p := pts[k&0xff]
 			c.Text, c.Section, c.Heading = max(c.Text, p.Text), max(c.Section, p.Section), max(c.Heading, p.Heading)
+			c.Len = min(c.Len, p.Len)
 		}
-		cs = append(cs, c)
+		// A later group has longer chunks; it adds nothing when an earlier
+		// corner's frequencies are as high.
+		if !slices.ContainsFunc(cs, func(k Corner) bool { return k.Text >= c.Text && k.Section >= c.Section && k.Heading >= c.Heading }) {
+			cs = append(cs, c)
+		}
+		lo = hi
 	}
-	// A later group has longer chunks; it adds nothing when an earlier
-	// corner's frequencies are as high.
-	kept := cs[:1]
-	for _, c := range cs[1:] {
-		if !slices.ContainsFunc(kept, func(k Corner) bool { return k.Text >= c.Text && k.Section >= c.Section && k.Heading >= c.Heading }) {
-			kept = append(kept, c)
+	return cs
+}
+
+// selectKeys reorders keys (distinct) so that keys[:k] are its k smallest,
+// in any order, 0 < k < len(keys).
+func selectKeys(keys []uint64, k int) {
+	lo, hi := 0, len(keys) // the k-th smallest lies in keys[lo:hi]
+	for hi-lo > 8 {
+		// Median of three as the pivot, then a Lomuto partition.
+		mid := lo + (hi-lo)/2
+		a, b, c := keys[lo], keys[mid], keys[hi-1]
+		pivot := max(min(a, b), min(max(a, b), c))
+		// Branch-free: each key is swapped to i, which moves on only
+		// past a key below the pivot (keys are below 2^40, so k - pivot
+		// wraps to a set top bit exactly then).
+		i := lo
+		for j := lo; j < hi; j++ {
+			k := keys[j]
+			keys[j] = keys[i]
+			keys[i] = k
+			i += int((k - pivot) >> 63)
+		}
+		// keys[lo:i] < pivot <= keys[i:hi]
+		switch {
+		case k < i:
+			hi = i
+		case k > i:
+			// The pivot itself is the smallest of keys[i:hi]: move it to i.
+			for j := i; j < hi; j++ {
+				if keys[j] == pivot {
+					keys[i], keys[j] = keys[j], keys[i]
+					break
+				}
+			}
+			lo = i + 1
+		default:
+			return
 		}
 	}
-	return kept
+	slices.Sort(keys[lo:hi])
 }
 
 // DecodeSkips decodes a BuildSkips table of a list of count postings whose

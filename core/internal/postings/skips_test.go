@@ -1,7 +1,9 @@
 package postings
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -236,4 +238,83 @@ func slicesContainsDoc(ps []Posting, d uint32) bool {
 		}
 	}
 	return false
+}
+
+// refCorners is blockCorners by a stable sort (the slow reference): the
+// postings in order of length, ties in their order, cut into up to
+// SkipCorners equal groups, each bounded by one corner, and the corners
+// another dominates left out.
+func refCorners(pts []Corner) []Corner {
+	sorted := slices.Clone(pts)
+	slices.SortStableFunc(sorted, func(a, b Corner) int { return cmp.Compare(a.Len, b.Len) })
+	groups := min(SkipCorners, len(sorted))
+	var kept []Corner
+	for g := 0; g < groups; g++ {
+		part := sorted[g*len(sorted)/groups : (g+1)*len(sorted)/groups]
+		c := Corner{Len: part[0].Len}
+		for _, p := range part {
+			c.Text, c.Section, c.Heading = max(c.Text, p.Text), max(c.Section, p.Section), max(c.Heading, p.Heading)
+		}
+		if !slices.ContainsFunc(kept, func(k Corner) bool { return k.Text >= c.Text && k.Section >= c.Section && k.Heading >= c.Heading }) {
+			kept = append(kept, c)
+		}
+	}
+	return kept
+}
+
+// TestBlockCornersReference: the selection of blockCorners gives the
+// corners of the sort, for blocks of every size with few and many
+// distinct lengths (ties at the group boundaries), and leaves pts as it
+// was.
+func TestBlockCornersReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for trial := 0; trial < 3000; trial++ {
+		n := 1 + r.IntN(BlockLen)
+		lens := []int{1, 3, 50, 1000}[trial%4]
+		pts := make([]Corner, n)
+		for i := range pts {
+			pts[i] = Corner{Text: uint32(r.IntN(8)), Section: uint32(r.IntN(3)), Heading: uint32(r.IntN(2)), Len: 1 + uint32(r.IntN(lens))}
+		}
+		if trial%7 == 0 { // sorted and reverse-sorted blocks
+			slices.SortFunc(pts, func(a, b Corner) int { return cmp.Compare(a.Len, b.Len) * (1 - 2*(trial%2)) })
+		}
+		was := slices.Clone(pts)
+		var buf [SkipCorners]Corner
+		got, want := blockCorners(pts, &buf), refCorners(pts)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d, %d postings: corners %v, want %v", trial, n, got, want)
+		}
+		if !slices.Equal(pts, was) {
+			t.Fatalf("trial %d: blockCorners changed pts", trial)
+		}
+	}
+}
+
+// TestEncoderSkips: the skip table an Encoder builds while it encodes is
+// BuildSkips' table of the list it returns.
+func TestEncoderSkips(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range []int{0, 1, 127, 128, 129, 1000, 5000} {
+		ps, blob, lenOf := skipList(r, n, 40)
+		e := Encoder{LenOf: lenOf}
+		for _, p := range ps {
+			e.Add(p)
+		}
+		if got := e.Finish(); !slices.Equal(got, blob) {
+			t.Fatalf("n=%d: the Encoder with LenOf encodes another list", n)
+		}
+		want, err := BuildSkips(blob, lenOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Skips(); !slices.Equal(got, want) {
+			t.Fatalf("n=%d: Encoder.Skips differs from BuildSkips (%d and %d bytes)", n, len(got), len(want))
+		}
+	}
+	var e Encoder
+	e.Add(Posting{Doc: 1, TF: [4]uint32{1}})
+	e.Finish()
+	if e.Skips() != nil {
+		t.Error("Skips without LenOf is not nil")
+	}
 }
