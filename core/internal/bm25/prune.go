@@ -194,28 +194,23 @@ func (s *Scorer) prunedRange(lists []List, skips []*postings.Skips, ubs [][]floa
 	if t.dead != nil && t.dead.Len() == 0 {
 		t.dead = nil
 	}
-	var ls []*plist
+	wk := getRangeWork(win, len(lists))
+	ls := wk.ls[:0]
 	for i, l := range lists {
 		if len(l.Postings) == 0 {
 			continue
 		}
-		pl := &plist{idf: l.IDF, sk: skips[i], ub: ubs[i], cb: -1}
+		pl := wk.plist(len(ls))
+		pl.idf, pl.sk, pl.ub, pl.cb = l.IDF, skips[i], ubs[i], -1
 		if err := pl.dec.Reset(l.Postings); err != nil {
-			return 0, err
+			return 0, err // wk is dropped: its acc may not be all zero
 		}
 		ls = append(ls, pl)
 	}
-	acc := make([]float64, win)
-	touched := make([]uint64, (win+63)/64)
-	// Written once before the first window reads them: memory fresh from
-	// the OS is mapped read-only to the zero page on a first read, and the
-	// first += then faults again to copy it, flushing the TLB of every
-	// CPU the process runs on. A search lives for one query, so each of
-	// acc's 16 pages took both faults.
-	clear(acc)
-	clear(touched)
-	order := make([]*plist, 0, len(ls)) // skip-table lists by window bound
-	var nonEss []*plist                 // by descending window bound
+	wk.ls = ls
+	acc, touched := wk.acc, wk.touched
+	order := wk.order[:0]   // skip-table lists by window bound
+	nonEss := wk.nonEss[:0] // by descending window bound
 	for lo := from; lo < to; lo += win {
 		hi := min(lo+win, to)
 		theta := theta0
@@ -313,7 +308,72 @@ func (s *Scorer) prunedRange(lists []List, skips []*postings.Skips, ubs [][]floa
 	for _, l := range ls {
 		skipped += len(l.ub) - l.decoded
 	}
+	wk.order, wk.nonEss = order, nonEss
+	putRangeWork(wk)
 	return skipped, nil
+}
+
+// rangeWork is the memory of one prunedRange call: the accumulator and its
+// touched bits (all zero between calls), the lists' states and the
+// orderings of them. rangePool keeps it between calls, so that a process
+// that searches many times (a benchmark, the calibration after an index
+// run, a long-lived reader) stops allocating 40-100 KB per search, most of
+// it acc's and the decoders' (2.5 KiB a list).
+type rangeWork struct {
+	acc           []float64 // win entries
+	touched       []uint64  // a bit per entry of acc
+	pls           []*plist  // every plist made so far, reused in order
+	ls            []*plist
+	order, nonEss []*plist
+}
+
+// rangePool holds *rangeWork.
+var rangePool sync.Pool
+
+// getRangeWork returns a rangeWork whose acc has win entries, all zero,
+// with room for lists plists.
+func getRangeWork(win int64, lists int) *rangeWork {
+	wk, _ := rangePool.Get().(*rangeWork)
+	if wk == nil {
+		wk = new(rangeWork)
+	}
+	if int64(len(wk.acc)) != win {
+		wk.acc = make([]float64, win)
+		wk.touched = make([]uint64, (win+63)/64)
+		// Written once before the first window reads them: memory fresh
+		// from the OS is mapped read-only to the zero page on a first
+		// read, and the first += then faults again to copy it, flushing
+		// the TLB of every CPU the process runs on. A search process lives
+		// for one query, so each of acc's 16 pages took both faults.
+		clear(wk.acc)
+		clear(wk.touched)
+	}
+	wk.ls = slices.Grow(wk.ls[:0], lists)
+	return wk
+}
+
+// plist returns the i-th plist of wk, made on first use, with its
+// per-call state reset and its slices' memory kept.
+func (wk *rangeWork) plist(i int) *plist {
+	for len(wk.pls) <= i {
+		wk.pls = append(wk.pls, new(plist))
+	}
+	l := wk.pls[i]
+	l.bi, l.bj, l.n, l.i, l.done, l.wub, l.ess = 0, 0, 0, 0, false, 0, false
+	l.docs, l.cs, l.p, l.c, l.decoded = l.docs[:0], l.cs[:0], 0, 0, 0
+	return l
+}
+
+// putRangeWork returns wk, whose acc and touched are all zero, to
+// rangePool, without the references to this call's lists.
+func putRangeWork(wk *rangeWork) {
+	for _, l := range wk.ls {
+		l.sk, l.ub, l.dec = nil, nil, postings.Decoder{}
+	}
+	clear(wk.ls)
+	clear(wk.order[:cap(wk.order)])
+	clear(wk.nonEss[:cap(wk.nonEss)])
+	rangePool.Put(wk)
 }
 
 // check decides whether chunk d, whose essential parts (and extra) sum to
