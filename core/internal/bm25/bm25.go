@@ -233,7 +233,7 @@ func cursors(lists []List) ([]*cursor, error) {
 // chunk id below hi (ids at or above lo: the windows come in order), and
 // leaves c at the first posting past the window.
 func (c *cursor) score(t *term, acc []float64, lo, hi int64) error {
-	w, norm, lens, dead, part, base := t.w, t.norm, t.lens, t.dead, t.part, t.base
+	w, norm, dead, part, base := t.w, t.norm, t.dead, t.part, t.base
 	for !c.done {
 		if c.i == c.n {
 			n, err := c.dec.Next()
@@ -252,11 +252,12 @@ func (c *cursor) score(t *term, acc []float64, lo, hi int64) error {
 			if dead != nil && dead.Has(doc) {
 				continue
 			}
-			var dl float64
-			if part == nil {
-				dl = lens.Len(doc)
-			} else {
-				dl = postings.PartLength(part, base, doc)
+			dl, ok := 0.0, false
+			if part != nil {
+				dl, ok = postings.PartByte(part, base, doc)
+			}
+			if !ok {
+				dl = t.length(doc)
 			}
 			acc[int64(doc)-lo] += contrib(&w, c.idf, norm, dl, tfs[0][c.i], tfs[1][c.i], tfs[2][c.i], tfs[3][c.i])
 		}

@@ -456,33 +456,25 @@ func (l *plist) lookup(t *term, d uint32) (float64, error) {
 
 // part returns the part of posting i of dec's block, for chunk d.
 func (l *plist) part(t *term, i int, d uint32) float64 {
-	var dl float64
-	if t.part == nil {
-		dl = t.lens.Len(d)
-	} else {
-		dl = postings.PartLength(t.part, t.base, d)
-	}
 	tfs := &l.dec.TFs
-	return contrib(&t.w, l.idf, t.norm, dl, tfs[0][i], tfs[1][i], tfs[2][i], tfs[3][i])
+	return contrib(&t.w, l.idf, t.norm, t.length(d), tfs[0][i], tfs[1][i], tfs[2][i], tfs[3][i])
+}
+
+// length returns chunk d's length: from the window's part when there is
+// one (the scorers' loops try postings.PartByte first, which inlines),
+// else from the Lengths.
+func (t *term) length(d uint32) float64 {
+	if t.part == nil {
+		return t.lens.Len(d)
+	}
+	return postings.PartLength(t.part, t.base, d)
 }
 
 // essential decodes l's postings in [lo, hi) into acc (marking touched)
 // and, with keep, into l.docs and l.cs, for check's sums in list order.
 func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64, keep bool) error {
-	l.docs, l.cs, l.p, l.bj = l.docs[:0], l.cs[:0], 0, l.bi
-	add := func(i int) {
-		d := l.dec.Docs[i]
-		if t.dead != nil && t.dead.Has(d) {
-			return
-		}
-		c := l.part(t, i, d)
-		j := int64(d) - lo
-		acc[j] += c
-		touched[j>>6] |= 1 << (j & 63)
-		if keep {
-			l.docs, l.cs = append(l.docs, d), append(l.cs, c)
-		}
-	}
+	l.p, l.bj = 0, l.bi
+	l.docs, l.cs = l.docs[:0], l.cs[:0]
 	if l.sk == nil {
 		for !l.done {
 			if l.i == l.n {
@@ -493,14 +485,9 @@ func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64
 				l.n, l.i, l.done = n, 0, n == 0
 				continue
 			}
-			for ; l.i < l.n; l.i++ {
-				d := int64(l.dec.Docs[l.i])
-				if d >= hi {
-					return nil
-				}
-				if d >= lo { // a range after the first starts past ids below lo
-					add(l.i)
-				}
+			// A range after the first starts past ids below lo.
+			if l.i = l.add(t, acc, touched, lo, hi, l.i, keep); l.i < l.n {
+				return nil
 			}
 		}
 		return nil
@@ -517,12 +504,48 @@ func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64
 		} else if err := l.dec.DecodeTFs(); err != nil { // a lookup's block: ids only
 			return err
 		}
-		docs := &l.dec.Docs
-		for i := 0; i < l.n; i++ {
-			if d := int64(docs[i]); d >= lo && d < hi {
-				add(i)
-			}
-		}
+		l.add(t, acc, touched, lo, hi, 0, keep)
 	}
 	return nil
+}
+
+// add scores the postings of dec's block from index from on whose chunk
+// ids lie in [lo, hi) into acc (marking touched) and, with keep, appends
+// them to l.docs and l.cs. It returns the index of the first posting at
+// or past hi (l.n when there is none).
+//
+// It is the inner loop of a search: the kept parts grow in locals, stored
+// back once (appending to l's fields took a GC write barrier per posting
+// while a collection ran), and a length is read with postings.PartByte,
+// which inlines, before any call.
+func (l *plist) add(t *term, acc []float64, touched []uint64, lo, hi int64, from int, keep bool) int {
+	w, idf, norm, dead, part, base := t.w, l.idf, t.norm, t.dead, t.part, t.base
+	docs, cs := l.docs, l.cs
+	ds, tfs := &l.dec.Docs, &l.dec.TFs
+	i := from
+	for ; i < l.n; i++ {
+		d := ds[i]
+		if int64(d) >= hi {
+			break
+		}
+		if int64(d) < lo || (dead != nil && dead.Has(d)) {
+			continue
+		}
+		dl, ok := 0.0, false
+		if part != nil {
+			dl, ok = postings.PartByte(part, base, d)
+		}
+		if !ok {
+			dl = t.length(d)
+		}
+		c := contrib(&w, idf, norm, dl, tfs[0][i], tfs[1][i], tfs[2][i], tfs[3][i])
+		j := int64(d) - lo
+		acc[j] += c
+		touched[j>>6] |= 1 << (j & 63)
+		if keep {
+			docs, cs = append(docs, d), append(cs, c)
+		}
+	}
+	l.docs, l.cs = docs, cs
+	return i
 }
