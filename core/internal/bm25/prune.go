@@ -64,6 +64,10 @@ type plist struct {
 	bj  int             // block of the chunk being checked (non-essential)
 	cb  int             // block held by dec, -1 for none
 	n   int             // postings in dec's block
+	// at is where lookup searches dec's block from: the postings before
+	// it hold chunk ids below the last one looked up there (lookups come
+	// in increasing id order), 0 after the block is decoded.
+	at int
 	// Without a skip table: the next posting of dec's block, and the end.
 	i    int
 	done bool
@@ -359,7 +363,7 @@ func (wk *rangeWork) plist(i int) *plist {
 		wk.pls = append(wk.pls, new(plist))
 	}
 	l := wk.pls[i]
-	l.bi, l.bj, l.n, l.i, l.done, l.wub, l.ess = 0, 0, 0, 0, false, 0, false
+	l.bi, l.bj, l.n, l.i, l.done, l.wub, l.ess, l.at = 0, 0, 0, 0, false, 0, false, 0
 	l.docs, l.cs, l.p, l.c, l.decoded = l.docs[:0], l.cs[:0], 0, 0, 0
 	return l
 }
@@ -441,10 +445,10 @@ func (l *plist) lookup(t *term, d uint32) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
-		l.cb, l.n = l.bj, n
+		l.cb, l.n, l.at = l.bj, n, 0
 		l.decoded++
 	}
-	i, found := slices.BinarySearch(l.dec.Docs[:l.n], d)
+	i, found := l.search(d)
 	if !found || (t.dead != nil && t.dead.Has(d)) {
 		return 0, nil
 	}
@@ -452,6 +456,27 @@ func (l *plist) lookup(t *term, d uint32) (float64, error) {
 		return 0, err
 	}
 	return l.part(t, i, d), nil
+}
+
+// search returns the index of the first posting of dec's block with a
+// chunk id at or above d, and whether that id is d, as slices.BinarySearch
+// over the block does. The checks of a window look chunks up in
+// increasing order, so it searches from l.at, galloping (Bentley and Yao,
+// 1976) before it bisects: the next chunk checked is mostly a few postings
+// on, where a bisection of the whole block took seven probes.
+func (l *plist) search(d uint32) (int, bool) {
+	docs := l.dec.Docs[:l.n]
+	lo := l.at
+	if lo > 0 && docs[lo-1] >= d {
+		lo = 0 // an earlier chunk than the last: search the whole block
+	}
+	hi := lo
+	for step := 1; hi < len(docs) && docs[hi] < d; step *= 2 {
+		lo, hi = hi+1, hi+step
+	}
+	i, found := slices.BinarySearch(docs[lo:min(hi+1, len(docs))], d)
+	l.at = lo + i
+	return lo + i, found
 }
 
 // part returns the part of posting i of dec's block, for chunk d.
@@ -499,7 +524,7 @@ func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64
 			if err != nil {
 				return err
 			}
-			l.cb, l.n = b, n
+			l.cb, l.n, l.at = b, n, 0
 			l.decoded++
 		} else if err := l.dec.DecodeTFs(); err != nil { // a lookup's block: ids only
 			return err

@@ -214,3 +214,29 @@ func TestPrunedReusesWork(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchMatchesBinarySearch: plist.search finds what
+// slices.BinarySearch over the block finds, for lookups in increasing
+// order (the checks of a window), in any order, and after a new block.
+func TestSearchMatchesBinarySearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 28))
+	var l plist
+	for round := 0; round < 2000; round++ {
+		if round%20 == 0 {
+			l.n, l.at = 1+r.IntN(postings.BlockLen), 0
+			d := uint32(r.IntN(50))
+			for i := range l.n {
+				d += 1 + uint32(r.IntN(6))
+				l.dec.Docs[i] = d
+			}
+		}
+		d := uint32(r.IntN(int(l.dec.Docs[l.n-1]) + 10))
+		if round%3 != 0 && l.at > 0 {
+			d = l.dec.Docs[l.at-1] + uint32(r.IntN(12)) // increasing
+		}
+		wi, wf := slices.BinarySearch(l.dec.Docs[:l.n], d)
+		if i, f := l.search(d); i != wi || f != wf {
+			t.Fatalf("round %d: search(%d) = %d, %t; BinarySearch %d, %t (block of %d)", round, d, i, f, wi, wf, l.n)
+		}
+	}
+}
