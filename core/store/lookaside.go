@@ -40,10 +40,10 @@ import "C"
 // about 12 fresh pages per connection. A search or hook is a process that
 // lives for one query and opens two read-only connections; each fresh page
 // is a page fault it pays for (on this project's VMs 10-20 µs each, see
-// the README's "Start-up, exit and the page cache"). A reader prepares a
-// few dozen statements, which a 4.8 KiB lookaside and malloc serve as well.
-// The indexer's connection, which allocates all run long, keeps SQLite's
-// default.
+// docs/bench-history.md, "Start-up, exit and the page cache"). A reader
+// prepares a few dozen statements, which a 4.8 KiB lookaside and malloc
+// serve as well. The indexer's connection, which allocates all run long,
+// keeps SQLite's default.
 func configLookaside() bool {
 	return C.vaultctx_lookaside_config() == C.SQLITE_OK
 }
