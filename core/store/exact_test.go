@@ -93,7 +93,7 @@ func TestExactLegMatchesUnstemmedFTS5(t *testing.T) {
 	scanned := 0
 	for _, q := range queries {
 		terms, exact := ftsquery.Terms(q), ftsquery.ExactTerms(q)
-		_, byScan, err := s.exactSplit(ctx, ix, terms, exact)
+		_, byScan, err := s.exactSplit(ctx, ix, nil, terms, exact)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +165,7 @@ func checkExactLeg(t *testing.T, s *Store, ix *impactIndex, queries []string) ma
 	var matched, stemmedOnly, rows int
 	for _, q := range queries {
 		terms, exact := ftsquery.Terms(q), ftsquery.ExactTerms(q)
-		stemmed, leg, err := s.exactSplit(ctx, ix, terms, exact)
+		stemmed, leg, err := s.exactSplit(ctx, ix, nil, terms, exact)
 		if err != nil {
 			t.Fatalf("exactSplit(%q): %v", q, err)
 		}
@@ -240,7 +240,7 @@ func TestExactLegBound(t *testing.T) {
 	put(t, s, "one.md", "only here: getWidget")
 	split := func(q string, want bool) {
 		t.Helper()
-		stemmed, leg, err := s.exactSplit(ctx, nil, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		stemmed, leg, err := s.exactSplit(ctx, nil, nil, ftsquery.Terms(q), ftsquery.ExactTerms(q))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -358,11 +358,11 @@ func TestExactScanAfterDelta(t *testing.T) {
 		scanned := 0
 		for _, q := range queries {
 			terms, exact := ftsquery.Terms(q), ftsquery.ExactTerms(q)
-			_, byScan, err := s.exactSplit(ctx, ix, terms, exact)
+			_, byScan, err := s.exactSplit(ctx, ix, nil, terms, exact)
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, byRead, err := s.exactSplit(ctx, nil, terms, exact)
+			_, byRead, err := s.exactSplit(ctx, nil, nil, terms, exact)
 			if err != nil {
 				t.Fatal(err)
 			}

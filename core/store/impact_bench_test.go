@@ -32,7 +32,7 @@ func BenchmarkKeywordHits(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		q := qs[i%len(qs)]
-		terms, exact, err := s.exactSplit(ctx, ix, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		terms, exact, err := s.exactSplit(ctx, ix, nil, ftsquery.Terms(q), ftsquery.ExactTerms(q))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func BenchmarkKeywordPhases(b *testing.B) {
 		q := qs[i%len(qs)]
 		var t [6]time.Time
 		t[0] = time.Now()
-		terms, exact, err := s.exactSplit(ctx, ix, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		terms, exact, err := s.exactSplit(ctx, ix, nil, ftsquery.Terms(q), ftsquery.ExactTerms(q))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func BenchmarkKeywordPhases(b *testing.B) {
 			continue
 		}
 		t[1] = time.Now()
-		iq, err := s.impactQuery(ctx, ix, terms)
+		iq, err := s.impactQuery(ctx, ix, nil, terms)
 		if err != nil || iq.nRow == 0 {
 			b.Fatal(err)
 		}
@@ -192,11 +192,11 @@ func BenchmarkScoreLists(b *testing.B) {
 	var ps []prepared
 	w := DefaultColumnWeights
 	for _, q := range benchQueries(b, s, 200) {
-		terms, exact, err := s.exactSplit(ctx, ix, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		terms, exact, err := s.exactSplit(ctx, ix, nil, ftsquery.Terms(q), ftsquery.ExactTerms(q))
 		if err != nil || len(terms) == 0 {
 			continue
 		}
-		iq, err := s.impactQuery(ctx, ix, terms)
+		iq, err := s.impactQuery(ctx, ix, nil, terms)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -260,7 +260,7 @@ func BenchmarkExactLeg(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		q := qs[i%len(qs)]
 		start := time.Now()
-		_, leg, err := s.exactSplit(ctx, ix, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		_, leg, err := s.exactSplit(ctx, ix, nil, ftsquery.Terms(q), ftsquery.ExactTerms(q))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -163,7 +163,7 @@ func eachImpactQuery(t *testing.T, s *Store, queries []string, fn func(ix *impac
 		t.Fatalf("loadImpact = %v, %v; want an index", ix, err)
 	}
 	for _, q := range queries {
-		terms, exact, err := s.exactSplit(ctx, ix, ftsquery.Terms(q), ftsquery.ExactTerms(q))
+		terms, exact, err := s.exactSplit(ctx, ix, nil, ftsquery.Terms(q), ftsquery.ExactTerms(q))
 		if err != nil {
 			t.Fatal(err)
 		}

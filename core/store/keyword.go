@@ -35,11 +35,62 @@ type impactIndex struct {
 	lens postings.Lengths
 }
 
+// searchStats is what a keyword search reads of the file before it looks
+// at any term, read in one statement (readSearchStats) so that a search
+// pays one SQLite round trip for it instead of five, and sees one
+// snapshot: the impact index's meta keys, FTS5's averages record (N and
+// each column's total tokens, as ftsAverages reads them), the largest
+// chunk id, the dead chunks impact_gone was counted against, and whether
+// any chunk is dead.
+type searchStats struct {
+	built, delta string   // meta impact_max_id and impact_delta_max, "" when unset
+	nRow         int64    // FTS5's N
+	totals       []uint64 // FTS5's total tokens per column
+	maxChunk     int64    // max(chunks.id), 0 for none
+	goneDead     string   // meta impact_gone_dead, "" when unset
+	anyDead      bool     // impact_dead holds a chunk (or the file may have no such table)
+}
+
+// searchStatsSQL reads searchStats; searchStatsNoDead is it for a file
+// without impact_dead (written before the impact index), which then
+// reports anyDead so that the search reads impact_dead as it always did.
+const (
+	searchStatsSQL = `SELECT coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), ''),
+		coalesce((SELECT value FROM meta WHERE key = 'impact_delta_max'), ''),
+		(SELECT block FROM chunks_fts_data WHERE id = 1),
+		(SELECT coalesce(max(id), 0) FROM chunks),
+		coalesce((SELECT value FROM meta WHERE key = 'impact_gone_dead'), ''),
+		EXISTS (SELECT 1 FROM impact_dead)`
+	searchStatsNoDead = `SELECT coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), ''),
+		coalesce((SELECT value FROM meta WHERE key = 'impact_delta_max'), ''),
+		(SELECT block FROM chunks_fts_data WHERE id = 1),
+		(SELECT coalesce(max(id), 0) FROM chunks),
+		coalesce((SELECT value FROM meta WHERE key = 'impact_gone_dead'), ''),
+		1`
+)
+
+// readSearchStats reads the searchStats of one keyword search.
+func (s *Store) readSearchStats(ctx context.Context) (*searchStats, error) {
+	st := new(searchStats)
+	var avg []byte
+	scan := func(q string) error {
+		return s.db.QueryRowContext(ctx, q).Scan(&st.built, &st.delta, &avg, &st.maxChunk, &st.goneDead, &st.anyDead)
+	}
+	err := scan(searchStatsSQL)
+	if err != nil && strings.Contains(err.Error(), "no such table") {
+		err = scan(searchStatsNoDead)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("search statistics: %w", err)
+	}
+	if st.nRow, st.totals, err = parseAverages(avg); err != nil {
+		return nil, fmt.Errorf("search statistics: %w", err)
+	}
+	return st, nil
+}
+
 // loadImpact returns the impact index, or nil when the file has none (an
-// older file, or a corpus without common terms). The chunk lengths are kept
-// between calls; the meta keys are read every time (not from the snapshot
-// of a read-only store), so a reader that stays open across a rebuild or a
-// delta update picks it up.
+// older file, or a corpus without common terms); see loadImpactAt.
 func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 	var built, delta string
 	err := s.db.QueryRowContext(ctx, `SELECT coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), ''),
@@ -50,6 +101,15 @@ func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 		}
 		return nil, fmt.Errorf("load impact index: %w", err)
 	}
+	return s.loadImpactAt(ctx, built, delta)
+}
+
+// loadImpactAt is loadImpact given the meta values impact_max_id (built)
+// and impact_delta_max (delta) of the search. The chunk lengths are kept
+// between calls; the meta keys are read for every search (not from the
+// snapshot of a read-only store), so a reader that stays open across a
+// rebuild or a delta update picks it up.
+func (s *Store) loadImpactAt(ctx context.Context, built, delta string) (*impactIndex, error) {
 	maxID, _ := strconv.ParseInt(built, 10, 64)
 	if maxID <= 0 {
 		return nil, nil
@@ -61,6 +121,7 @@ func (s *Store) loadImpact(ctx context.Context) (*impactIndex, error) {
 	}
 	ix := &impactIndex{maxID: maxID, deltaID: deltaID, lens: postings.Lengths{MaxID: maxID}}
 	var hasDelta, hasSkips int
+	var err error
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE name = 'impact_delta'), count(*) FILTER (WHERE name = 'impact_skips')
 		FROM sqlite_schema WHERE name IN ('impact_delta', 'impact_skips')`).Scan(&hasDelta, &hasSkips); err != nil {
 		return nil, fmt.Errorf("load impact index: %w", err)
@@ -143,16 +204,18 @@ func (s *Store) keywordImpact(ctx context.Context, ix *impactIndex, terms []stri
 // impactScoring are keywordImpactScored's options: exhaustive scores every
 // posting (bm25.Scorer.Exhaustive), and skipped, when set, receives the
 // number of blocks the pruned scorer left undecoded. Tests and benchmarks
-// compare the two scorers through it.
+// compare the two scorers through it. stats are the search's statistics
+// when KeywordHits has read them (nil: read them).
 type impactScoring struct {
 	exhaustive bool
 	skipped    *int
+	stats      *searchStats
 }
 
 // keywordImpactScored is keywordImpact scored as opt says.
 func (s *Store) keywordImpactScored(ctx context.Context, ix *impactIndex, terms []string, exact *exactLeg, k int, w [3]float64, opt impactScoring) ([]Hit, error) {
 	wrap := func(err error) error { return fmt.Errorf("keyword search: %w", err) }
-	q, err := s.impactQuery(ctx, ix, terms)
+	q, err := s.impactQuery(ctx, ix, opt.stats, terms)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -245,18 +308,24 @@ type impactTerm struct {
 	skips    []byte // the skip table of postings, nil when the file has none
 }
 
-// impactQuery reads FTS5's statistics, the dead chunks and the stored
-// lists of the phrases of terms that are single tokens.
-func (s *Store) impactQuery(ctx context.Context, ix *impactIndex, terms []string) (*impactQuery, error) {
-	nRow, totals, err := s.ftsAverages(ctx)
-	if err != nil || nRow == 0 {
-		return &impactQuery{}, err
+// impactQuery reads the dead chunks and the stored lists of the phrases
+// of terms that are single tokens; st holds the search's statistics (nil:
+// read them now).
+func (s *Store) impactQuery(ctx context.Context, ix *impactIndex, st *searchStats, terms []string) (*impactQuery, error) {
+	if st == nil {
+		var err error
+		if st, err = s.readSearchStats(ctx); err != nil {
+			return nil, err
+		}
 	}
-	q := &impactQuery{nRow: nRow, surface: make([]string, len(terms))}
-	for _, t := range totals {
+	if st.nRow == 0 {
+		return &impactQuery{}, nil
+	}
+	q := &impactQuery{nRow: st.nRow, surface: make([]string, len(terms))}
+	for _, t := range st.totals {
 		q.avgdl += float64(t)
 	}
-	q.avgdl /= float64(nRow)
+	q.avgdl /= float64(st.nRow)
 	var lookup []string
 	for i, t := range terms {
 		if w, ok := ftsquery.SingleToken(t); ok {
@@ -264,22 +333,20 @@ func (s *Store) impactQuery(ctx context.Context, ix *impactIndex, terms []string
 			lookup = append(lookup, w)
 		}
 	}
-	var maxID int64
-	var goneDead string
-	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(id), 0),
-		coalesce((SELECT value FROM meta WHERE key = 'impact_gone_dead'), '') FROM chunks`).Scan(&maxID, &goneDead); err != nil {
-		return nil, err
+	if st.anyDead {
+		var err error
+		if q.dead, err = s.impactDead(ctx); err != nil {
+			return nil, err
+		}
 	}
-	if q.dead, err = s.impactDead(ctx); err != nil {
-		return nil, err
-	}
-	q.newer = maxID > ix.deltaID
+	q.newer = st.maxChunk > ix.deltaID
 	// impact_gone counts each term's dead postings while impact_dead is
 	// as countGone saw it; otherwise the lists are decoded to count them.
 	q.counted = q.dead.Len() == 0
-	if c, err := strconv.ParseInt(goneDead, 10, 64); err == nil && c == int64(q.dead.Len()) {
+	if c, err := strconv.ParseInt(st.goneDead, 10, 64); err == nil && c == int64(q.dead.Len()) {
 		q.counted = true
 	}
+	var err error
 	q.byForm, err = s.storedTerms(ctx, ix, lookup, q.counted && q.dead.Len() > 0)
 	return q, err
 }
@@ -513,15 +580,17 @@ func (s *Store) ftsScores(ctx context.Context, w [3]float64, match string, after
 // its stemmed match is its match as written, and FTS5's instance counts
 // of it are the counts (exactScan). The leg is the same either way
 // (TestExactLegMatchesUnstemmedFTS5 checks both).
-func (s *Store) exactSplit(ctx context.Context, ix *impactIndex, terms, exact []string) (stemmed []string, leg *exactLeg, err error) {
+func (s *Store) exactSplit(ctx context.Context, ix *impactIndex, st *searchStats, terms, exact []string) (stemmed []string, leg *exactLeg, err error) {
 	if len(exact) == 0 {
 		return terms, nil, nil
 	}
 	wrap := func(err error) error { return fmt.Errorf("exact terms: %w", err) }
-	nRow, totals, err := s.ftsAverages(ctx)
-	if err != nil {
-		return nil, nil, wrap(err)
+	if st == nil {
+		if st, err = s.readSearchStats(ctx); err != nil {
+			return nil, nil, wrap(err)
+		}
 	}
+	nRow, totals := st.nRow, st.totals
 	if nRow == 0 {
 		return terms, nil, nil
 	}
@@ -581,7 +650,7 @@ func (s *Store) exactSplit(ctx context.Context, ix *impactIndex, terms, exact []
 	if len(scanned) > 0 {
 		err := s.exactScan(ctx, cand, scanned, leg)
 		if errors.Is(err, errNoPhraseScan) && ix != nil {
-			return s.exactSplit(ctx, nil, terms, exact) // a build without FTS5's API: read the texts
+			return s.exactSplit(ctx, nil, st, terms, exact) // a build without FTS5's API: read the texts
 		}
 		if err != nil {
 			return nil, nil, wrap(err)
@@ -870,11 +939,20 @@ func (s *Store) impactDead(ctx context.Context) (postings.IDSet, error) {
 func (s *Store) ftsAverages(ctx context.Context) (int64, []uint64, error) {
 	var b []byte
 	err := s.db.QueryRowContext(ctx, "SELECT block FROM chunks_fts_data WHERE id = 1").Scan(&b)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && len(b) == 0) {
+	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil, nil
 	}
 	if err != nil {
 		return 0, nil, err
+	}
+	return parseAverages(b)
+}
+
+// parseAverages decodes FTS5's averages record b (see ftsAverages): the
+// row count and each column's total tokens; an empty record is 0 rows.
+func parseAverages(b []byte) (int64, []uint64, error) {
+	if len(b) == 0 {
+		return 0, nil, nil
 	}
 	n, k := postings.SQLiteVarint(b)
 	if k == 0 {

@@ -221,7 +221,7 @@ func TestChoosePhrasesBound(t *testing.T) {
 		t.Fatalf("loadImpact = %v, %v", ix, err)
 	}
 	terms := ftsquery.Terms("alpha-gamma beta-delta rare")
-	q, err := s.impactQuery(ctx, ix, terms)
+	q, err := s.impactQuery(ctx, ix, nil, terms)
 	if err != nil {
 		t.Fatal(err)
 	}

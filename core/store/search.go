@@ -52,16 +52,20 @@ func (s *Store) KeywordHits(ctx context.Context, query string, k int, w [3]float
 	if w == ([3]float64{}) {
 		w = DefaultColumnWeights
 	}
-	ix, err := s.loadImpact(ctx)
+	st, err := s.readSearchStats(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("keyword search: %w", err)
+	}
+	ix, err := s.loadImpactAt(ctx, st.built, st.delta)
 	if err != nil {
 		return nil, err
 	}
-	terms, exact, err := s.exactSplit(ctx, ix, terms, ftsquery.ExactTerms(query))
+	terms, exact, err := s.exactSplit(ctx, ix, st, terms, ftsquery.ExactTerms(query))
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
 	}
 	if ix != nil {
-		return s.keywordImpact(ctx, ix, terms, exact, k, w)
+		return s.keywordImpactScored(ctx, ix, terms, exact, k, w, impactScoring{stats: st})
 	}
 	return s.keywordFTS(ctx, terms, exact, k, w)
 }

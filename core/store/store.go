@@ -189,6 +189,15 @@ const driverName = "sqlite3_vaultctx"
 // mmap_size): 2 GiB less 64 KiB, SQLite's largest on every platform.
 const readerMmap = 2147418112
 
+// readerStmtCache is how many prepared statements each connection of a
+// read-only store keeps for reuse (go-sqlite3's _stmt_cache_size), more
+// than the distinct statements of one hybrid search. Without it every
+// query string was compiled again by sqlite3_prepare_v2 on every call:
+// a quarter of the time a warm process spent in SQLite per BM25 search of
+// the large corpus. A cached statement is reset when it is put back, so
+// it holds no read transaction between searches.
+const readerStmtCache = 48
+
 // driverNoMmap is driverName without the memory map (Options.NoMmap).
 const driverNoMmap = "sqlite3_vaultctx_nommap"
 
@@ -290,6 +299,7 @@ func open(ctx context.Context, path string, opt Options) (*Store, error) {
 	switch {
 	case opt.ReadOnly:
 		q.Set("mode", "ro")
+		q.Set("_stmt_cache_size", strconv.Itoa(readerStmtCache))
 	case opt.Bulk:
 		q.Set("_journal_mode", "OFF")
 		q.Set("_synchronous", "OFF")

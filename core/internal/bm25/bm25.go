@@ -94,13 +94,13 @@ type Scorer struct {
 // do not reach enter with their extra score alone. It returns
 // postings.ErrCorrupt for a list that does not decode.
 func (s *Scorer) TopK(lists []List, extra map[int64]float64, k int) ([]topk.Hit, error) {
-	curs, err := cursors(lists)
-	if err != nil {
-		return nil, err
-	}
+	// The pruned scorer starts decoders of its own: cursors (a Decoder of
+	// 2.5 KiB each) are made only for the exhaustive pass.
+	// (A list whose header does not decode fails either way.)
+	scored := slices.ContainsFunc(lists, func(l List) bool { return len(l.Postings) > 0 })
 	top := topk.New(k)
 	var early []int64 // chunk ids of extra that fall in the windows
-	if len(curs) > 0 {
+	if scored {
 		for id := range extra {
 			if id <= s.Last {
 				early = append(early, id)
@@ -115,12 +115,18 @@ func (s *Scorer) TopK(lists []List, extra map[int64]float64, k int) ([]topk.Hit,
 			if err := s.pruned(lists, skips, extra, early, top, k); err != nil {
 				return nil, err
 			}
-		} else if err := s.windows(curs, extra, early, top); err != nil {
-			return nil, err
+		} else {
+			curs, err := cursors(lists)
+			if err != nil {
+				return nil, err
+			}
+			if err := s.windows(curs, extra, early, top); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for id, sc := range extra {
-		if len(curs) == 0 || id > s.Last {
+		if !scored || id > s.Last {
 			top.Offer(id, sc)
 		}
 	}
@@ -227,7 +233,7 @@ func cursors(lists []List) ([]*cursor, error) {
 // chunk id below hi (ids at or above lo: the windows come in order), and
 // leaves c at the first posting past the window.
 func (c *cursor) score(t *term, acc []float64, lo, hi int64) error {
-	w, norm, lens, dead, part, base := t.w, t.norm, t.lens, t.dead, t.part, t.base
+	w, norm, dead, part, base := t.w, t.norm, t.dead, t.part, t.base
 	for !c.done {
 		if c.i == c.n {
 			n, err := c.dec.Next()
@@ -246,11 +252,12 @@ func (c *cursor) score(t *term, acc []float64, lo, hi int64) error {
 			if dead != nil && dead.Has(doc) {
 				continue
 			}
-			var dl float64
-			if part == nil {
-				dl = lens.Len(doc)
-			} else {
-				dl = postings.PartLength(part, base, doc)
+			dl, ok := 0.0, false
+			if part != nil {
+				dl, ok = postings.PartByte(part, base, doc)
+			}
+			if !ok {
+				dl = t.length(doc)
 			}
 			acc[int64(doc)-lo] += contrib(&w, c.idf, norm, dl, tfs[0][c.i], tfs[1][c.i], tfs[2][c.i], tfs[3][c.i])
 		}

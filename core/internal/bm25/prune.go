@@ -64,6 +64,10 @@ type plist struct {
 	bj  int             // block of the chunk being checked (non-essential)
 	cb  int             // block held by dec, -1 for none
 	n   int             // postings in dec's block
+	// at is where lookup searches dec's block from: the postings before
+	// it hold chunk ids below the last one looked up there (lookups come
+	// in increasing id order), 0 after the block is decoded.
+	at int
 	// Without a skip table: the next posting of dec's block, and the end.
 	i    int
 	done bool
@@ -194,28 +198,23 @@ func (s *Scorer) prunedRange(lists []List, skips []*postings.Skips, ubs [][]floa
 	if t.dead != nil && t.dead.Len() == 0 {
 		t.dead = nil
 	}
-	var ls []*plist
+	wk := getRangeWork(win, len(lists))
+	ls := wk.ls[:0]
 	for i, l := range lists {
 		if len(l.Postings) == 0 {
 			continue
 		}
-		pl := &plist{idf: l.IDF, sk: skips[i], ub: ubs[i], cb: -1}
+		pl := wk.plist(len(ls))
+		pl.idf, pl.sk, pl.ub, pl.cb = l.IDF, skips[i], ubs[i], -1
 		if err := pl.dec.Reset(l.Postings); err != nil {
-			return 0, err
+			return 0, err // wk is dropped: its acc may not be all zero
 		}
 		ls = append(ls, pl)
 	}
-	acc := make([]float64, win)
-	touched := make([]uint64, (win+63)/64)
-	// Written once before the first window reads them: memory fresh from
-	// the OS is mapped read-only to the zero page on a first read, and the
-	// first += then faults again to copy it, flushing the TLB of every
-	// CPU the process runs on. A search lives for one query, so each of
-	// acc's 16 pages took both faults.
-	clear(acc)
-	clear(touched)
-	order := make([]*plist, 0, len(ls)) // skip-table lists by window bound
-	var nonEss []*plist                 // by descending window bound
+	wk.ls = ls
+	acc, touched := wk.acc, wk.touched
+	order := wk.order[:0]   // skip-table lists by window bound
+	nonEss := wk.nonEss[:0] // by descending window bound
 	for lo := from; lo < to; lo += win {
 		hi := min(lo+win, to)
 		theta := theta0
@@ -313,7 +312,72 @@ func (s *Scorer) prunedRange(lists []List, skips []*postings.Skips, ubs [][]floa
 	for _, l := range ls {
 		skipped += len(l.ub) - l.decoded
 	}
+	wk.order, wk.nonEss = order, nonEss
+	putRangeWork(wk)
 	return skipped, nil
+}
+
+// rangeWork is the memory of one prunedRange call: the accumulator and its
+// touched bits (all zero between calls), the lists' states and the
+// orderings of them. rangePool keeps it between calls, so that a process
+// that searches many times (a benchmark, the calibration after an index
+// run, a long-lived reader) stops allocating 40-100 KB per search, most of
+// it acc's and the decoders' (2.5 KiB a list).
+type rangeWork struct {
+	acc           []float64 // win entries
+	touched       []uint64  // a bit per entry of acc
+	pls           []*plist  // every plist made so far, reused in order
+	ls            []*plist
+	order, nonEss []*plist
+}
+
+// rangePool holds *rangeWork.
+var rangePool sync.Pool
+
+// getRangeWork returns a rangeWork whose acc has win entries, all zero,
+// with room for lists plists.
+func getRangeWork(win int64, lists int) *rangeWork {
+	wk, _ := rangePool.Get().(*rangeWork)
+	if wk == nil {
+		wk = new(rangeWork)
+	}
+	if int64(len(wk.acc)) != win {
+		wk.acc = make([]float64, win)
+		wk.touched = make([]uint64, (win+63)/64)
+		// Written once before the first window reads them: memory fresh
+		// from the OS is mapped read-only to the zero page on a first
+		// read, and the first += then faults again to copy it, flushing
+		// the TLB of every CPU the process runs on. A search process lives
+		// for one query, so each of acc's 16 pages took both faults.
+		clear(wk.acc)
+		clear(wk.touched)
+	}
+	wk.ls = slices.Grow(wk.ls[:0], lists)
+	return wk
+}
+
+// plist returns the i-th plist of wk, made on first use, with its
+// per-call state reset and its slices' memory kept.
+func (wk *rangeWork) plist(i int) *plist {
+	for len(wk.pls) <= i {
+		wk.pls = append(wk.pls, new(plist))
+	}
+	l := wk.pls[i]
+	l.bi, l.bj, l.n, l.i, l.done, l.wub, l.ess, l.at = 0, 0, 0, 0, false, 0, false, 0
+	l.docs, l.cs, l.p, l.c, l.decoded = l.docs[:0], l.cs[:0], 0, 0, 0
+	return l
+}
+
+// putRangeWork returns wk, whose acc and touched are all zero, to
+// rangePool, without the references to this call's lists.
+func putRangeWork(wk *rangeWork) {
+	for _, l := range wk.ls {
+		l.sk, l.ub, l.dec = nil, nil, postings.Decoder{}
+	}
+	clear(wk.ls)
+	clear(wk.order[:cap(wk.order)])
+	clear(wk.nonEss[:cap(wk.nonEss)])
+	rangePool.Put(wk)
 }
 
 // check decides whether chunk d, whose essential parts (and extra) sum to
@@ -381,10 +445,10 @@ func (l *plist) lookup(t *term, d uint32) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
-		l.cb, l.n = l.bj, n
+		l.cb, l.n, l.at = l.bj, n, 0
 		l.decoded++
 	}
-	i, found := slices.BinarySearch(l.dec.Docs[:l.n], d)
+	i, found := l.search(d)
 	if !found || (t.dead != nil && t.dead.Has(d)) {
 		return 0, nil
 	}
@@ -394,35 +458,48 @@ func (l *plist) lookup(t *term, d uint32) (float64, error) {
 	return l.part(t, i, d), nil
 }
 
+// search returns the index of the first posting of dec's block with a
+// chunk id at or above d, and whether that id is d, as slices.BinarySearch
+// over the block does. The checks of a window look chunks up in
+// increasing order, so it searches from l.at, galloping (Bentley and Yao,
+// 1976) before it bisects: the next chunk checked is mostly a few postings
+// on, where a bisection of the whole block took seven probes.
+func (l *plist) search(d uint32) (int, bool) {
+	docs := l.dec.Docs[:l.n]
+	lo := l.at
+	if lo > 0 && docs[lo-1] >= d {
+		lo = 0 // an earlier chunk than the last: search the whole block
+	}
+	hi := lo
+	for step := 1; hi < len(docs) && docs[hi] < d; step *= 2 {
+		lo, hi = hi+1, hi+step
+	}
+	i, found := slices.BinarySearch(docs[lo:min(hi+1, len(docs))], d)
+	l.at = lo + i
+	return lo + i, found
+}
+
 // part returns the part of posting i of dec's block, for chunk d.
 func (l *plist) part(t *term, i int, d uint32) float64 {
-	var dl float64
-	if t.part == nil {
-		dl = t.lens.Len(d)
-	} else {
-		dl = postings.PartLength(t.part, t.base, d)
-	}
 	tfs := &l.dec.TFs
-	return contrib(&t.w, l.idf, t.norm, dl, tfs[0][i], tfs[1][i], tfs[2][i], tfs[3][i])
+	return contrib(&t.w, l.idf, t.norm, t.length(d), tfs[0][i], tfs[1][i], tfs[2][i], tfs[3][i])
+}
+
+// length returns chunk d's length: from the window's part when there is
+// one (the scorers' loops try postings.PartByte first, which inlines),
+// else from the Lengths.
+func (t *term) length(d uint32) float64 {
+	if t.part == nil {
+		return t.lens.Len(d)
+	}
+	return postings.PartLength(t.part, t.base, d)
 }
 
 // essential decodes l's postings in [lo, hi) into acc (marking touched)
 // and, with keep, into l.docs and l.cs, for check's sums in list order.
 func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64, keep bool) error {
-	l.docs, l.cs, l.p, l.bj = l.docs[:0], l.cs[:0], 0, l.bi
-	add := func(i int) {
-		d := l.dec.Docs[i]
-		if t.dead != nil && t.dead.Has(d) {
-			return
-		}
-		c := l.part(t, i, d)
-		j := int64(d) - lo
-		acc[j] += c
-		touched[j>>6] |= 1 << (j & 63)
-		if keep {
-			l.docs, l.cs = append(l.docs, d), append(l.cs, c)
-		}
-	}
+	l.p, l.bj = 0, l.bi
+	l.docs, l.cs = l.docs[:0], l.cs[:0]
 	if l.sk == nil {
 		for !l.done {
 			if l.i == l.n {
@@ -433,14 +510,9 @@ func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64
 				l.n, l.i, l.done = n, 0, n == 0
 				continue
 			}
-			for ; l.i < l.n; l.i++ {
-				d := int64(l.dec.Docs[l.i])
-				if d >= hi {
-					return nil
-				}
-				if d >= lo { // a range after the first starts past ids below lo
-					add(l.i)
-				}
+			// A range after the first starts past ids below lo.
+			if l.i = l.add(t, acc, touched, lo, hi, l.i, keep); l.i < l.n {
+				return nil
 			}
 		}
 		return nil
@@ -452,17 +524,53 @@ func (l *plist) essential(t *term, acc []float64, touched []uint64, lo, hi int64
 			if err != nil {
 				return err
 			}
-			l.cb, l.n = b, n
+			l.cb, l.n, l.at = b, n, 0
 			l.decoded++
 		} else if err := l.dec.DecodeTFs(); err != nil { // a lookup's block: ids only
 			return err
 		}
-		docs := &l.dec.Docs
-		for i := 0; i < l.n; i++ {
-			if d := int64(docs[i]); d >= lo && d < hi {
-				add(i)
-			}
-		}
+		l.add(t, acc, touched, lo, hi, 0, keep)
 	}
 	return nil
+}
+
+// add scores the postings of dec's block from index from on whose chunk
+// ids lie in [lo, hi) into acc (marking touched) and, with keep, appends
+// them to l.docs and l.cs. It returns the index of the first posting at
+// or past hi (l.n when there is none).
+//
+// It is the inner loop of a search: the kept parts grow in locals, stored
+// back once (appending to l's fields took a GC write barrier per posting
+// while a collection ran), and a length is read with postings.PartByte,
+// which inlines, before any call.
+func (l *plist) add(t *term, acc []float64, touched []uint64, lo, hi int64, from int, keep bool) int {
+	w, idf, norm, dead, part, base := t.w, l.idf, t.norm, t.dead, t.part, t.base
+	docs, cs := l.docs, l.cs
+	ds, tfs := &l.dec.Docs, &l.dec.TFs
+	i := from
+	for ; i < l.n; i++ {
+		d := ds[i]
+		if int64(d) >= hi {
+			break
+		}
+		if int64(d) < lo || (dead != nil && dead.Has(d)) {
+			continue
+		}
+		dl, ok := 0.0, false
+		if part != nil {
+			dl, ok = postings.PartByte(part, base, d)
+		}
+		if !ok {
+			dl = t.length(d)
+		}
+		c := contrib(&w, idf, norm, dl, tfs[0][i], tfs[1][i], tfs[2][i], tfs[3][i])
+		j := int64(d) - lo
+		acc[j] += c
+		touched[j>>6] |= 1 << (j & 63)
+		if keep {
+			docs, cs = append(docs, d), append(cs, c)
+		}
+	}
+	l.docs, l.cs = docs, cs
+	return i
 }

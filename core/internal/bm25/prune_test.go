@@ -151,3 +151,92 @@ func TestPrunedCorruptSkips(t *testing.T) {
 		}
 	}
 }
+
+// TestPrunedReusesWork: the pruned scorer's memory (rangePool) carries
+// nothing from one call to the next, through calls that fail mid-window
+// (a corrupt skip table), other windows, other numbers of lists and other
+// workers: every call returns the exhaustive scorer's hits, and the
+// accumulators put back are all zero.
+func TestPrunedReusesWork(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	c := skewedCorpus(r, 20000, 6)
+	lenOf := func(d uint32) uint32 { return c.lens[d] }
+	lens := &postings.Lengths{MaxID: c.n}
+	if !lens.UseParts(postings.SplitLengths(postings.EncodeLengths(c.lens))) {
+		t.Fatal("UseParts")
+	}
+	var good, bad []List
+	for i, ps := range c.terms {
+		blob := postings.Encode(ps)
+		for _, from := range [][]postings.Posting{ps, c.terms[(i+1)%len(c.terms)]} {
+			other := postings.Encode(from)
+			table, err := postings.BuildSkips(other, lenOf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sk := new(postings.Skips)
+			if !postings.DecodeSkips(sk, table, len(from), len(other)) {
+				t.Fatal("DecodeSkips")
+			}
+			l := List{Postings: blob, IDF: IDF(c.n, int64(len(ps))), Skips: sk}
+			if len(good) == i {
+				good = append(good, l)
+			} else {
+				bad = append(bad, l)
+			}
+		}
+	}
+	for round := 0; round < 60; round++ {
+		lists := good[:1+r.IntN(len(good))]
+		window := []int64{0, 64, 1000}[r.IntN(3)]
+		ex := &Scorer{Weights: [3]float64{1, 0.5, 0.3}, AvgDL: c.avgdl(), Lengths: lens, Last: c.n, Window: window, Exhaustive: true}
+		want, err := ex.TopK(lists, nil, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr := *ex
+		pr.Exhaustive, pr.Workers = false, 1+r.IntN(3)
+		if _, err := pr.TopK(bad[:1+r.IntN(len(bad))], nil, 10); err == nil {
+			t.Fatalf("round %d: lists read with other lists' skip tables scored without error", round)
+		}
+		got, err := pr.TopK(lists, nil, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d (%d lists, window %d, %d workers): %v, exhaustive %v", round, len(lists), window, pr.Workers, got, want)
+		}
+		if wk, _ := rangePool.Get().(*rangeWork); wk != nil {
+			if slices.ContainsFunc(wk.acc, func(v float64) bool { return v != 0 }) || slices.ContainsFunc(wk.touched, func(v uint64) bool { return v != 0 }) {
+				t.Fatalf("round %d: a pooled accumulator is not all zero", round)
+			}
+			rangePool.Put(wk)
+		}
+	}
+}
+
+// TestSearchMatchesBinarySearch: plist.search finds what
+// slices.BinarySearch over the block finds, for lookups in increasing
+// order (the checks of a window), in any order, and after a new block.
+func TestSearchMatchesBinarySearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 28))
+	var l plist
+	for round := 0; round < 2000; round++ {
+		if round%20 == 0 {
+			l.n, l.at = 1+r.IntN(postings.BlockLen), 0
+			d := uint32(r.IntN(50))
+			for i := range l.n {
+				d += 1 + uint32(r.IntN(6))
+				l.dec.Docs[i] = d
+			}
+		}
+		d := uint32(r.IntN(int(l.dec.Docs[l.n-1]) + 10))
+		if round%3 != 0 && l.at > 0 {
+			d = l.dec.Docs[l.at-1] + uint32(r.IntN(12)) // increasing
+		}
+		wi, wf := slices.BinarySearch(l.dec.Docs[:l.n], d)
+		if i, f := l.search(d); i != wi || f != wf {
+			t.Fatalf("round %d: search(%d) = %d, %t; BinarySearch %d, %t (block of %d)", round, d, i, f, wi, wf, l.n)
+		}
+	}
+}

@@ -287,13 +287,27 @@ func (l *Lengths) Part(lo, hi int64) (part []byte, base int64) {
 }
 
 // PartLength returns the length of id in a part of Part whose first id is
-// base. The one-byte case is inlined into the scorers' loops; the others
-// take a call.
+// base. Its fast case, a byte part's unescaped length, is PartByte, which
+// inlines: a scorer's loop tries that first and calls PartLength for the
+// rest.
 func PartLength(part []byte, base int64, id uint32) float64 {
 	if i := int64(id) - base + 3; part[0] == 1 && part[i] != byteEscape {
 		return float64(part[i])
 	}
 	return partLength(part, int64(id)-base)
+}
+
+// PartByte returns the length of id in a part of Part whose first id is
+// base, and true, when the part is a byte part (width 1) and the length
+// is one of its bytes (below 255 tokens); 0 and false otherwise, when
+// PartLength answers. It makes no call, so it inlines into a scorer's
+// loop, where PartLength (which may search the escaped lengths) did not.
+func PartByte(part []byte, base int64, id uint32) (float64, bool) {
+	if part[0] != 1 {
+		return 0, false
+	}
+	v := part[3+int64(id)-base]
+	return float64(v), v != byteEscape
 }
 
 // partLength is PartLength for index i of a part of any width.

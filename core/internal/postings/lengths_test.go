@@ -72,6 +72,11 @@ func TestLengthsWholeAndParts(t *testing.T) {
 				if got := PartLength(part, base, uint32(id)); got != want {
 					t.Fatalf("PartLength(%d) = %v, want %v", id, got, want)
 				}
+				// PartByte answers exactly the byte parts' unescaped lengths.
+				got, ok := PartByte(part, base, uint32(id))
+				if wantOK := part[0] == 1 && want < byteEscape; ok != wantOK || (ok && got != want) {
+					t.Fatalf("PartByte(%d) = %v, %t in a part of width %d; want %v, %t", id, got, ok, part[0], want, wantOK)
+				}
 			}
 			if got := whole.Len(uint32(tc.n + 5)); got != 0 {
 				t.Errorf("Len past the end = %v, want 0", got)
