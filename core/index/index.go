@@ -20,6 +20,7 @@ import (
 
 	"github.com/vaultctx/vaultctx/core/embed"
 	"github.com/vaultctx/vaultctx/core/internal/chunk"
+	"github.com/vaultctx/vaultctx/core/internal/fsx"
 	"github.com/vaultctx/vaultctx/core/internal/note"
 	"github.com/vaultctx/vaultctx/core/scrub"
 	"github.com/vaultctx/vaultctx/core/store"
@@ -356,7 +357,7 @@ func checkTarget(ctx context.Context, opt Options) error {
 	if !fi.Mode().IsRegular() {
 		// A device (/dev/null), FIFO or socket: the run would rename its
 		// new file over it, which as root destroys a system node.
-		return fmt.Errorf("%s is a %s, not a file: %w; refusing to replace it", opt.DB, fileKind(fi.Mode()), ErrNotAnIndex)
+		return fmt.Errorf("%s is a %s, not a file: %w; refusing to replace it", opt.DB, fsx.KindOf(fi.Mode()), ErrNotAnIndex)
 	}
 	if fi.Size() == 0 {
 		return nil
@@ -385,21 +386,6 @@ func checkTarget(ctx context.Context, opt Options) error {
 		return nil
 	}
 	return fmt.Errorf("%s holds the index of %s, not %s: %w", opt.DB, held, want, ErrOtherVault)
-}
-
-// fileKind names the kind of a file that is not a regular one.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m&os.ModeCharDevice != 0:
-		return "character device"
-	case m&os.ModeDevice != 0:
-		return "block device"
-	case m&os.ModeNamedPipe != 0:
-		return "named pipe (FIFO)"
-	case m&os.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
 }
 
 // sameDir reports whether two absolute paths name the same directory.

@@ -21,6 +21,7 @@ import (
 	sqlite_vec "github.com/asg017/sqlite-vec-go-bindings/cgo"
 	sqlite3 "github.com/mattn/go-sqlite3"
 
+	"github.com/vaultctx/vaultctx/core/internal/fsx"
 	"github.com/vaultctx/vaultctx/core/internal/ivf"
 )
 
@@ -251,6 +252,10 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		}
 	} else if fi.IsDir() {
 		return nil, fmt.Errorf("index file %s %w", path, ErrIsDir)
+	} else if !fi.Mode().IsRegular() {
+		// SQLite's open(2) of a FIFO waits for a writer, and a device
+		// reads as an empty database: refuse both at once.
+		return nil, fmt.Errorf("index file %s is a %s, not a file: %w", path, fsx.KindOf(fi.Mode()), ErrNotAnIndex)
 	}
 	if !opt.ReadOnly {
 		return open(ctx, path, opt)
@@ -415,9 +420,10 @@ func openError(path string, err error) error {
 
 // HasSQLiteHeader reports whether the file at path starts with SQLite's
 // 16-byte magic string (an empty file counts: SQLite makes a database of
-// it). It returns the error of opening the file.
+// it). It returns the error of opening the file, fsx.ErrNotRegular
+// (wrapped) for a FIFO, socket, device or folder, which it never waits on.
 func HasSQLiteHeader(path string) (bool, error) {
-	f, err := os.Open(path)
+	f, err := fsx.OpenRegular(path)
 	if err != nil {
 		return false, err
 	}

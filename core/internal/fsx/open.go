@@ -12,6 +12,26 @@ import (
 // device or directory.
 var ErrNotRegular = errors.New("not a regular file")
 
+// KindOf names the kind of a file that is not a regular one, for messages
+// such as "f.db is a named pipe (FIFO), not a file": "directory",
+// "character device", "block device", "named pipe (FIFO)", "socket", or
+// "special file" for any other.
+func KindOf(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&os.ModeCharDevice != 0:
+		return "character device"
+	case m&os.ModeDevice != 0:
+		return "block device"
+	case m&os.ModeNamedPipe != 0:
+		return "named pipe (FIFO)"
+	case m&os.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
+}
+
 // OpenRegular opens path for reading when it is a regular file (or a
 // symlink to one). The path is stat'ed first and then opened without
 // blocking (O_NONBLOCK on Unix), so a FIFO put in its place between the two

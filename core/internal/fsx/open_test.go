@@ -35,3 +35,19 @@ func TestReadTail(t *testing.T) {
 		t.Errorf("ReadTail(missing) = %v, want ErrNotExist", err)
 	}
 }
+
+// TestKindOf names each kind of file that is not a regular one.
+func TestKindOf(t *testing.T) {
+	for m, want := range map[os.FileMode]string{
+		os.ModeDir:                        "directory",
+		os.ModeDevice | os.ModeCharDevice: "character device",
+		os.ModeDevice:                     "block device",
+		os.ModeNamedPipe:                  "named pipe (FIFO)",
+		os.ModeSocket:                     "socket",
+		os.ModeIrregular:                  "special file",
+	} {
+		if got := KindOf(m); got != want {
+			t.Errorf("KindOf(%v) = %q, want %q", m, got, want)
+		}
+	}
+}
