@@ -148,6 +148,12 @@ func TestDoctorDamagedHeader(t *testing.T) {
 		!strings.HasSuffix(got, "\n    fix: rebuild it: vaultctx index --full (it replaces a damaged file)") {
 		t.Errorf("doctor on the damaged index:\n%s\nwant ✗, %q and the fix `vaultctx index --full`", got, store.ErrDamaged)
 	}
+	// Every check that opens the index gives the same advice (the
+	// freshness check once pointed at the vault, which exists).
+	if got := doctorLines(out, "index freshness"); !strings.HasPrefix(got, "✗ index freshness: ") ||
+		!strings.HasSuffix(got, "\n    fix: rebuild it: vaultctx index --full (it replaces a damaged file)") {
+		t.Errorf("doctor's freshness check on the damaged index:\n%s\nwant ✗ and the fix `vaultctx index --full`", got)
+	}
 	// The advice works.
 	if code, out := runCaptured(t, "index", "--full", "--no-model"); code != 0 {
 		t.Fatalf("index --full: exit %d: %s", code, out)

@@ -403,9 +403,13 @@ func (d *doctor) checkIndex(ctx context.Context) Finding {
 // Changes with no refresh under way are a warning: the next session start
 // (or `vaultctx index`) picks them up.
 func (d *doctor) checkFresh(ctx context.Context) Finding {
-	if d.cfg == nil {
-		return failed(HintFixConfig, "", "no usable config")
+	// An index that does not open gets the advice the other index checks
+	// give (a damaged file: the full run), not the vault's.
+	st, f, opened := d.openIndex(ctx)
+	if !opened {
+		return f
 	}
+	st.Close()
 	r, err := refresh.Check(ctx, d.cfg.All, d.opt.Getenv)
 	switch {
 	case errors.Is(err, store.ErrNotIndexed):
