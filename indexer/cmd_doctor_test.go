@@ -261,3 +261,27 @@ func TestDoctorCommandLeavesIndexUnchanged(t *testing.T) {
 		t.Error("vaultctx doctor changed the index's WAL")
 	}
 }
+
+// TestDoctorWithoutConfig is the README's set-up without the installer:
+// `vaultctx index --vault DIR` and no config file. doctor takes the vault
+// the index records, as the hooks' refresh does, instead of failing the
+// config check, and its freshness check sees a new note there.
+func TestDoctorWithoutConfig(t *testing.T) {
+	dir := isolateCLI(t)
+	hooktest.FreshClaude(t)
+	vault := filepath.Join(dir, "vault")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	if code, out := runCaptured(t, "index", "--vault", vault, "--no-model"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, out)
+	}
+	if err := os.WriteFile(filepath.Join(vault, "zq.md"), []byte("# Zebraquokka\n\nA new note.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out := runCaptured(t, "doctor")
+	if got := doctorLines(out, "config parses"); !strings.HasPrefix(got, "✓ ") || !strings.Contains(got, vault) {
+		t.Errorf("config check without a config file:\n%s\nwant ✓ naming the index's vault %s", got, vault)
+	}
+	if got := doctorLines(out, "index freshness"); !strings.HasPrefix(got, "! ") || !strings.Contains(got, "1 changed") {
+		t.Errorf("freshness check without a config file:\n%s\nwant a warning of 1 changed file", got)
+	}
+}

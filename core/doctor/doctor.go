@@ -12,6 +12,7 @@ import (
 
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/embed"
+	"github.com/vaultctx/vaultctx/core/index"
 	"github.com/vaultctx/vaultctx/core/refresh"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/core/store"
@@ -315,7 +316,17 @@ func (d *doctor) checkConfig(ctx context.Context) Finding {
 	case d.cfgErr != nil:
 		return failed(HintFixConfigFile, "", "%v", d.cfgErr)
 	case d.cfg.Vault == "":
-		return failed(HintSetVault, d.configPath(), "no vault configured")
+		// A set-up without a config file: the index names its vault, and
+		// the hooks refresh that one (refresh.AtSessionStart).
+		v := index.RecordedVault(ctx, d.cfg.DB)
+		if v == "" {
+			return failed(HintSetVault, d.configPath(), "no vault configured")
+		}
+		d.cfg.Vault, d.cfg.All.Vault = v, v
+		if fi, err := os.Stat(v); err != nil || !fi.IsDir() {
+			return failed(HintVaultDir, "", "vault %s (recorded by the index; none configured) is not a directory", v)
+		}
+		return passed("%s: no vault configured, the index's vault %s, index %s", d.configPath(), v, d.cfg.DB)
 	}
 	if fi, err := os.Stat(d.cfg.Vault); err != nil || !fi.IsDir() {
 		return failed(HintVaultDir, "", "vault %s is not a directory", d.cfg.Vault)

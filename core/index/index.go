@@ -278,6 +278,21 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 
 // recordedModel returns the model directory an existing index records.
 func recordedModel(ctx context.Context, db string) string {
+	return recorded(ctx, db, store.MetaModelDir)
+}
+
+// RecordedVault returns the absolute vault root the index at db was built
+// from (store.MetaVault), or "" when there is no readable index. A set-up
+// without a config file (`vaultctx index --vault DIR`, then the hooks)
+// names the vault only there; the hooks' refresh and doctor read it as
+// the model is read (see Run).
+func RecordedVault(ctx context.Context, db string) string {
+	return recorded(ctx, db, store.MetaVault)
+}
+
+// recorded returns the meta value key of the index at db, "" when there
+// is no readable index.
+func recorded(ctx context.Context, db, key string) string {
 	if _, err := os.Stat(db); err != nil {
 		return ""
 	}
@@ -286,8 +301,8 @@ func recordedModel(ctx context.Context, db string) string {
 		return ""
 	}
 	defer st.Close()
-	dir, _ := st.Meta(ctx, store.MetaModelDir)
-	return dir
+	v, _ := st.Meta(ctx, key)
+	return v
 }
 
 // ErrNoVault is returned by Run when Options.Vault is "".

@@ -103,11 +103,15 @@ func indexOptions(cfg config.Config, log *slog.Logger) index.Options {
 //   - more, and it hands the work on at once.
 //
 // Errors: the stat walk's (a missing vault) and the hand-off's (no vaultctx
-// executable, an index folder it cannot write). No configured vault or
-// no index yet is Action NoIndex with a nil error: the installer and
-// `vaultctx index` build the first index, not a hook.
+// executable, an index folder it cannot write). With no vault in cfg it
+// refreshes the vault the index records (index.RecordedVault). No vault
+// there either, or no index yet, is Action NoIndex with a nil error: the
+// installer and `vaultctx index` build the first index, not a hook.
 func AtSessionStart(ctx context.Context, cfg config.Config, o Options) (Outcome, error) {
 	log := o.logger()
+	if cfg.Vault == "" {
+		cfg.Vault = index.RecordedVault(ctx, cfg.DB)
+	}
 	if cfg.Vault == "" {
 		return Outcome{Action: NoIndex}, nil
 	}
@@ -258,6 +262,9 @@ func Check(ctx context.Context, cfg config.Config, getenv func(string) string) (
 	}
 	r := Report{Indexer: index.Holder(cfg.DB), Runner: handoff.Runner(cfg.DB)}
 	r.Log, _ = handoff.LogPath(getenv)
+	if cfg.Vault == "" {
+		cfg.Vault = index.RecordedVault(ctx, cfg.DB)
+	}
 	if cfg.Vault == "" {
 		return r, errors.New("freshness: no vault configured")
 	}

@@ -146,12 +146,40 @@ func TestAtSessionStart(t *testing.T) {
 		}
 	})
 
+	// The README's set-up without the installer writes no config: the
+	// vault is the one the index records, for the inline run and for the
+	// hand-off (a fresh user's report: it did nothing while status said
+	// the next session start would refresh).
+	t.Run("no vault configured: the index's", func(t *testing.T) {
+		cfg, o, record := setup(t)
+		o.InlineFiles = 10
+		bare := cfg
+		bare.Vault = ""
+		addNotes(t, cfg, 3)
+		out, err := AtSessionStart(ctx, bare, o)
+		if err != nil || out.Action != Indexed || out.Summary.FilesIndexed != 3 {
+			t.Fatalf("3 new notes, no vault configured: %+v, %v; want indexed inline", out, err)
+		}
+		if r, err := Check(ctx, bare, o.Getenv); err != nil || r.Changes.Files() != 0 {
+			t.Errorf("Check after the run, no vault configured: %+v, %v", r, err)
+		}
+		addNotes(t, cfg, 11)
+		if out, err := AtSessionStart(ctx, bare, o); err != nil || out.Action != HandedOn {
+			t.Fatalf("11 more notes, no vault configured: %+v, %v; want a hand-off", out, err)
+		}
+		want := fmt.Sprintf("index --background --vault %s --db %s\n", cfg.Vault, cfg.DB)
+		if got := handedOff(t, record); got != want {
+			t.Errorf("background command %q, want %q", got, want)
+		}
+	})
+
 	t.Run("no vault or no index", func(t *testing.T) {
 		cfg, o, _ := setup(t)
 		none := cfg
 		none.Vault = ""
+		none.DB = filepath.Join(t.TempDir(), "none.db")
 		if out, err := AtSessionStart(ctx, none, o); err != nil || out.Action != NoIndex {
-			t.Errorf("no vault: %+v, %v", out, err)
+			t.Errorf("no vault, no index: %+v, %v", out, err)
 		}
 		none = cfg
 		none.DB = filepath.Join(t.TempDir(), "none.db")
