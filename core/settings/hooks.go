@@ -303,6 +303,10 @@ func (w shellWord) inner(in shellWord) shellWord {
 	out.start, out.end = w.raw[in.start], w.raw[in.end-1]+1
 	q := w.quote[in.start]
 	for i := in.start; i < in.end; i++ {
+		if q == '\'' && i > in.start && i+1 < in.end && quoteEscape(w, i) {
+			i++ // a ' written as '\'' inside single quotes, as withProgram writes it
+			continue
+		}
 		if w.quote[i] != q || i > in.start && w.raw[i] != w.raw[i-1]+1 {
 			out.within = 'x' // mixed quoting or escapes: not rewritten
 			return out
@@ -310,6 +314,14 @@ func (w shellWord) inner(in shellWord) shellWord {
 	}
 	out.within = q
 	return out
+}
+
+// quoteEscape reports whether byte i of w.text is a ' that the command line
+// spells '\'' between two single-quoted bytes: the quote closes, \' gives
+// the byte, and a quote opens again (i-1 and i+1 exist).
+func quoteEscape(w shellWord, i int) bool {
+	return w.text[i] == '\'' && w.quote[i] == 0 && w.quote[i-1] == '\'' && w.quote[i+1] == '\'' &&
+		w.raw[i] == w.raw[i-1]+3 && w.raw[i+1] == w.raw[i]+2
 }
 
 // firstCommand splits the first simple command of a command line into
@@ -612,9 +624,10 @@ func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
 //
 // Inside a command string for a shell (`sh -c '... /x/vaultctx-userprompt'`)
 // the new path is written for the quoting it lands in: as is when it needs
-// no quotes; else in double quotes inside single ones, and in single
-// quotes (escaped for the outer double quotes) inside double ones. A
-// program word there that mixes quotings or escapes is left as it was.
+// no quotes; else in double quotes inside single ones (a ' of the path as
+// '\''), and in single quotes (escaped for the outer double quotes) inside
+// double ones. A program word there that mixes quotings or escapes is
+// left as it was.
 func withProgram(command, planned string) string {
 	w, ok := ourWord(command)
 	pw, pok := ourWord(planned)
@@ -629,8 +642,11 @@ func withProgram(command, planned string) string {
 			return command
 		case ShellQuote(pw.text) == pw.text:
 			rep = pw.text
-		case w.within == '\'' && !strings.Contains(pw.text, "'"):
-			rep = `"` + dq.Replace(pw.text) + `"`
+		case w.within == '\'':
+			// Double quotes for the shell inside; a ' of the path closes
+			// the outer quotes, so it goes as '\'' (close, escaped quote,
+			// reopen), which the outer shell hands on as a plain '.
+			rep = strings.ReplaceAll(`"`+dq.Replace(pw.text)+`"`, "'", `'\''`)
 		case w.within == '"':
 			rep = dq.Replace(ShellQuote(pw.text))
 		default:

@@ -834,6 +834,29 @@ func TestReinstallKeepsShellWrapper(t *testing.T) {
 			}
 		})
 	}
+	// A directory with a ' in it (a fresh user's report: the line kept
+	// the old path while the summary named the new one): inside single
+	// quotes the ' goes as '\'', and the result reads back as that path.
+	odd := `/tmp/odd dir/it's bin`
+	src := `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": ` + string(mustJSON(t, `sh -c 'VAULTCTX_LOG=/tmp/x.log /old/bin/vaultctx-userprompt'`)) + `}]}]}}`
+	out, err := Merge([]byte(src), promptOnly(t, odd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, _ := Inspect(out)
+	want := `sh -c 'VAULTCTX_LOG=/tmp/x.log "/tmp/odd dir/it'\''s bin/vaultctx-userprompt"'`
+	if len(es) != 1 || es[0].Command != want {
+		t.Fatalf("after a re-install into %s: %+v, want %q", odd, es, want)
+	}
+	if got := OurProgram(want); got != odd+"/vaultctx-userprompt" {
+		t.Errorf("OurProgram(%q) = %q", want, got)
+	}
+	if again, err := Merge(out, promptOnly(t, odd)); err != nil || string(again) != string(out) {
+		t.Errorf("a second install into %s changed the file (%v):\n%s", odd, err, again)
+	}
+	if back, err := Merge(out, promptOnly(t, "/old/bin")); err != nil || string(back) != src {
+		t.Errorf("back to /old/bin (%v):\n%s\nwant\n%s", err, back, src)
+	}
 	// A quoted path with blanks after a wrapper is a path, not a command
 	// string: the whole word is replaced.
 	if got := withProgram(`nice -n 5 '/a b/vaultctx-posttooluse'`, "/c/vaultctx-posttooluse"); got != "nice -n 5 /c/vaultctx-posttooluse" {
