@@ -114,6 +114,7 @@ func (c *hooksInstallCmd) Run(g *globals) error {
 	default:
 		fmt.Fprintf(w, "Wired the vaultctx hooks into %s (previous version: %s).\n", res.Path, res.Backup)
 	}
+	inFile := wiredEntries(res.Path)
 	for _, grp := range plan.Groups {
 		name := settings.HookName(grp.Handler.Binary)
 		switch {
@@ -122,10 +123,43 @@ func (c *hooksInstallCmd) Run(g *globals) error {
 		case !slices.Contains(names, name):
 			fmt.Fprintf(w, "  %-17s not wired: not in --only\n", grp.Event)
 		default:
-			fmt.Fprintf(w, "  %-17s %s%s, timeout %gs\n", grp.Event, grp.Handler.Command, matcherNote(grp.Event, grp.Matcher), grp.Handler.Timeout)
+			// What the file holds: a re-install keeps the user's matcher,
+			// timeout and wrapper around our program.
+			e, ok := inFile[grp.Event+"\x00"+grp.Handler.Binary]
+			if !ok {
+				e = settings.Entry{Command: grp.Handler.Command, Matcher: grp.Matcher, Timeout: grp.Handler.Timeout}
+			}
+			timeout := "Claude Code's default timeout"
+			if e.Timeout > 0 {
+				timeout = fmt.Sprintf("timeout %gs", e.Timeout)
+			}
+			fmt.Fprintf(w, "  %-17s %s%s, %s\n", grp.Event, e.Command, matcherNote(grp.Event, e.Matcher), timeout)
 		}
 	}
 	return nil
+}
+
+// wiredEntries returns the first entry of ours for each event and binary
+// (keyed "event\x00binary") in the settings file at path, none when it
+// cannot be read or parsed.
+func wiredEntries(path string) map[string]settings.Entry {
+	out := map[string]settings.Entry{}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return out
+	}
+	es, err := settings.Inspect(src)
+	if err != nil {
+		return out
+	}
+	for _, e := range es {
+		if k := e.Event + "\x00" + e.Binary; e.Ours {
+			if _, seen := out[k]; !seen {
+				out[k] = e
+			}
+		}
+	}
+	return out
 }
 
 // matcherNote renders an event's matcher for the listings: Claude Code

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -234,5 +236,58 @@ func TestHooksInstallOnlyAndSwitches(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
 		t.Errorf("a refused install changed settings.json")
+	}
+}
+
+// TestHooksInstallSummaryShowsFile: the summary of a re-install names what
+// the file holds, the user's wrapper, matcher and timeout, not the
+// template's (a fresh user's report: it printed "timeout 5s" and the
+// template's matcher for an entry the install had kept at 30 s).
+func TestHooksInstallSummaryShowsFile(t *testing.T) {
+	path := hooktest.FreshClaude(t)
+	bin := hooktest.FakeBinDir(t)
+	if code := run([]string{"hooks", "install", "--bin-dir", bin}); code != 0 {
+		t.Fatalf("install exit %d", code)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := settings.Inspect(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var post settings.Entry
+	for _, e := range es {
+		if e.Event == "PostToolUse" && e.Ours {
+			post = e
+		}
+	}
+	if post.Command == "" {
+		t.Fatalf("no PostToolUse entry of ours in\n%s", src)
+	}
+	edited := bytes.Replace(src, []byte(`"matcher": "`+post.Matcher+`"`), []byte(`"matcher": "`+post.Matcher+`|mcp__shell"`), 1)
+	edited = bytes.Replace(edited, []byte(`"timeout": `+strconv.FormatFloat(post.Timeout, 'g', -1, 64)), []byte(`"timeout": 30`), 1)
+	cmd, _ := json.Marshal(post.Command)
+	wrapped, _ := json.Marshal("nice -n 5 " + post.Command)
+	edited = bytes.Replace(edited, cmd, wrapped, 1)
+	if bytes.Equal(edited, src) {
+		t.Fatalf("could not edit\n%s", src)
+	}
+	if err := os.WriteFile(path, edited, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin)
+	if code != 0 {
+		t.Fatalf("re-install exit %d\n%s", code, out)
+	}
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "PostToolUse ") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "nice -n 5 ") || !strings.Contains(line, "|mcp__shell") || !strings.HasSuffix(line, ", timeout 30s") {
+		t.Errorf("summary line %q, want the file's wrapper, matcher and 30 s timeout; output:\n%s", line, out)
 	}
 }
