@@ -468,7 +468,7 @@ say "  hooks:     $hooks"
 say ""
 say "Try:  $vaultctx search \"what did I write about deadlines\""
 say "      $vaultctx doctor"
-uninstall_cmd="scripts/install.sh --uninstall"
+uninstall_cmd="$(printf '%q' "$repo/scripts/install.sh") --uninstall"
 if [ "$bindir" != "$HOME/.local/bin" ]; then uninstall_cmd="$uninstall_cmd --prefix $(printf '%q' "$prefix")"; fi
 say "Uninstall: $uninstall_cmd   (add --purge to delete the index and config)"
 exit 0

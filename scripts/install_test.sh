@@ -72,6 +72,11 @@ grep -qF "model = \"$model\"" "$config" || fail "config lacks the model: $(cat "
 ls "$settings".bak-* >/dev/null 2>&1 || fail "no settings.json backup"
 [ "$(vaultctx hooks status | grep -c '✓')" = 5 ] || fail "hooks not wired: $(vaultctx hooks status)"
 grep -q "Try:" "$log" || fail "no next command in the summary"
+# The uninstall command it prints works from any folder: an absolute path.
+uninst=$(sed -n 's/^Uninstall: \(.*\)   (add --purge.*/\1/p' "$log")
+first=$(eval "set -- $uninst" && printf %s "$1")
+case $first in /*) [ -x "$first" ] || fail "the printed uninstall command names no installer: $uninst" ;;
+*) fail "the printed uninstall command is relative: $uninst" ;; esac
 pass "install"
 
 if ! vaultctx doctor >"$tmp/doctor" 2>&1; then
