@@ -317,8 +317,11 @@ func (w shellWord) inner(in shellWord) shellWord {
 }
 
 // quoteEscape reports whether byte i of w.text is a ' that the command line
-// spells '\'' between two single-quoted bytes: the quote closes, \' gives
-// the byte, and a quote opens again (i-1 and i+1 exist).
+// spells, between two single-quoted bytes (i-1 and i+1 exist), as sh's
+// idiom for a quote inside single quotes: close the quotes, an escaped
+// quote, open them again.
+//
+//	'\''
 func quoteEscape(w shellWord, i int) bool {
 	return w.text[i] == '\'' && w.quote[i] == 0 && w.quote[i-1] == '\'' && w.quote[i+1] == '\'' &&
 		w.raw[i] == w.raw[i-1]+3 && w.raw[i+1] == w.raw[i]+2
@@ -624,10 +627,10 @@ func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
 //
 // Inside a command string for a shell (`sh -c '... /x/vaultctx-userprompt'`)
 // the new path is written for the quoting it lands in: as is when it needs
-// no quotes; else in double quotes inside single ones (a ' of the path as
-// '\''), and in single quotes (escaped for the outer double quotes) inside
-// double ones. A program word there that mixes quotings or escapes is
-// left as it was.
+// no quotes; else in double quotes inside single ones (a ' of the path in
+// sh's idiom, see quoteEscape), and in single quotes (escaped for the
+// outer double quotes) inside double ones. A program word there that mixes
+// quotings or escapes is left as it was.
 func withProgram(command, planned string) string {
 	w, ok := ourWord(command)
 	pw, pok := ourWord(planned)
