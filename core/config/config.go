@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"os/user"
 	"path/filepath"
 	"reflect"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/vaultctx/vaultctx/core/internal/fsx"
 	"github.com/vaultctx/vaultctx/core/internal/xdg"
 	"github.com/vaultctx/vaultctx/core/retrieve"
 	"github.com/vaultctx/vaultctx/core/vault"
@@ -459,6 +459,11 @@ func (c Config) Validate() error {
 	return c.Rules().Validate()
 }
 
+// MaxFileBytes bounds the config file Load reads (bytes): a config is a
+// few hundred bytes, and a hook must not read /dev/zero until it runs out
+// of memory.
+const MaxFileBytes = 1 << 20
+
 // Load returns the configuration: Defaults, then the TOML file at path, then
 // the environment (VAULTCTX_VAULT, VAULTCTX_DB, VAULTCTX_MODEL). Flags are
 // the caller's to apply on top.
@@ -471,7 +476,10 @@ func (c Config) Validate() error {
 // absolute against the file's folder (relative paths from the environment
 // are left relative to the working folder). DB "" after all of this becomes
 // DefaultDB(getenv). getenv is os.Getenv outside tests. Parse errors are
-// returned wrapped with the file's path.
+// returned wrapped with the file's path; a config that is not a regular
+// file (a FIFO, a device) or holds more than MaxFileBytes is an error
+// (fsx.ErrNotRegular, fsx.ErrTooLarge), found without waiting or reading
+// it all.
 func Load(path string, getenv func(string) string) (Config, error) {
 	explicit := path != "" || getenv(EnvConfig) != ""
 	if path == "" {
@@ -483,7 +491,7 @@ func Load(path string, getenv func(string) string) (Config, error) {
 	}
 	path = expandHome(path, getenv)
 	c := Defaults()
-	data, err := os.ReadFile(path)
+	data, err := fsx.ReadRegular(path, MaxFileBytes)
 	switch {
 	case err == nil:
 		c, err = parse(strings.NewReader(string(data)))

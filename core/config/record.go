@@ -77,7 +77,7 @@ func RecordModel(path, dir string, getenv func(string) string) (ModelRecord, err
 		return rec, fmt.Errorf("config: %w", err)
 	}
 
-	src, err := os.ReadFile(real)
+	src, err := fsx.ReadRegular(real, MaxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
 			return rec, fmt.Errorf("config: %w", err)

@@ -58,6 +58,30 @@ func OpenRegular(path string) (*os.File, error) {
 	return f, nil
 }
 
+// ErrTooLarge is returned (wrapped) by ReadRegular for a file over its
+// limit.
+var ErrTooLarge = errors.New("file too large")
+
+// ReadRegular returns the contents of the regular file at path, opened
+// with OpenRegular (so a FIFO or device is refused at once, never waited
+// on or read without end), and ErrTooLarge (wrapped) when it holds more
+// than limit bytes. Errors are OpenRegular's, the read's and ErrTooLarge.
+func ReadRegular(path string, limit int64) ([]byte, error) {
+	f, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("read %s: %w (over %d bytes)", path, ErrTooLarge, limit)
+	}
+	return data, nil
+}
+
 // ReadTail returns the last n bytes of the regular file at path (all of
 // it when it is shorter), opened with OpenRegular, and whether the file
 // holds more than that (cut: the first line returned is probably partial).
