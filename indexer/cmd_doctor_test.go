@@ -281,7 +281,19 @@ func TestDoctorWithoutConfig(t *testing.T) {
 	if got := doctorLines(out, "config parses"); !strings.HasPrefix(got, "✓ ") || !strings.Contains(got, vault) {
 		t.Errorf("config check without a config file:\n%s\nwant ✓ naming the index's vault %s", got, vault)
 	}
-	if got := doctorLines(out, "index freshness"); !strings.HasPrefix(got, "! ") || !strings.Contains(got, "1 changed") {
+	got := doctorLines(out, "index freshness")
+	if !strings.HasPrefix(got, "! ") || !strings.Contains(got, "1 changed") {
 		t.Errorf("freshness check without a config file:\n%s\nwant a warning of 1 changed file", got)
+	}
+	// Its advice works as printed: `vaultctx index` takes the index's
+	// vault too.
+	if !strings.Contains(got, "fix: run: vaultctx index") {
+		t.Errorf("freshness fix %q, want `vaultctx index`", got)
+	}
+	if code, out := runCaptured(t, "index"); code != 0 {
+		t.Fatalf("index without --vault or a config: exit %d: %s", code, out)
+	}
+	if code, out := runCaptured(t, "search", "zebraquokka"); code != 0 || !strings.Contains(out, "zq.md") {
+		t.Errorf("search after the advised index: exit %d\n%s", code, out)
 	}
 }

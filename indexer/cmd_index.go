@@ -23,7 +23,7 @@ import (
 
 // indexCmd is `vaultctx index`.
 type indexCmd struct {
-	Vault   string `help:"Vault root directory (default: vault in the config)." type:"path" placeholder:"DIR"`
+	Vault   string `help:"Vault root directory (default: vault in the config, else the one the index records)." type:"path" placeholder:"DIR"`
 	DB      string `help:"Index file (default: $VAULTCTX_DB, db in the config, or $XDG_DATA_HOME/vaultctx/index.db)." type:"path" placeholder:"FILE"`
 	Model   string `help:"Embedding model directory (default: model in the config, else the one the index records)." type:"path" placeholder:"DIR"`
 	NoModel bool   `help:"Index for BM25 only, without vectors."`
@@ -40,6 +40,11 @@ func (c *indexCmd) Run(g *globals) error {
 		return err
 	}
 	vault := orDefault(c.Vault, cfg.Vault)
+	if vault == "" {
+		// No config (the set-up without the installer): the vault the
+		// index was built from, as for the model.
+		vault = index.RecordedVault(g.Ctx, orDefault(c.DB, cfg.DB))
+	}
 	if vault == "" {
 		return usageError{"no vault to index: pass --vault DIR, or set vault = \"...\" in " + configHint(g)}
 	}

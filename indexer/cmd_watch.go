@@ -16,7 +16,7 @@ import (
 // (core/watch), logging each run to stderr, until SIGINT or SIGTERM, and
 // then exits 0 once the run in progress has committed.
 type watchCmd struct {
-	Vault   string        `help:"Vault root directory (default: vault in the config)." type:"path" placeholder:"DIR"`
+	Vault   string        `help:"Vault root directory (default: vault in the config, else the one the index records)." type:"path" placeholder:"DIR"`
 	DB      string        `help:"Index file (default: as for index)." type:"path" placeholder:"FILE"`
 	Model   string        `help:"Embedding model directory (default: model in the config, else the one the index records)." type:"path" placeholder:"DIR"`
 	NoModel bool          `help:"Index for BM25 only, without vectors."`
@@ -30,6 +30,11 @@ func (c *watchCmd) Run(g *globals) error {
 		return err
 	}
 	vault := orDefault(c.Vault, cfg.Vault)
+	if vault == "" {
+		// No config (the set-up without the installer): the vault the
+		// index was built from, as for the model.
+		vault = index.RecordedVault(g.Ctx, orDefault(c.DB, cfg.DB))
+	}
 	if vault == "" {
 		return usageError{"no vault to watch: pass --vault DIR, or set vault = \"...\" in " + configHint(g)}
 	}
