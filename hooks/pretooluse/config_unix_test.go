@@ -26,7 +26,9 @@ func TestPreToolConfigNotAFile(t *testing.T) {
 	}
 	for _, cfg := range []string{fifo, "/dev/zero"} {
 		done := make(chan hooktest.Result, 1)
-		go func() { done <- hooktest.Run(t, bin, payload, env.Vars, "VAULTCTX_CONFIG="+cfg, "VAULTCTX_HOOK_DEADLINE=60s") }()
+		go func() {
+			done <- hooktest.Run(t, bin, payload, env.Vars, "VAULTCTX_CONFIG="+cfg, "VAULTCTX_HOOK_DEADLINE=60s")
+		}()
 		select {
 		case r := <-done:
 			if r.Code != 0 || len(r.Stdout) != 0 || r.Elapsed > 10*time.Second {
