@@ -307,7 +307,12 @@ func (w shellWord) inner(in shellWord) shellWord {
 			i++ // a ' written as '\'' inside single quotes, as withProgram writes it
 			continue
 		}
-		if w.quote[i] != q || i > in.start && w.raw[i] != w.raw[i-1]+1 {
+		// Within one quoting the bytes skipped between two of the word
+		// are quotes closed and opened again ("a""b") or, in double
+		// quotes, the backslashes of escapes (\$, \", \\), as
+		// withProgram writes them: the span still starts and ends in q.
+		// Unquoted, a skipped byte is an escape withProgram cannot write.
+		if w.quote[i] != q || q == 0 && i > in.start && w.raw[i] != w.raw[i-1]+1 {
 			out.within = 'x' // mixed quoting or escapes: not rewritten
 			return out
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -856,6 +857,53 @@ func TestReinstallKeepsShellWrapper(t *testing.T) {
 	}
 	if back, err := Merge(out, promptOnly(t, "/old/bin")); err != nil || string(back) != src {
 		t.Errorf("back to /old/bin (%v):\n%s\nwant\n%s", err, back, src)
+	}
+	// A chain of installs through directories that need every kind of
+	// escape, in both quotings of a shell's command string, and back (a
+	// second attack: a bash -lc "..." entry stuck on a directory with a $
+	// once its path had been written with \$ inside the double quotes).
+	// Each directory is real and holds a script that says which it is,
+	// so sh itself shows the path reads back as written.
+	base := t.TempDir()
+	var dirs []string
+	for _, name := range []string{`d$x`, `c d`, `say "hi"`, "$HOME $(id) `x`", `back\slash`, `it's`, `all ' " $ \ ; & | * ?`, "old"} {
+		d := filepath.Join(base, name)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, UserPromptBinary), []byte("#!/bin/sh\necho ran in "+ShellQuote(name)+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	old := ShellQuote(filepath.Join(base, "old", UserPromptBinary))
+	for _, wrapped := range []string{
+		`sh -c 'VAULTCTX_LOG=/dev/null ` + strings.ReplaceAll(old, "'", `'\''`) + ` 2>>/dev/null'`,
+		`sh -c "VAULTCTX_LOG=\"$HOME/l\" exec ` + old + `"`,
+	} {
+		src := []byte(`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": ` + string(mustJSON(t, wrapped)) + `}]}]}}`)
+		cur := src
+		for i, dir := range dirs {
+			next, err := Merge(cur, promptOnly(t, dir))
+			if err != nil {
+				t.Fatalf("%s: install into %q: %v", wrapped, dir, err)
+			}
+			es, _ := Inspect(next)
+			if len(es) != 1 || OurProgram(es[0].Command) != filepath.Join(dir, UserPromptBinary) {
+				t.Fatalf("%s: after an install into %q: %+v, OurProgram %q", wrapped, dir, es, OurProgram(es[0].Command))
+			}
+			out, err := exec.Command("sh", "-c", es[0].Command).CombinedOutput()
+			if want := "ran in " + filepath.Base(dir) + "\n"; err != nil || string(out) != want || i == len(dirs)-1 && es[0].Command != wrapped {
+				t.Errorf("sh -c %s: %q, %v; want %q", es[0].Command, out, err, want)
+			}
+			if again, err := Merge(next, promptOnly(t, dir)); err != nil || string(again) != string(next) {
+				t.Errorf("%s: a second install into %q changed the file (%v)", wrapped, dir, err)
+			}
+			cur = next
+		}
+		if string(cur) != string(src) {
+			t.Errorf("%s: back to /old/bin:\n%s\nwant\n%s", wrapped, cur, src)
+		}
 	}
 	// A quoted path with blanks after a wrapper is a path, not a command
 	// string: the whole word is replaced.
