@@ -3,6 +3,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -50,5 +51,43 @@ func TestSpecialFileAsIndex(t *testing.T) {
 		case <-time.After(30 * time.Second):
 			t.Fatalf("vaultctx %s still running after 30 s", strings.Join(tc.args, " "))
 		}
+	}
+}
+
+// TestSpecialSideFiles: a FIFO in place of the index's lock file or the
+// background refresh's lock or request file made status and doctor wait
+// for a writer (doctor past SIGTERM). They read those files without
+// waiting: a FIFO there reads as no holder, and index refuses to lock it.
+func TestSpecialSideFiles(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "index.db")
+	doctorSetup(t, db)
+	if code, out := runCaptured(t, "index", "--no-model"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, out)
+	}
+	for _, side := range []string{".lock", ".refresh.lock", ".refresh"} {
+		fifo := db + side
+		os.Remove(fifo)
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip("mkfifo:", err)
+		}
+		for _, args := range [][]string{{"status"}, {"doctor"}, {"search", "tasks"}, {"index"}} {
+			done := make(chan int, 1)
+			go func() {
+				code, _, _ := runStderr(t, args...)
+				done <- code
+			}()
+			select {
+			case code := <-done:
+				if args[0] == "search" && code != 0 {
+					t.Errorf("%s a FIFO: search exit %d, want 0", side, code)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("%s a FIFO: vaultctx %s still running after 30 s", side, strings.Join(args, " "))
+			}
+		}
+		if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+			t.Errorf("%s: the FIFO is gone or replaced (%v)", side, err)
+		}
+		os.Remove(fifo)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/vaultctx/vaultctx/core/internal/fsx"
 )
 
 // LockedError is returned by Run when another indexer holds the index.
@@ -129,6 +131,9 @@ func alive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
+// maxPidFile bounds the lock and request files read for a pid (bytes).
+const maxPidFile = 4096
+
 // Holder returns the pid of the live process holding the indexer lock of
 // dbPath, or 0 when none does. It only reads the lock file (the pid the
 // holder wrote there) and asks the kernel whether that process exists, so
@@ -138,7 +143,7 @@ func alive(pid int) bool {
 // read as held, which costs a caller a needless hand-off, never a lost
 // update.
 func Holder(dbPath string) int {
-	b, err := os.ReadFile(dbPath + ".lock")
+	b, err := fsx.ReadRegular(dbPath+".lock", maxPidFile)
 	if err != nil {
 		return 0
 	}

@@ -88,9 +88,13 @@ func Request(db string, argv []string, logPath string) error {
 	return nil
 }
 
+// maxSmallFile bounds the request and lock files read here (bytes): a
+// token or a pid. A FIFO or device there reads as empty, never waited on.
+const maxSmallFile = 4096
+
 // token returns the current request token of db, "" when there is none.
 func token(db string) string {
-	b, _ := os.ReadFile(requestPath(db))
+	b, _ := fsx.ReadRegular(requestPath(db), maxSmallFile)
 	return string(b)
 }
 
@@ -128,7 +132,7 @@ func Serve(ctx context.Context, db string, refresh func(context.Context) error) 
 // none runs. Like index.Holder it only reads the pid the runner wrote and
 // asks the kernel whether that process exists; it never takes the lock.
 func Runner(db string) int {
-	b, err := os.ReadFile(lockPath(db))
+	b, err := fsx.ReadRegular(lockPath(db), maxSmallFile)
 	if err != nil {
 		return 0
 	}
