@@ -118,7 +118,7 @@ func Run(ctx context.Context, opt Options) (Summary, error) {
 	} else if !fi.IsDir() {
 		return sum, fmt.Errorf("vault %s is not a directory", opt.Vault)
 	}
-	if err := checkTarget(ctx, opt); err != nil {
+	if err := CheckTarget(ctx, opt); err != nil {
 		return sum, err
 	}
 	if err := os.MkdirAll(filepath.Dir(opt.DB), 0o755); err != nil {
@@ -351,14 +351,18 @@ func checkNotEmptied(ctx context.Context, st *store.Store, opt Options) error {
 	return nil // a note was found, or the walk failed: the run reports that itself
 }
 
-// checkTarget refuses, before any work, an index path that is a directory,
+// CheckTarget refuses, before any work, an index path that is a directory,
 // an existing file that is not a vaultctx index (a note passed as --db by
 // mistake would otherwise be replaced by a full run), and, for an
 // incremental run, an index of another vault. A file that starts like SQLite
 // but cannot be read is a damaged index, which a full run replaces
 // (store.Replace installs the new file over any old one SQLite cannot
 // open).
-func checkTarget(ctx context.Context, opt Options) error {
+//
+// Run calls it first; a long-lived caller (core/watch) calls it before it
+// takes any lock beside the file. Errors: ErrDBIsDir, ErrNotAnIndex and
+// ErrOtherVault (wrapped, naming the file), and os.Stat's.
+func CheckTarget(ctx context.Context, opt Options) error {
 	fi, err := os.Stat(opt.DB)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil

@@ -94,6 +94,12 @@ func Watch(ctx context.Context, opt Options) error {
 	} else if !fi.IsDir() {
 		return fmt.Errorf("watch: %s is not a folder", root)
 	}
+	// An index path that no run would take (a device, a FIFO, a folder,
+	// another program's file) ends the watch now, before its lock file is
+	// made beside it, instead of failing every run for ever.
+	if err := index.CheckTarget(ctx, opt.Index); err != nil {
+		return fmt.Errorf("watch: %w", err)
+	}
 	release, err := index.LockWatch(opt.Index.DB)
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
@@ -210,6 +216,10 @@ func Watch(ctx context.Context, opt Options) error {
 				// unmounted): the watches hold the old folders, so no
 				// event would come again. End with the error, for the
 				// service manager to start a watch that sets them up anew.
+				inflight.Wait()
+				return fmt.Errorf("watch: %w", r.Err)
+			case r.Err != nil && (errors.Is(r.Err, index.ErrNotAnIndex) || errors.Is(r.Err, index.ErrDBIsDir) || errors.Is(r.Err, index.ErrOtherVault)):
+				// The index path became one no run takes: no later run would.
 				inflight.Wait()
 				return fmt.Errorf("watch: %w", r.Err)
 			case r.Err != nil:

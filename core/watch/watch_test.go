@@ -293,3 +293,37 @@ func TestWatchLockReleased(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchRefusesIndexPathNoRunTakes: an index path no run would take (a
+// device, a folder, a note) ended in an error logged by every run while
+// the watch went on for ever, after it had made its lock file beside the
+// path (/dev/null.watch.lock as root). Watch returns the run's error at
+// once and makes nothing beside the path.
+func TestWatchRefusesIndexPathNoRunTakes(t *testing.T) {
+	dir := t.TempDir()
+	v := filepath.Join(dir, "vault")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), v)
+	note := filepath.Join(dir, "note.md")
+	if err := os.WriteFile(note, []byte("# A note, not an index\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, db := range []string{note, dir, "/dev/null"} {
+		errc := make(chan error, 1)
+		go func() {
+			errc <- Watch(context.Background(), Options{Index: index.Options{Vault: v, DB: db, NoModel: true}})
+		}()
+		select {
+		case err := <-errc:
+			if !errors.Is(err, index.ErrNotAnIndex) && !errors.Is(err, index.ErrDBIsDir) {
+				t.Errorf("Watch with db %s: %v, want ErrNotAnIndex or ErrDBIsDir", db, err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("Watch with db %s still runs after a minute", db)
+		}
+		if db != "/dev/null" {
+			if _, err := os.Lstat(db + ".watch.lock"); err == nil {
+				t.Errorf("Watch made %s.watch.lock", db)
+			}
+		}
+	}
+}
