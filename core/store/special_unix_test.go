@@ -5,6 +5,7 @@ package store
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -30,6 +31,30 @@ func TestOpenRefusesSpecialFiles(t *testing.T) {
 			if !errors.Is(err, ErrNotAnIndex) {
 				t.Errorf("Open(%s, ReadOnly %t): %v, want ErrNotAnIndex", p, ro, err)
 			}
+		}
+	}
+	// A FIFO beside a real index, where SQLite opens its side files.
+	db := filepath.Join(t.TempDir(), "index.db")
+	s, err := Open(context.Background(), db, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	for _, side := range []string{"-journal", "-wal", "-shm"} {
+		if err := syscall.Mkfifo(db+side, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, ro := range []bool{true, false} {
+			s, err := Open(context.Background(), db, Options{ReadOnly: ro})
+			if err == nil {
+				s.Close()
+			}
+			if !errors.Is(err, ErrNotAnIndex) {
+				t.Errorf("Open with a FIFO %s (ReadOnly %t): %v, want ErrNotAnIndex", side, ro, err)
+			}
+		}
+		if err := os.Remove(db + side); err != nil {
+			t.Fatal(err)
 		}
 	}
 	if _, err := HasSQLiteHeader(fifo); !errors.Is(err, fsx.ErrNotRegular) {

@@ -257,6 +257,13 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		// reads as an empty database: refuse both at once.
 		return nil, fmt.Errorf("index file %s is a %s, not a file: %w", path, fsx.KindOf(fi.Mode()), ErrNotAnIndex)
 	}
+	// SQLite opens the journal, WAL and shared-memory files beside the
+	// index by name; a FIFO there would hold it until a writer came.
+	for _, side := range []string{"-journal", "-wal", "-shm"} {
+		if sfi, err := os.Stat(path + side); err == nil && !sfi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s%s beside the index is a %s, not a file (remove it): %w", path, side, fsx.KindOf(sfi.Mode()), ErrNotAnIndex)
+		}
+	}
 	if !opt.ReadOnly {
 		return open(ctx, path, opt)
 	}
