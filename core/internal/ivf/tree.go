@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/vaultctx/vaultctx/core/internal/topk"
 )
 
 // Tree finds a unit vector's nearest list, the one Lists.NearestUnit
@@ -164,7 +166,7 @@ func (l Lists) tree(g, m int) Tree {
 			}
 		}
 		if t.m < len(keys) {
-			selectKeys(keys, t.m)
+			topk.SelectKeys(keys, t.m)
 		}
 		slices.Sort(keys[:t.m])
 		for n, key := range keys[:t.m] {
@@ -325,42 +327,4 @@ func (t Tree) Nearest(u []float32, s *TreeScratch) int {
 		scan(out, func(i int) int { return t.list[from+i] })
 	}
 	return best
-}
-
-// selectKeys reorders keys (distinct) so that keys[:k] are its k smallest,
-// in any order, 0 < k < len(keys): Hoare's FIND (CACM 1961) with a
-// median-of-three pivot and a Lomuto partition.
-func selectKeys(keys []uint64, k int) {
-	lo, hi := 0, len(keys) // the k-th smallest lies in keys[lo:hi]
-	for hi-lo > 16 {
-		mid := lo + (hi-lo)/2
-		a, b, c := keys[lo], keys[mid], keys[hi-1]
-		pivot := max(min(a, b), min(max(a, b), c))
-		// keys[lo:i] < pivot <= keys[i:j] as j moves on.
-		i := lo
-		for j := lo; j < hi; j++ {
-			x := keys[j]
-			keys[j] = keys[i]
-			keys[i] = x
-			if x < pivot {
-				i++
-			}
-		}
-		switch {
-		case k < i:
-			hi = i
-		case k > i:
-			// The pivot is the smallest of keys[i:hi]: move it to i.
-			for j := i; j < hi; j++ {
-				if keys[j] == pivot {
-					keys[i], keys[j] = keys[j], keys[i]
-					break
-				}
-			}
-			lo = i + 1
-		default:
-			return
-		}
-	}
-	slices.Sort(keys[lo:hi])
 }

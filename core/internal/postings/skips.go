@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+
+	"github.com/vaultctx/vaultctx/core/internal/topk"
 )
 
 // The skip table of a posting list: for each block of BlockLen postings,
@@ -123,7 +125,7 @@ func blockCorners(pts []Corner, buf *[SkipCorners]Corner) []Corner {
 	for g := 0; g < groups; g++ {
 		hi := (g + 1) * n / groups
 		if hi < n {
-			selectKeys(keys[lo:n], hi-lo)
+			topk.SelectKeys(keys[lo:n], hi-lo)
 		}
 		c := Corner{Len: math.MaxUint32}
 		for _, k := range keys[lo:hi] {
@@ -139,45 +141,6 @@ func blockCorners(pts []Corner, buf *[SkipCorners]Corner) []Corner {
 		lo = hi
 	}
 	return cs
-}
-
-// selectKeys reorders keys (distinct) so that keys[:k] are its k smallest,
-// in any order, 0 < k < len(keys).
-func selectKeys(keys []uint64, k int) {
-	lo, hi := 0, len(keys) // the k-th smallest lies in keys[lo:hi]
-	for hi-lo > 8 {
-		// Median of three as the pivot, then a Lomuto partition.
-		mid := lo + (hi-lo)/2
-		a, b, c := keys[lo], keys[mid], keys[hi-1]
-		pivot := max(min(a, b), min(max(a, b), c))
-		// Branch-free: each key is swapped to i, which moves on only
-		// past a key below the pivot (keys are below 2^40, so k - pivot
-		// wraps to a set top bit exactly then).
-		i := lo
-		for j := lo; j < hi; j++ {
-			k := keys[j]
-			keys[j] = keys[i]
-			keys[i] = k
-			i += int((k - pivot) >> 63)
-		}
-		// keys[lo:i] < pivot <= keys[i:hi]
-		switch {
-		case k < i:
-			hi = i
-		case k > i:
-			// The pivot itself is the smallest of keys[i:hi]: move it to i.
-			for j := i; j < hi; j++ {
-				if keys[j] == pivot {
-					keys[i], keys[j] = keys[j], keys[i]
-					break
-				}
-			}
-			lo = i + 1
-		default:
-			return
-		}
-	}
-	slices.Sort(keys[lo:hi])
 }
 
 // DecodeSkips decodes a BuildSkips table of a list of count postings whose

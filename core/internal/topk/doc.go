@@ -6,4 +6,8 @@
 // chunk id, as SQLite's ORDER BY bm25(...), rowid and vec0's KNN do. The
 // store's BM25 scorer and its vector scan both rank through it, and the
 // equivalence tests against FTS5 and vec0 depend on this tie rule.
+//
+// SelectKeys selects the k smallest of packed integer keys in linear time,
+// for rankings done without a comparison function (the IVF tree's
+// neighbour lists, the skip tables' corners).
 package topk
