@@ -23,34 +23,43 @@ func TestSpecialFileAsIndex(t *testing.T) {
 	}
 	doctorSetup(t, fifo)
 	for _, tc := range []struct {
-		db   string
 		args []string
 		code int
 		want string
 	}{
-		{fifo, []string{"search", "--db", fifo, "foo"}, 1, "is a named pipe (FIFO), not a file"},
-		{fifo, []string{"status", "--db", fifo}, 1, "is a named pipe (FIFO), not a file"},
-		{fifo, []string{"index", "--db", fifo}, 1, "is a named pipe (FIFO), not a file"},
-		{fifo, []string{"doctor"}, 1, "is a named pipe (FIFO), not a file"},
-		{"/dev/null", []string{"search", "--db", "/dev/null", "foo"}, 1, "is a character device, not a file"},
+		{[]string{"search", "--db", fifo, "foo"}, 1, "is a named pipe (FIFO), not a file"},
+		{[]string{"status", "--db", fifo}, 1, "is a named pipe (FIFO), not a file"},
+		{[]string{"index", "--db", fifo}, 1, "is a named pipe (FIFO), not a file"},
+		{[]string{"doctor"}, 1, "is a named pipe (FIFO), not a file"},
+		{[]string{"search", "--db", "/dev/null", "foo"}, 1, "is a character device, not a file"},
 	} {
-		type result struct {
-			code      int
-			out, errs string
+		code, out := runWithin(t, 30*time.Second, tc.args...)
+		if code != tc.code || !strings.Contains(out, tc.want) {
+			t.Errorf("vaultctx %s: exit %d, want %d and %q in\n%s", strings.Join(tc.args, " "), code, tc.code, tc.want, out)
 		}
-		done := make(chan result, 1)
-		go func() {
-			code, out, errs := runStderr(t, tc.args...)
-			done <- result{code, out, errs}
-		}()
-		select {
-		case r := <-done:
-			if r.code != tc.code || !strings.Contains(r.out+r.errs, tc.want) {
-				t.Errorf("vaultctx %s: exit %d, want %d and %q in\n%s%s", strings.Join(tc.args, " "), r.code, tc.code, tc.want, r.out, r.errs)
-			}
-		case <-time.After(30 * time.Second):
-			t.Fatalf("vaultctx %s still running after 30 s", strings.Join(tc.args, " "))
-		}
+	}
+}
+
+// runWithin runs the CLI with args as runStderr does and returns its exit
+// code and stdout followed by stderr; it fails the test when the command
+// is still running after d (its goroutine is left blocked).
+func runWithin(t *testing.T, d time.Duration, args ...string) (int, string) {
+	t.Helper()
+	type result struct {
+		code int
+		out  string
+	}
+	done := make(chan result, 1)
+	go func() {
+		code, out, errs := runStderr(t, args...)
+		done <- result{code, out + errs}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.out
+	case <-time.After(d):
+		t.Fatalf("vaultctx %s still running after %v", strings.Join(args, " "), d)
+		return 0, ""
 	}
 }
 
@@ -71,18 +80,8 @@ func TestSpecialSideFiles(t *testing.T) {
 			t.Skip("mkfifo:", err)
 		}
 		for _, args := range [][]string{{"status"}, {"doctor"}, {"search", "tasks"}, {"index"}} {
-			done := make(chan int, 1)
-			go func() {
-				code, _, _ := runStderr(t, args...)
-				done <- code
-			}()
-			select {
-			case code := <-done:
-				if args[0] == "search" && code != 0 {
-					t.Errorf("%s a FIFO: search exit %d, want 0", side, code)
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatalf("%s a FIFO: vaultctx %s still running after 30 s", side, strings.Join(args, " "))
+			if code, _ := runWithin(t, 30*time.Second, args...); args[0] == "search" && code != 0 {
+				t.Errorf("%s a FIFO: search exit %d, want 0", side, code)
 			}
 		}
 		if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
