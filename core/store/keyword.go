@@ -51,22 +51,19 @@ type searchStats struct {
 	anyDead      bool     // impact_dead holds a chunk (or the file may have no such table)
 }
 
-// searchStatsSQL reads searchStats; searchStatsNoDead is it for a file
+// searchStatsSQL reads searchStats (searchStatsCols and whether a chunk is
+// dead); searchStatsNoDead is it for a file
 // without impact_dead (written before the impact index), which then
 // reports anyDead so that the search reads impact_dead as it always did.
 const (
-	searchStatsSQL = `SELECT coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), ''),
+	searchStatsCols = `SELECT coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), ''),
 		coalesce((SELECT value FROM meta WHERE key = 'impact_delta_max'), ''),
 		(SELECT block FROM chunks_fts_data WHERE id = 1),
 		(SELECT coalesce(max(id), 0) FROM chunks),
 		coalesce((SELECT value FROM meta WHERE key = 'impact_gone_dead'), ''),
-		EXISTS (SELECT 1 FROM impact_dead)`
-	searchStatsNoDead = `SELECT coalesce((SELECT value FROM meta WHERE key = 'impact_max_id'), ''),
-		coalesce((SELECT value FROM meta WHERE key = 'impact_delta_max'), ''),
-		(SELECT block FROM chunks_fts_data WHERE id = 1),
-		(SELECT coalesce(max(id), 0) FROM chunks),
-		coalesce((SELECT value FROM meta WHERE key = 'impact_gone_dead'), ''),
-		1`
+		`
+	searchStatsSQL    = searchStatsCols + `EXISTS (SELECT 1 FROM impact_dead)`
+	searchStatsNoDead = searchStatsCols + `1`
 )
 
 // readSearchStats reads the searchStats of one keyword search.
