@@ -291,3 +291,79 @@ func TestHooksInstallSummaryShowsFile(t *testing.T) {
 		t.Errorf("summary line %q, want the file's wrapper, matcher and 30 s timeout; output:\n%s", line, out)
 	}
 }
+
+// TestHooksCdPrefixedEntry: a prompt hook entry the user wrote as
+// `cd DIR && /…/vaultctx-userprompt` is ours to hooks install, status and
+// uninstall: install keeps it (no second entry beside it) and stays
+// idempotent, status shows it wired, uninstall takes it out; the user's
+// own hook behind the same cd is never touched.
+func TestHooksCdPrefixedEntry(t *testing.T) {
+	isolateCLI(t)
+	path := hooktest.FreshClaude(t)
+	bin := hooktest.FakeBinDir(t)
+	proj := t.TempDir()
+	ourCmd := "cd " + settings.ShellQuote(proj) + " && " + settings.ShellQuote(filepath.Join(bin, settings.UserPromptBinary))
+	userCmd := "cd " + settings.ShellQuote(proj) + " && ./my-hook.sh"
+	src := `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": ` + jsonString(t, ourCmd) + `}]}, ` +
+		`{"hooks": [{"type": "command", "command": ` + jsonString(t, userCmd) + `}]}]}}`
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	commands := func() (ours, theirs []string) {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es, err := settings.Inspect(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			switch {
+			case e.Ours && e.Event == "UserPromptSubmit":
+				ours = append(ours, e.Command)
+			case !e.Ours:
+				theirs = append(theirs, e.Command)
+			}
+		}
+		return ours, theirs
+	}
+
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	installed, _ := os.ReadFile(path)
+	if ours, theirs := commands(); !slices.Equal(ours, []string{ourCmd}) || !slices.Equal(theirs, []string{userCmd}) {
+		t.Errorf("after install: ours %q, want only %q; the user's %q", ours, ourCmd, theirs)
+	}
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 || !strings.Contains(out, "nothing changed") {
+		t.Errorf("second install: exit %d, want nothing changed\n%s", code, out)
+	}
+	if again, _ := os.ReadFile(path); !bytes.Equal(again, installed) {
+		t.Errorf("second install changed the file:\n%s", again)
+	}
+	code, out := runCaptured(t, "hooks", "status")
+	if want := "✓ UserPromptSubmit  on, wired: " + ourCmd + " (+1 other hook)"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("status: exit %d, want a line %q:\n%s", code, want, out)
+	}
+	if code, out := runCaptured(t, "hooks", "uninstall"); code != 0 {
+		t.Fatalf("uninstall: exit %d\n%s", code, out)
+	}
+	if ours, theirs := commands(); len(ours) != 0 || !slices.Equal(theirs, []string{userCmd}) {
+		t.Errorf("after uninstall: ours %q, want none; the user's %q, want %q", ours, theirs, userCmd)
+	}
+}
+
+// jsonString returns s as a JSON string literal.
+func jsonString(t *testing.T, s string) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -198,6 +198,8 @@ func genSettings(seed []byte) []byte {
 		"VAULTCTX_LOG=/tmp/l /old/bin/vaultctx-userprompt", "nice -n 5 '/a b/vaultctx-posttooluse' 2>>/tmp/e",
 		"/home/u/.local/bin/vaultctx-pretooluse", "env A=1 exec /x/vaultctx-pretooluse;true",
 		"sh -c 'VAULTCTX_LOG=/tmp/l /old/bin/vaultctx-userprompt'", `bash -lc "A='1 2' '/a b/vaultctx-posttooluse' --x"`,
+		`cd "$CLAUDE_PROJECT_DIR" && /old/bin/vaultctx-userprompt`, "cd /p; sh -c 'cd /q && /x/vaultctx-pretooluse'",
+		"cd /p && node hook.js", "cd /x/vaultctx-posttooluse && ls",
 	}
 	matchers := []string{"", "Bash", "Grep|Glob|WebSearch|WebFetch|Task|Agent", "*", "Edit"}
 	var hooks []string

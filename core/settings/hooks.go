@@ -174,10 +174,12 @@ func (p *Plan) group(event, bin string) *Group {
 // with "vaultctx-", or when the program is a wrapper the user put in front
 // (`nice -n 5 /x/vaultctx-userprompt`, `/usr/bin/time -o t /x/...`): a
 // later word of the same simple command that is a path (it holds a slash)
-// to one of Binaries. binary is then that name; for a command that is not
-// ours it is the program's base name. Entries are recognised this way, not
-// by their full path, so a re-install from another bin directory updates
-// them in place.
+// to one of Binaries. The command that counts is the first, after any
+// leading `cd DIR &&` (see firstCommand): `cd /x && /y/vaultctx-userprompt`
+// is ours, `make && /y/vaultctx-userprompt` is not. binary is then that
+// name; for a command that is not ours it is the program's base name.
+// Entries are recognised this way, not by their full path, so a
+// re-install from another bin directory updates them in place.
 func Ours(command string) (binary string, ok bool) {
 	w, ok := ourWord(command)
 	if ok {
@@ -243,9 +245,9 @@ func findOurs(words []shellWord, nest bool) (shellWord, bool) {
 
 // Program returns the program a hook command line runs, as sh would read
 // it: the first word with quotes and escapes removed, after any leading
-// NAME=value assignments and an `env` or `exec` prefix. So
-// `VAULTCTX_LOG=/tmp/l '/a b/vaultctx-userprompt' --x` runs
-// "/a b/vaultctx-userprompt".
+// `cd DIR &&` (see firstCommand), NAME=value assignments and an `env` or
+// `exec` prefix. So `cd /p && VAULTCTX_LOG=/tmp/l '/a b/vaultctx-userprompt' --x`
+// runs "/a b/vaultctx-userprompt".
 func Program(command string) string {
 	words := firstCommand(command)
 	if p := programIndex(words); p >= 0 {
@@ -334,16 +336,41 @@ func quoteEscape(w shellWord, i int) bool {
 
 // firstCommand splits the first simple command of a command line into
 // words, as sh reads them: quotes and backslash escapes removed; an
-// unquoted ;, & or | ends the command (and the scan).
+// unquoted ;, & or | ends the command (and the scan). A leading `cd` that
+// the next command follows with && or ; is skipped, as are several in a
+// row (`cd "$CLAUDE_PROJECT_DIR" && /x/vaultctx-userprompt`): it only
+// picks the folder that command runs in, so that command is the first
+// that counts. A cd followed by ||, & or | is not: the command after it
+// then runs only when cd fails, or beside it. Word offsets are in s.
 func firstCommand(s string) []shellWord {
-	var out []shellWord
 	i := 0
+	for {
+		words, end := simpleCommand(s, i)
+		if len(words) == 0 || words[0].text != "cd" {
+			return words
+		}
+		switch {
+		case strings.HasPrefix(s[end:], "&&"):
+			i = end + 2
+		case strings.HasPrefix(s[end:], ";") && !strings.HasPrefix(s[end:], ";;"):
+			i = end + 1
+		default:
+			return words
+		}
+	}
+}
+
+// simpleCommand splits the simple command of s that starts at byte i into
+// words (see firstCommand) and returns them with the index of the
+// unquoted ;, & or | that ends it, or len(s).
+func simpleCommand(s string, i int) ([]shellWord, int) {
+	var out []shellWord
 	for {
 		for i < len(s) && strings.IndexByte(" \t\n", s[i]) >= 0 {
 			i++
 		}
 		if i == len(s) || strings.IndexByte(";&|", s[i]) >= 0 {
-			return out
+			return out, i
 		}
 		w, end := scanWord(s, i)
 		out = append(out, w)
@@ -675,7 +702,7 @@ type Entry struct {
 	Event   string  // e.g. "PreToolUse"
 	Matcher string  // the group's matcher; "" when absent
 	Command string  // the command line as written
-	Binary  string  // base name of the command's first word
+	Binary  string  // base name of the program the command runs (see Ours)
 	Timeout float64 // seconds; 0 when absent
 	Ours    bool    // Binary is a vaultctx binary (see Ours)
 }

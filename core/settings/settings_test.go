@@ -551,6 +551,18 @@ func TestOurs(t *testing.T) {
 		{"A=1", "A=1", false},
 		{"A=1; /x/vaultctx-userprompt", "A=1", false},
 		{"/opt/a=b/vaultctx-userprompt", "vaultctx-userprompt", true},
+		// A leading `cd DIR &&` (or `cd DIR;`) only picks the folder the
+		// next command runs in: that command is the one that counts.
+		{"cd /some/dir && /x/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{`cd "$CLAUDE_PROJECT_DIR" && VAULTCTX_LOG=/tmp/l /x/vaultctx-userprompt`, "vaultctx-userprompt", true},
+		{"cd /a; cd '/b c'&&nice -n 5 /x/vaultctx-pretooluse --x", "vaultctx-pretooluse", true},
+		{`sh -c 'cd /p && exec /x/vaultctx-posttooluse'`, "vaultctx-posttooluse", true},
+		{"cd /x && node ~/.claude-mem/vaultctx-userprompt.js", "node", false},
+		{"cd /x/vaultctx-userprompt && ls", "ls", false},  // cd's folder is no program of ours
+		{"cd /x || /x/vaultctx-userprompt", "cd", false},  // runs only when cd fails
+		{"cd /x & /x/vaultctx-userprompt", "cd", false},   // cd in the background
+		{"make && /x/vaultctx-userprompt", "make", false}, // only cd is skipped
+		{"cd && /x/vaultctx-userprompt", "vaultctx-userprompt", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.command, func(t *testing.T) {
@@ -612,6 +624,10 @@ func TestProgram(t *testing.T) {
 		{"A=1", "A=1"},
 		{"env", "env"},
 		{"nice -n 5 /a/c", "nice"},
+		{"cd /p && /a/c --x", "/a/c"},
+		{`cd "/p q" ; X=1 /a/c`, "/a/c"},
+		{"cd /p", "cd"},
+		{"cd /p || /a/c", "cd"},
 	}
 	for _, tt := range tests {
 		if got := Program(tt.in); got != tt.want {
@@ -909,6 +925,42 @@ func TestReinstallKeepsShellWrapper(t *testing.T) {
 	// string: the whole word is replaced.
 	if got := withProgram(`nice -n 5 '/a b/vaultctx-posttooluse'`, "/c/vaultctx-posttooluse"); got != "nice -n 5 /c/vaultctx-posttooluse" {
 		t.Errorf("withProgram of a quoted path = %q", got)
+	}
+}
+
+// TestCdPrefixedEntryIsOurs: an entry whose command reaches our binary
+// behind `cd DIR &&` is ours: a re-install changes only the path of the
+// binary in it and adds no second entry beside it, a second install
+// changes nothing, and Remove takes it out. A user's command behind the
+// same `cd` stays untouched through all three.
+func TestCdPrefixedEntryIsOurs(t *testing.T) {
+	cmd := `cd "$CLAUDE_PROJECT_DIR" && /old/bin/vaultctx-userprompt`
+	mine := `cd "$CLAUDE_PROJECT_DIR" && ./scripts/prompt-hook.sh`
+	src := `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": ` + string(mustJSON(t, cmd)) + `, "timeout": 12}]}, ` +
+		`{"hooks": [{"type": "command", "command": ` + string(mustJSON(t, mine)) + `}]}]}}`
+	out, err := Merge([]byte(src), promptOnly(t, "/new dir/bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(src, "/old/bin/vaultctx-userprompt", `'/new dir/bin/vaultctx-userprompt'`, 1)
+	if string(out) != want {
+		t.Fatalf("re-install:\n%s\nwant\n%s", out, want)
+	}
+	if got := ours(t, out)["UserPromptSubmit"]; len(got) != 1 || OurProgram(got[0]) != "/new dir/bin/vaultctx-userprompt" {
+		t.Errorf("our entries after a re-install: %q", got)
+	}
+	if again, err := Merge(out, promptOnly(t, "/new dir/bin")); err != nil || string(again) != string(out) {
+		t.Errorf("a second install changed the file (%v):\n%s", err, again)
+	}
+	removed, err := Remove(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ours(t, removed)) != 0 {
+		t.Errorf("Remove left an entry of ours:\n%s", removed)
+	}
+	if got := foreign(t, removed); len(got) != 1 || got[0].Command != mine {
+		t.Errorf("Remove changed the user's hook: %+v", got)
 	}
 }
 
