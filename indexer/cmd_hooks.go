@@ -18,7 +18,7 @@ import (
 type hooksCmd struct {
 	Install   hooksInstallCmd   `cmd:"" help:"Add our hooks to settings.json (merge, never replace)."`
 	Uninstall hooksUninstallCmd `cmd:"" help:"Remove only our hooks from settings.json."`
-	Status    hooksStatusCmd    `cmd:"" help:"Show, per hook, whether the config turns it on and what settings.json wires to it."`
+	Status    hooksStatusCmd    `cmd:"" help:"Show, per hook, whether the config turns it on and what settings.json wires to it; exits 1 when any line is marked ✗ (broken, nothing wired, hooks disabled, or a config that does not parse), as doctor does for a failed check."`
 }
 
 // hooksTarget selects the settings file; every hooks subcommand has it.
@@ -237,7 +237,9 @@ type hooksStatusCmd struct {
 
 // Run prints, for each event we wire, whether the config turns its hook
 // on and what settings.json wires to it, how many other tools' hooks share
-// the event, and the commands whose output passes through.
+// the event, and the commands whose output passes through. Like doctor, it
+// returns an error (exit 1) when any line it printed is marked ✗; a caveat
+// (!) passes.
 func (c *hooksStatusCmd) Run(g *globals) error {
 	path, err := c.path()
 	if err != nil {
@@ -252,22 +254,28 @@ func (c *hooksStatusCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
-	writeWiring(os.Stdout, path, wired, rep.Entries)
+	failed := writeWiring(os.Stdout, path, wired, rep.Entries)
 	if rep.Disabled {
 		fmt.Fprintf(os.Stdout, "  ✗ \"disableAllHooks\": true in this file: Claude Code runs no hooks; set it to false\n")
+		failed++
 	}
 	if cfgErr != nil {
 		fmt.Fprintf(os.Stdout, "  ✗ %v: every hook counted as on until it parses\n", cfgErr)
-		return nil
+		failed++
+	} else {
+		writePassthrough(os.Stdout, orDefault(cfg.File, configPath()), cfg.Hooks)
 	}
-	writePassthrough(os.Stdout, orDefault(cfg.File, configPath()), cfg.Hooks)
+	if failed > 0 {
+		return fmt.Errorf("hooks status: %d line%s marked ✗", failed, plural(failed))
+	}
 	return nil
 }
 
 // writeWiring prints the status listing: one line per event, marked ✓
 // (on and wired), – (off and not wired), ! (on but not wired while other
-// hooks are, or off but still wired) or ✗ (broken, or nothing wired).
-func writeWiring(w io.Writer, path string, wired []doctor.Wiring, entries []settings.Entry) {
+// hooks are, or off but still wired) or ✗ (broken, or nothing wired), and
+// returns how many it marked ✗.
+func writeWiring(w io.Writer, path string, wired []doctor.Wiring, entries []settings.Entry) (failed int) {
 	fmt.Fprintln(w, path)
 	anyWired := slices.ContainsFunc(wired, func(x doctor.Wiring) bool { return len(x.Commands) > 0 })
 	for _, x := range wired {
@@ -297,12 +305,16 @@ func writeWiring(w io.Writer, path string, wired []doctor.Wiring, entries []sett
 				what = cmds + ": " + x.Problem
 			}
 		}
+		if mark == "✗" {
+			failed++
+		}
 		fmt.Fprintf(w, "  %s %-17s %s", mark, x.Event, what)
 		if others > 0 {
 			fmt.Fprintf(w, " (+%d other hook%s)", others, plural(others))
 		}
 		fmt.Fprintln(w)
 	}
+	return failed
 }
 
 // writePassthrough prints the output_passthrough list of the config file.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -366,4 +367,76 @@ func jsonString(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestHooksStatusExitsOneOnFailure: hooks status exits 1, as doctor does
+// for a failed check, whenever it marks a line ✗ (nothing wired, a wired
+// binary gone, every hook disabled, a config that does not parse), and 0
+// when every hook is wired or left out on purpose; its help says so.
+func TestHooksStatusExitsOneOnFailure(t *testing.T) {
+	vaultctx := hooktest.Build(t) // before isolateCLI moves Go's build cache
+	isolateCLI(t)
+	path := hooktest.FreshClaude(t)
+	bin := hooktest.FakeBinDir(t)
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	t.Setenv("VAULTCTX_CONFIG", cfg)
+	writeFile := func(p, s string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(cfg, "")
+	status := func(name string, want int) {
+		t.Helper()
+		code, out, stderr := runStderr(t, "hooks", "status")
+		crosses := strings.Count(out, "✗")
+		switch {
+		case code != want:
+			t.Errorf("%s: hooks status exit %d, want %d\n%s%s", name, code, want, out, stderr)
+		case (crosses > 0) != (want != 0):
+			t.Errorf("%s: exit %d with %d lines marked ✗:\n%s", name, code, crosses, out)
+		case want != 0 && !strings.Contains(stderr, "vaultctx: hooks status: "):
+			t.Errorf("%s: stderr %q does not say why it failed", name, stderr)
+		}
+	}
+
+	status("nothing wired", 1)
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	status("all wired", 0)
+	writeFile(cfg, "[hooks]\nposttooluse = false\n")
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	status("one left out on purpose", 0)
+	writeFile(cfg, "")
+	status("one on but not wired (a caveat, !)", 0)
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	if err := os.Remove(filepath.Join(bin, settings.PreToolUseBinary)); err != nil {
+		t.Fatal(err)
+	}
+	status("a wired binary gone", 1)
+	writeFile(filepath.Join(bin, settings.PreToolUseBinary), "#!/bin/sh\nexit 0\n")
+	if err := os.Chmod(filepath.Join(bin, settings.PreToolUseBinary), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	status("the binary back", 0)
+	writeFile(cfg, "[hooks]\nposttoolus = false\n")
+	status("a config that does not parse", 1)
+	writeFile(cfg, "")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(path, strings.Replace(string(src), "{", `{"disableAllHooks": true, `, 1))
+	status("every hook disabled", 1)
+
+	help, err := exec.Command(vaultctx, "hooks", "status", "--help").CombinedOutput()
+	if err != nil || !strings.Contains(strings.Join(strings.Fields(string(help)), " "), "exits 1 when any line is marked ✗") {
+		t.Errorf("hooks status --help (%v) does not give the exit status:\n%s", err, help)
+	}
 }
