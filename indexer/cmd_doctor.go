@@ -12,7 +12,9 @@ import (
 // doctorCmd is `vaultctx doctor`: it runs every check (core/doctor),
 // prints ✓, ! (passed with a caveat) or ✗ for each, a one-line fix under
 // ! and ✗, and exits 1 when any check failed.
-type doctorCmd struct{}
+type doctorCmd struct {
+	DB string `help:"Index file to check (default: as for index); the hook round trips are run with it too (as VAULTCTX_DB)." type:"path" placeholder:"FILE"`
+}
 
 // Run executes every check and prints one line each (plus a fix line for
 // failures) to stdout, as each check ends.
@@ -22,6 +24,7 @@ func (c *doctorCmd) Run(g *globals) error {
 	w := os.Stdout
 	findings := doctor.Run(g.Ctx, doctor.Options{
 		ConfigPath:       g.ConfigPath,
+		DB:               c.DB,
 		Getenv:           os.Getenv,
 		BinDir:           dir,
 		SettingsTemplate: install.SettingsTemplate,
@@ -29,12 +32,12 @@ func (c *doctorCmd) Run(g *globals) error {
 			switch f.Status {
 			case doctor.Fail:
 				nfailed++
-				fmt.Fprintf(w, "✗ %s: %s\n    fix: %s\n", f.Check, f.Message, doctorFix(f))
+				fmt.Fprintf(w, "✗ %s: %s\n    fix: %s\n", f.Check, f.Message, c.fix(f))
 			case doctor.Warn:
-				fmt.Fprintf(w, "! %s: %s\n    fix: %s\n", f.Check, f.Message, doctorFix(f))
+				fmt.Fprintf(w, "! %s: %s\n    fix: %s\n", f.Check, f.Message, c.fix(f))
 			default:
 				if f.Hint != doctor.NoHint {
-					fmt.Fprintf(w, "✓ %s: %s (%s)\n", f.Check, f.Message, doctorFix(f))
+					fmt.Fprintf(w, "✓ %s: %s (%s)\n", f.Check, f.Message, c.fix(f))
 				} else {
 					fmt.Fprintf(w, "✓ %s: %s\n", f.Check, f.Message)
 				}
@@ -48,6 +51,12 @@ func (c *doctorCmd) Run(g *globals) error {
 		return fmt.Errorf("doctor: %d of %d checks failed", nfailed, len(findings))
 	}
 	return nil
+}
+
+// fix words a finding's hint as the fix line doctor prints: doctorFix,
+// with --db added to the commands it names when doctor was given one.
+func (c *doctorCmd) fix(f doctor.Finding) string {
+	return withDB(doctorFix(f), c.DB)
 }
 
 // doctorFix words a finding's hint as the one-line fix doctor prints.
@@ -105,6 +114,8 @@ func doctorFix(f doctor.Finding) string {
 		return "run: vaultctx hooks install to take it out of settings.json (or set " + switches(f.Subject, "true") + " under [hooks] to turn it on)"
 	case doctor.HintConfigHooks:
 		return `set under [hooks] in ` + f.Subject + `: output_passthrough = ["terraform plan", ...]`
+	case doctor.HintStatus:
+		return "vaultctx status lists them"
 	}
 	return ""
 }

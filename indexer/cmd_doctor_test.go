@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,7 +31,7 @@ func TestDoctorExitsOneOnFailure(t *testing.T) {
 // TestDoctorFixWording keeps a fix line for every hint core/doctor can
 // return, with the subject in it where the hint has one.
 func TestDoctorFixWording(t *testing.T) {
-	for h := doctor.HintInstall; h <= doctor.HintIndexPath; h++ { // HintIndexPath is the last
+	for h := doctor.HintInstall; h <= doctor.HintStatus; h++ { // HintStatus is the last
 		if doctorFix(doctor.Finding{Hint: h, Subject: "/x"}) == "" {
 			t.Errorf("hint %d has no wording", h)
 		}
@@ -295,5 +297,116 @@ func TestDoctorWithoutConfig(t *testing.T) {
 	}
 	if code, out := runCaptured(t, "search", "zebraquokka"); code != 0 || !strings.Contains(out, "zq.md") {
 		t.Errorf("search after the advised index: exit %d\n%s", code, out)
+	}
+}
+
+// fixLine returns the command a doctor fix line advises: the text after
+// "fix: "+lead up to " (" or the line's end.
+func fixLine(t *testing.T, lines, lead string) string {
+	t.Helper()
+	_, fix, ok := strings.Cut(lines, "\n    fix: "+lead)
+	if !ok {
+		t.Fatalf("no fix starting %q in\n%s", lead, lines)
+	}
+	if i := strings.Index(fix, " ("); i >= 0 {
+		fix = fix[:i]
+	}
+	return fix
+}
+
+// runAdvice runs command, a line doctor told the user to type, through sh
+// with the folder of the vaultctx binary first on PATH, as the user's shell
+// would, and returns its exit code and combined output.
+func runAdvice(t *testing.T, vaultctx, command string) (int, string) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", command)
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(vaultctx)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		return ee.ExitCode(), string(out)
+	} else if err != nil {
+		t.Fatalf("sh -c %s: %v", command, err)
+	}
+	return 0, string(out)
+}
+
+// TestDoctorDB: doctor takes --db as index, status and search do, and
+// checks that file: the config check names it, the index checks read it,
+// the hook round trips are run with it (VAULTCTX_DB), and the fixes it
+// prints name it, so that the advised rebuild repairs that file. Its help
+// lists the flag, which its advice for a folder given as the index names.
+func TestDoctorDB(t *testing.T) {
+	vaultctx := hooktest.BuildAs(t, t.TempDir(), "vaultctx", ".") // before isolateCLI moves Go's build cache
+	dir := isolateCLI(t)
+	hooktest.FreshClaude(t)
+	vault := filepath.Join(dir, "vault")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	// A config that names the vault but not the index: the default index
+	// is another file.
+	if err := os.MkdirAll(filepath.Dir(configPath()), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(configPath(), []byte("vault = \""+vault+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "elsewhere", "notes.db")
+	if code, out := runCaptured(t, "index", "--db", db, "--no-model"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, out)
+	}
+	// Hooks that say which index they were given, and fail so that
+	// doctor prints it.
+	bin := hooktest.FakeBinDir(t)
+	for _, b := range []string{settings.UserPromptBinary, settings.PreToolUseBinary, settings.PostToolUseBinary} {
+		if err := os.WriteFile(filepath.Join(bin, b), []byte("#!/bin/sh\necho \"db=$VAULTCTX_DB\" >&2\nexit 1\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 {
+		t.Fatalf("hooks install: exit %d\n%s", code, out)
+	}
+
+	code, out := runCaptured(t, "doctor", "--db", db)
+	if code == exitUsage {
+		t.Fatalf("doctor --db: usage error (exit %d)", code)
+	}
+	if got := doctorLines(out, "config parses"); !strings.HasPrefix(got, "✓ ") || !strings.Contains(got, "index "+db) {
+		t.Errorf("config check with --db:\n%s\nwant ✓ naming %s", got, db)
+	}
+	if got := doctorLines(out, "index integrity"); !strings.HasPrefix(got, "✓ index integrity: "+db+" passes") {
+		t.Errorf("index check with --db:\n%s\nwant ✓ for %s", got, db)
+	}
+	if got := doctorLines(out, "UserPromptSubmit round trip"); !strings.Contains(got, "(db="+db+")") {
+		t.Errorf("round trip with --db:\n%s\nwant the hook run with VAULTCTX_DB=%s", got, db)
+	}
+
+	// Damaged: the advised rebuild names the file, and repairs it.
+	f, err := os.OpenFile(db, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte{0, 0, 0, 9}, 44); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, out = runCaptured(t, "doctor", "--db", db)
+	fix := fixLine(t, doctorLines(out, "index integrity"), "rebuild it: ")
+	if !strings.Contains(fix, "--db "+settings.ShellQuote(db)) {
+		t.Errorf("fix %q does not name the index %s", fix, db)
+	}
+	if code, out := runAdvice(t, vaultctx, fix); code != 0 {
+		t.Fatalf("the advised %q: exit %d\n%s", fix, code, out)
+	}
+	if _, out := runCaptured(t, "doctor", "--db", db); !strings.HasPrefix(doctorLines(out, "index integrity"), "✓ ") {
+		t.Errorf("doctor --db after the advised rebuild:\n%s", doctorLines(out, "index integrity"))
+	}
+
+	// A folder as the index: the advice names --db, which doctor takes.
+	_, out = runCaptured(t, "doctor", "--db", dir)
+	if got := doctorLines(out, "index integrity"); !strings.Contains(got, "fix: ") || !strings.Contains(got, "--db") {
+		t.Errorf("doctor --db on a folder:\n%s\nwant a fix naming --db", got)
+	}
+	help, err := exec.Command(vaultctx, "doctor", "--help").CombinedOutput()
+	if err != nil || !strings.Contains(string(help), "--db=FILE") {
+		t.Errorf("doctor --help (%v) lists no --db:\n%s", err, help)
 	}
 }

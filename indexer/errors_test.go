@@ -76,4 +76,18 @@ func TestHintNamesDB(t *testing.T) {
 	if got := withDB("run `vaultctx index`, which rolls back", "/a.db"); got != "run `vaultctx index --db /a.db`, which rolls back" {
 		t.Errorf("plain index hint: %q", got)
 	}
+	// Every command named that reads the index gets it: doctor and status
+	// take --db too, and so do doctor's fix lines (no backquotes there).
+	for _, c := range []struct{ hint, want string }{
+		{"the index file is damaged: `vaultctx doctor` names the damage; run `vaultctx index --full` to rebuild it",
+			"the index file is damaged: `vaultctx doctor --db /a.db` names the damage; run `vaultctx index --full --db /a.db` to rebuild it"},
+		{"for hybrid search: vaultctx model pull && vaultctx index", "for hybrid search: vaultctx model pull && vaultctx index --db /a.db"},
+		{"rebuild it: vaultctx index --full (it replaces a damaged file)", "rebuild it: vaultctx index --full --db /a.db (it replaces a damaged file)"},
+		{"vaultctx status lists them", "vaultctx status --db /a.db lists them"},
+		{"vaultctx indexes it; vaultctx index --fuller", "vaultctx indexes it; vaultctx index --db /a.db --fuller"},
+	} {
+		if got := withDB(c.hint, "/a.db"); got != c.want {
+			t.Errorf("withDB(%q) = %q, want %q", c.hint, got, c.want)
+		}
+	}
 }

@@ -10,7 +10,7 @@
 //	vaultctx status [--db FILE] [--json]
 //	vaultctx scrub [--json] [FILE|-]
 //	vaultctx model pull|info, vaultctx embed
-//	vaultctx hooks install|uninstall|status, vaultctx doctor
+//	vaultctx hooks install|uninstall|status, vaultctx doctor [--db FILE]
 //	vaultctx eval, vaultctx bench, vaultctx version
 //
 // Results go to stdout; progress, warnings and errors go to stderr.
@@ -71,7 +71,7 @@ func commands() []command {
 		{"model", "Download or inspect an embedding model.", &modelCmd{}, true},
 		{"embed", "Print the embeddings of texts.", &embedCmd{}, false},
 		{"hooks", "Wire the Claude Code hooks into settings.json.", &hooksCmd{}, false},
-		{"doctor", "Check the installation end to end.", &doctorCmd{}, true},
+		{"doctor", "Check the installation end to end; exits 1 when any check fails.", &doctorCmd{}, true},
 		{"eval", "Measure retrieval quality (BEIR or a vault reference set).", &evalCmd{}, true},
 		{"bench", "Measure indexing and search speed on a vault.", &benchCmd{}, true},
 		{"version", "Print the version.", &versionCmd{}, false},
@@ -180,14 +180,50 @@ func dbFlag(args []string) string {
 	return ""
 }
 
-// withDB adds --db DB to the vaultctx index commands a hint names.
+// withDB adds --db DB (quoted for a shell) to the commands a hint or fix
+// names that read the index: vaultctx index, doctor and status.
 func withDB(hint, db string) string {
 	if db == "" {
 		return hint
 	}
-	q := settings.ShellQuote(db)
-	hint = strings.ReplaceAll(hint, "`vaultctx index --full`", "`vaultctx index --full --db "+q+"`")
-	return strings.ReplaceAll(hint, "`vaultctx index`", "`vaultctx index --db "+q+"`")
+	return withFlags(hint, "--db "+settings.ShellQuote(db), "vaultctx index", "vaultctx doctor", "vaultctx status")
+}
+
+// withFlags returns s with flags added to every command it names by one
+// of names, after the name and a --full that follows it: "run `vaultctx
+// index --full`" becomes "run `vaultctx index --full --db x.db`". A name
+// that goes on as a longer word ("vaultctx indexes") is not a command.
+func withFlags(s, flags string, names ...string) string {
+	for _, name := range names {
+		var b strings.Builder
+		rest := s
+		for {
+			i := strings.Index(rest, name)
+			if i < 0 {
+				break
+			}
+			end := i + len(name)
+			if end < len(rest) && isWordByte(rest[end]) {
+				b.WriteString(rest[:end])
+				rest = rest[end:]
+				continue
+			}
+			if f := " --full"; strings.HasPrefix(rest[end:], f) && (end+len(f) == len(rest) || !isWordByte(rest[end+len(f)])) {
+				end += len(f)
+			}
+			b.WriteString(rest[:end])
+			b.WriteString(" " + flags)
+			rest = rest[end:]
+		}
+		b.WriteString(rest)
+		s = b.String()
+	}
+	return s
+}
+
+// isWordByte reports whether c continues a command or flag name.
+func isWordByte(c byte) bool {
+	return c == '-' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // pathMapper decodes the type:"path" flags (all strings) as kong's own path

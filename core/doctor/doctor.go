@@ -102,6 +102,10 @@ const (
 	// HintIndexPath: the index path names a directory or another
 	// program's database; point db at a file of its own.
 	HintIndexPath
+	// HintStatus: an OK finding that mentions files the index lags behind
+	// (unreadable ones, kept at their last indexed version); `vaultctx
+	// status` lists them.
+	HintStatus
 )
 
 // Finding is the outcome of one check: its name, its status, what was
@@ -119,6 +123,11 @@ type Options struct {
 	// ConfigPath is the config file given by the user (--config); ""
 	// means $VAULTCTX_CONFIG, else the XDG default.
 	ConfigPath string
+	// DB is the index file given by the user (--db), which every check
+	// reads and the hook round trips are run with (as VAULTCTX_DB); ""
+	// means the config's: $VAULTCTX_DB, db in the config, else the XDG
+	// default.
+	DB string
 	// Getenv reads the environment (config, XDG and Claude Code paths);
 	// nil means os.Getenv.
 	Getenv func(string) string
@@ -343,11 +352,15 @@ func (d *doctor) configPath() string {
 }
 
 // loadConfig reads the config as every command does: ConfigPath, else
-// $VAULTCTX_CONFIG, else the XDG default, then the VAULTCTX_* env.
+// $VAULTCTX_CONFIG, else the XDG default, then the VAULTCTX_* env, then
+// Options.DB over its db.
 func (d *doctor) loadConfig() (*doctorConfig, error) {
 	c, err := config.Load(d.opt.ConfigPath, d.opt.Getenv)
 	if err != nil {
 		return nil, err
+	}
+	if d.opt.DB != "" {
+		c.DB = d.opt.DB
 	}
 	return &doctorConfig{Vault: c.Vault, DB: c.DB, Model: c.Model, Hooks: c.Hooks, All: c}, nil
 }
@@ -403,8 +416,9 @@ func (d *doctor) checkIndex(ctx context.Context) Finding {
 	// Files the last run could not read keep their old version; say so,
 	// as the index may lag behind them (`vaultctx status` lists them).
 	if kept, err := st.Unreadable(ctx); err == nil && len(kept) > 0 {
-		f.Message += fmt.Sprintf("; %d unreadable file(s) or folder(s), last indexed version kept (first: %s: %s; see vaultctx status)",
+		f.Message += fmt.Sprintf("; %d unreadable file(s) or folder(s), last indexed version kept (first: %s: %s)",
 			len(kept), kept[0].Path, kept[0].Reason)
+		f.Hint = HintStatus
 	}
 	return f
 }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/vaultctx/vaultctx/core/config"
 )
 
 // hookTimeout bounds a round trip when settings gives no timeout.
@@ -49,7 +51,11 @@ func roundTrip(event string) func(*doctor, context.Context) Finding {
 		if err != nil {
 			return failed(HintBug, "", "%v", err)
 		}
-		ms, out, stderr, err := runHook(ctx, command, payload, timeout)
+		var env []string
+		if d.opt.DB != "" {
+			env = []string{config.EnvDB + "=" + d.opt.DB}
+		}
+		ms, out, stderr, err := runHook(ctx, command, payload, timeout, env)
 		if err != nil {
 			msg := strings.TrimSpace(stderr)
 			if i := strings.IndexByte(msg, '\n'); i >= 0 {
@@ -73,12 +79,16 @@ func roundTrip(event string) func(*doctor, context.Context) Finding {
 }
 
 // runHook runs command through sh with payload on stdin, as Claude Code
-// does, and returns its wall time in ms from spawn to exit, stdout and
-// stderr. A non-zero exit or the timeout is an error.
-func runHook(ctx context.Context, command string, payload []byte, timeout time.Duration) (int64, []byte, string, error) {
+// does, with env (NAME=value) added to this process's environment, and
+// returns its wall time in ms from spawn to exit, stdout and stderr. A
+// non-zero exit or the timeout is an error.
+func runHook(ctx context.Context, command string, payload []byte, timeout time.Duration, env []string) (int64, []byte, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdin = bytes.NewReader(payload)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
