@@ -54,9 +54,15 @@ func (c *doctorCmd) Run(g *globals) error {
 }
 
 // fix words a finding's hint as the fix line doctor prints: doctorFix,
-// with --db added to the commands it names when doctor was given one.
+// with --db added to the commands it names when doctor was given one, and
+// "--vault <your vault>" to the index runs it names when no vault is
+// known (an index run would stop at once for want of one).
 func (c *doctorCmd) fix(f doctor.Finding) string {
-	return withDB(doctorFix(f), c.DB)
+	fix := doctorFix(f)
+	if f.VaultUnknown {
+		fix = withFlags(fix, "--vault <your vault>", "vaultctx index")
+	}
+	return withDB(fix, c.DB)
 }
 
 // doctorFix words a finding's hint as the one-line fix doctor prints.

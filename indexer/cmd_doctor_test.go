@@ -14,6 +14,7 @@ import (
 	"github.com/vaultctx/vaultctx/internal/hooktest"
 	"github.com/vaultctx/vaultctx/internal/testkit"
 
+	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/doctor"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/core/store"
@@ -408,5 +409,68 @@ func TestDoctorDB(t *testing.T) {
 	help, err := exec.Command(vaultctx, "doctor", "--help").CombinedOutput()
 	if err != nil || !strings.Contains(string(help), "--db=FILE") {
 		t.Errorf("doctor --help (%v) lists no --db:\n%s", err, help)
+	}
+}
+
+// TestDoctorAdviceWithoutVault: with no config file and no index to read
+// a vault from (none yet, or one too damaged to open), doctor cannot know
+// the vault, and every index run it advises names the flag the user must
+// fill in; that command, so filled in, works.
+func TestDoctorAdviceWithoutVault(t *testing.T) {
+	vaultctx := hooktest.BuildAs(t, t.TempDir(), "vaultctx", ".") // before isolateCLI moves Go's build cache
+	dir := isolateCLI(t)
+	hooktest.FreshClaude(t)
+	vault := filepath.Join(dir, "vault")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	db := config.DefaultDB(os.Getenv)
+	const placeholder = "--vault <your vault>"
+
+	// advice checks every fix line that runs an index names the vault
+	// flag, and returns the fix of check.
+	advice := func(step, check, lead string) string {
+		t.Helper()
+		code, out := runCaptured(t, "doctor")
+		if code != 1 {
+			t.Errorf("%s: doctor exit %d, want 1", step, code)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "    fix: ") && strings.Contains(l, "vaultctx index") && !strings.Contains(l, "vaultctx index --full "+placeholder) && !strings.Contains(l, "vaultctx index "+placeholder) {
+				t.Errorf("%s: a fix runs an index without naming the vault: %q", step, l)
+			}
+		}
+		return fixLine(t, doctorLines(out, check), lead)
+	}
+	for _, step := range []struct {
+		name, lead string
+		breakIt    func()
+	}{
+		{"no index yet", "run: ", func() {}},
+		{"a damaged index", "rebuild it: ", func() {
+			f, err := os.OpenFile(db, os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if _, err := f.WriteAt([]byte{0, 0, 0, 9}, 44); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		step.breakIt()
+		fix := advice(step.name, "index integrity", step.lead)
+		if !strings.Contains(fix, placeholder) {
+			t.Fatalf("%s: fix %q does not name the vault flag", step.name, fix)
+		}
+		typed := strings.Replace(fix, "<your vault>", settings.ShellQuote(vault), 1)
+		if code, out := runAdvice(t, vaultctx, typed+" --no-model"); code != 0 {
+			t.Fatalf("%s: the advised %q: exit %d\n%s", step.name, typed, code, out)
+		}
+		_, out := runCaptured(t, "doctor")
+		if got := doctorLines(out, "index integrity"); !strings.HasPrefix(got, "✓ ") {
+			t.Errorf("%s: doctor after the advised run:\n%s", step.name, got)
+		}
+		if got := doctorLines(out, "config parses"); !strings.HasPrefix(got, "✓ ") || !strings.Contains(got, vault) {
+			t.Errorf("%s: doctor after the advised run:\n%s\nwant the vault read from the index", step.name, got)
+		}
 	}
 }

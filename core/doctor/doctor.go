@@ -116,6 +116,13 @@ type Finding struct {
 	Message string // what was seen, one line
 	Hint    Hint
 	Subject string // what Hint applies to: a path, directory or command; may be ""
+	// VaultUnknown is set, from the config check on, when no vault
+	// folder is known: the config names none and the index
+	// records none it can read (there is no index, or it does not open),
+	// or the one named is not a folder. An index run then finds no vault
+	// by itself, so a remedy that runs one (HintIndex, HintRebuildIndex,
+	// ...) must name the vault.
+	VaultUnknown bool
 }
 
 // Options says where the installation is.
@@ -153,6 +160,7 @@ func Run(ctx context.Context, opt Options) []Finding {
 	for _, ch := range checks {
 		f := ch.run(d, ctx)
 		f.Check = ch.name
+		f.VaultUnknown = d.cfg != nil && !d.vaultOK
 		out = append(out, f)
 		if opt.OnFinding != nil {
 			opt.OnFinding(f)
@@ -180,6 +188,7 @@ type doctor struct {
 	opt     Options
 	cfg     *doctorConfig
 	cfgErr  error
+	vaultOK bool // cfg.Vault is a folder: configured, or recorded by the index
 	wiring  []Wiring
 	entries []settings.Entry
 }
@@ -335,11 +344,13 @@ func (d *doctor) checkConfig(ctx context.Context) Finding {
 		if fi, err := os.Stat(v); err != nil || !fi.IsDir() {
 			return failed(HintVaultDir, "", "vault %s (recorded by the index; none configured) is not a directory", v)
 		}
+		d.vaultOK = true
 		return passed("%s: no vault configured, the index's vault %s, index %s", d.configPath(), v, d.cfg.DB)
 	}
 	if fi, err := os.Stat(d.cfg.Vault); err != nil || !fi.IsDir() {
 		return failed(HintVaultDir, "", "vault %s is not a directory", d.cfg.Vault)
 	}
+	d.vaultOK = true
 	return passed("%s: vault %s, index %s", d.configPath(), d.cfg.Vault, d.cfg.DB)
 }
 

@@ -358,6 +358,38 @@ func TestRunOnEmptyMachine(t *testing.T) {
 	}
 }
 
+// TestRunVaultUnknown: without a config file, the index checks' findings
+// say that no vault is known while the index cannot name it (there is
+// none yet), and stop saying it once the config names a vault folder.
+func TestRunVaultUnknown(t *testing.T) {
+	hooktest.FreshClaude(t)
+	dir := t.TempDir()
+	for k, v := range map[string]string{"XDG_CONFIG_HOME": filepath.Join(dir, "config"), "VAULTCTX_DB": filepath.Join(dir, "index.db"),
+		"VAULTCTX_CONFIG": "", "VAULTCTX_VAULT": "", "VAULTCTX_MODEL": ""} {
+		t.Setenv(k, v)
+	}
+	index := func(fs []Finding) Finding {
+		for _, f := range fs {
+			if f.Check == "index integrity" {
+				return f
+			}
+		}
+		t.Fatal("no index integrity finding")
+		return Finding{}
+	}
+	f := index(Run(context.Background(), testOptions()))
+	if f.Status != Fail || f.Hint != HintIndex || !f.VaultUnknown {
+		t.Errorf("no config, no index: %+v, want a failure with HintIndex and VaultUnknown", f)
+	}
+	cfg := filepath.Join(dir, "config", "vaultctx", "config.toml")
+	os.MkdirAll(filepath.Dir(cfg), 0o700)
+	os.WriteFile(cfg, []byte("vault = \""+dir+"\"\n"), 0o600)
+	f = index(Run(context.Background(), testOptions()))
+	if f.Status != Fail || f.Hint != HintIndex || f.VaultUnknown {
+		t.Errorf("a configured vault, no index: %+v, want a failure with HintIndex, vault known", f)
+	}
+}
+
 // testOptions are Options for the process environment and the real
 // hooks template.
 func testOptions() Options {
