@@ -122,6 +122,8 @@ func doctorFix(f doctor.Finding) string {
 		return `set under [hooks] in ` + f.Subject + `: output_passthrough = ["terraform plan", ...]`
 	case doctor.HintStatus:
 		return "vaultctx status lists them"
+	case doctor.HintOtherVault:
+		return otherVaultFix
 	}
 	return ""
 }

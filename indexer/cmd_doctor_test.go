@@ -16,6 +16,7 @@ import (
 
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/doctor"
+	"github.com/vaultctx/vaultctx/core/index"
 	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/core/store"
 )
@@ -32,7 +33,7 @@ func TestDoctorExitsOneOnFailure(t *testing.T) {
 // TestDoctorFixWording keeps a fix line for every hint core/doctor can
 // return, with the subject in it where the hint has one.
 func TestDoctorFixWording(t *testing.T) {
-	for h := doctor.HintInstall; h <= doctor.HintStatus; h++ { // HintStatus is the last
+	for h := doctor.HintInstall; h <= doctor.HintOtherVault; h++ { // HintOtherVault is the last
 		if doctorFix(doctor.Finding{Hint: h, Subject: "/x"}) == "" {
 			t.Errorf("hint %d has no wording", h)
 		}
@@ -472,5 +473,74 @@ func TestDoctorAdviceWithoutVault(t *testing.T) {
 		if got := doctorLines(out, "config parses"); !strings.HasPrefix(got, "✓ ") || !strings.Contains(got, vault) {
 			t.Errorf("%s: doctor after the advised run:\n%s\nwant the vault read from the index", step.name, got)
 		}
+	}
+}
+
+// TestDoctorAndIndexAgreeOnOtherVault: VAULTCTX_VAULT names another
+// folder than the vault the index was built from. `vaultctx index`
+// refuses to update the index (that would delete all of it), and so does
+// the hooks' refresh; doctor says the same thing in the same words, fails
+// the freshness check (it once warned of every note as changed and said
+// the next session start or `vaultctx index` would refresh them), and
+// gives the same fix, which works as printed. An index run given --vault
+// names it in that fix.
+func TestDoctorAndIndexAgreeOnOtherVault(t *testing.T) {
+	vaultctx := hooktest.BuildAs(t, t.TempDir(), "vaultctx", ".") // before isolateCLI moves Go's build cache
+	dir := isolateCLI(t)
+	hooktest.FreshClaude(t)
+	held := filepath.Join(dir, "held")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), held)
+	set := filepath.Join(dir, "set")
+	if err := os.MkdirAll(set, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(set, "zq.md"), []byte("# Zebraquokka\n\nThe other vault's note.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := runCaptured(t, "index", "--vault", held, "--no-model"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, out)
+	}
+	t.Setenv("VAULTCTX_VAULT", set)
+
+	code, _, stderr := runStderr(t, "index", "--no-model")
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if code != 1 || len(lines) < 2 || !strings.Contains(stderr, index.ErrOtherVault.Error()) {
+		t.Fatalf("index with VAULTCTX_VAULT on another folder: exit %d, stderr:\n%s\nwant exit 1 and %q", code, stderr, index.ErrOtherVault)
+	}
+	indexSays := strings.TrimPrefix(lines[len(lines)-2], "vaultctx: ")
+	indexFix := strings.TrimPrefix(lines[len(lines)-1], "vaultctx: ")
+
+	_, out := runCaptured(t, "doctor")
+	got := doctorLines(out, "index freshness")
+	if !strings.HasPrefix(got, "✗ index freshness: "+indexSays) {
+		t.Errorf("doctor's freshness check:\n%s\nwant ✗ saying what index says: %q", got, indexSays)
+	}
+	if !strings.HasSuffix(got, "\n    fix: "+indexFix) {
+		t.Errorf("doctor's freshness fix:\n%s\nwant index's: %q", got, indexFix)
+	}
+	if strings.Contains(out, "the next session start refreshes") {
+		t.Errorf("doctor promises a refresh that refuses this index:\n%s", out)
+	}
+
+	// The advice works as printed: the full run rebuilds the index for
+	// the folder VAULTCTX_VAULT names.
+	full := fixLine(t, "\n    fix: "+indexFix, "run `")
+	full, _, _ = strings.Cut(full, "`")
+	if code, out := runAdvice(t, vaultctx, full+" --no-model"); code != 0 {
+		t.Fatalf("the advised %q: exit %d\n%s", full, code, out)
+	}
+	_, out = runCaptured(t, "doctor")
+	if got := doctorLines(out, "index freshness"); !strings.HasPrefix(got, "✓ ") {
+		t.Errorf("doctor after the advised rebuild:\n%s", got)
+	}
+	if code, out := runCaptured(t, "search", "zebraquokka"); code != 0 || !strings.Contains(out, "zq.md") {
+		t.Errorf("search after the advised rebuild: exit %d\n%s", code, out)
+	}
+
+	// Given by --vault, the vault goes into the advised command too.
+	os.Unsetenv("VAULTCTX_VAULT")
+	code, _, stderr = runStderr(t, "index", "--vault", held, "--no-model")
+	if want := "`vaultctx index --full --vault " + settings.ShellQuote(held) + "`"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("index --vault on another vault's index: exit %d, stderr:\n%s\nwant the fix %s", code, stderr, want)
 	}
 }

@@ -36,6 +36,14 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
+// otherVaultFix is what to do about an index that holds another vault
+// than the one set (index.ErrOtherVault): the hint of `vaultctx index` and
+// watch, and doctor's fix, in the same words. main adds the --vault and
+// --db the user gave to the index run it names.
+const otherVaultFix = "run `vaultctx index --full` to rebuild it for the vault you set (it replaces the index of the vault it holds), " +
+	"or set vault (--vault, vault in the config, or VAULTCTX_VAULT) back to the vault it holds, " +
+	"or choose another --db (or db in the config, or VAULTCTX_DB)"
+
 // hints are the next steps printed under a core error, by sentinel. Core
 // errors say what went wrong; only the CLI knows its commands and flags.
 var hints = []struct {
@@ -58,7 +66,7 @@ var hints = []struct {
 	{index.ErrDBIsDir, "pass a file path with --db (or set db in the config, or VAULTCTX_DB)"},
 	{index.ErrNotAnIndex, "remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
 	{index.ErrVaultEmptied, "check that the vault is mounted and synced; if you emptied it on purpose, run `vaultctx index --full`"},
-	{index.ErrOtherVault, "pass --full to re-index it for the new vault, or choose another --db"},
+	{index.ErrOtherVault, otherVaultFix},
 }
 
 // exitCode maps a command's error to the process exit status and the hint

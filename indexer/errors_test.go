@@ -31,8 +31,7 @@ func TestExitCode(t *testing.T) {
 			"run `vaultctx index --full`, which builds a new index and replaces the damaged file"},
 		{"foreign file", fmt.Errorf("open x.db: %w: it does not start as an SQLite file", store.ErrNotAnIndex), 1,
 			"remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
-		{"other vault", fmt.Errorf("x.db holds the index of /a, not /b: %w", index.ErrOtherVault), 1,
-			"pass --full to re-index it for the new vault, or choose another --db"},
+		{"other vault", fmt.Errorf("x.db holds the index of /a, not /b: %w", index.ErrOtherVault), 1, otherVaultFix},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -157,6 +157,11 @@ func run(args []string) int {
 	if err != nil && code != exitInterrupted && !errors.As(err, new(reportedError)) {
 		fmt.Fprintln(os.Stderr, "vaultctx:", err)
 		if hint != "" {
+			if v := flagValue(args, "--vault"); v != "" && len(cmds) == 1 && (cmds[0].name == "index" || cmds[0].name == "watch") {
+				// The vault it was given, not the config's, is the one
+				// an index run the hint names must take.
+				hint = withFlags(hint, "--vault "+settings.ShellQuote(v), "vaultctx index")
+			}
 			fmt.Fprintln(os.Stderr, "vaultctx:", withDB(hint, dbFlag(args)))
 		}
 	}
@@ -165,15 +170,19 @@ func run(args []string) int {
 
 // dbFlag returns the value of a --db flag in args ("" when none), so that
 // a hint names the index the command was pointed at.
-func dbFlag(args []string) string {
+func dbFlag(args []string) string { return flagValue(args, "--db") }
+
+// flagValue returns the value of the flag name (such as "--db") in args,
+// as given ("" when none): the word after it, or after its "=".
+func flagValue(args []string, name string) string {
 	for i, a := range args {
 		if a == "--" {
 			break
 		}
-		if v, ok := strings.CutPrefix(a, "--db="); ok {
+		if v, ok := strings.CutPrefix(a, name+"="); ok {
 			return v
 		}
-		if a == "--db" && i+1 < len(args) {
+		if a == name && i+1 < len(args) {
 			return args[i+1]
 		}
 	}

@@ -106,6 +106,11 @@ const (
 	// (unreadable ones, kept at their last indexed version); `vaultctx
 	// status` lists them.
 	HintStatus
+	// HintOtherVault: the index holds the notes of another vault than the
+	// one configured (index.ErrOtherVault), which no incremental index run
+	// updates; rebuild it for the configured vault, configure the vault it
+	// holds again, or choose another index file.
+	HintOtherVault
 )
 
 // Finding is the outcome of one check: its name, its status, what was
@@ -446,6 +451,15 @@ func (d *doctor) checkFresh(ctx context.Context) Finding {
 		return f
 	}
 	st.Close()
+	// An index of another vault than the configured one: every change
+	// counted against it would be a deletion or a new note, and neither
+	// an index run nor the hooks' refresh updates it. Say so as the index
+	// run does (its own check, its error).
+	if d.vaultOK {
+		if err := index.CheckTarget(ctx, index.Options{Vault: d.cfg.Vault, DB: d.cfg.DB}); errors.Is(err, index.ErrOtherVault) {
+			return failed(HintOtherVault, "", "%v", err)
+		}
+	}
 	r, err := refresh.Check(ctx, d.cfg.All, d.opt.Getenv)
 	switch {
 	case errors.Is(err, store.ErrNotIndexed):
