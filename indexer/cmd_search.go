@@ -73,7 +73,7 @@ func (c *searchCmd) Run(g *globals) error {
 		return usageError{"the query is empty: vaultctx search WORDS... (a query starting with - goes after --: vaultctx search -- -Recurse)"}
 	}
 	db := orDefault(c.DB, cfg.DB)
-	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true, ModelDir: cfg.Model, Columns: cfg.Search.Columns, Hybrid: c.Mode == retrieve.ModeHybrid})
+	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true, OneQuery: true, ModelDir: cfg.Model, Columns: cfg.Search.Columns, Hybrid: c.Mode == retrieve.ModeHybrid})
 	if errors.Is(err, store.ErrNotIndexed) {
 		return fmt.Errorf("%s: no index yet: run `vaultctx index --vault DIR` first", db)
 	}

@@ -28,6 +28,9 @@ type Options struct {
 	// instead of a memory map (see store.Options.NoMmap): for a process
 	// that runs many queries and must keep its memory bounded.
 	NoMmap bool
+	// OneQuery says the process runs one search and exits (a hook, the
+	// CLI's search): see store.Options.OneQuery.
+	OneQuery bool
 	// Hybrid says the caller is about to run a hybrid search: the store
 	// opens the connection of its second leg ahead (store.Options.Parallel).
 	Hybrid bool
@@ -64,7 +67,7 @@ type Engine struct {
 // vector search is then unavailable, VecAvailable reports false and
 // VectorProblem says why (the model is opened and checked on first use).
 func Open(ctx context.Context, dbPath string, opt Options) (*Engine, error) {
-	st, err := store.Open(ctx, dbPath, store.Options{ReadOnly: opt.ReadOnly, NoMmap: opt.NoMmap, Parallel: opt.Hybrid})
+	st, err := store.Open(ctx, dbPath, store.Options{ReadOnly: opt.ReadOnly, NoMmap: opt.NoMmap, OneQuery: opt.OneQuery, Parallel: opt.Hybrid})
 	if err != nil {
 		return nil, err
 	}

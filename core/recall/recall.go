@@ -256,7 +256,7 @@ func answer(ctx context.Context, cfg config.Config, in hookio.Input, opts Option
 		return nil, nil
 	}
 	log := hookio.Logger(ctx)
-	e, err := engine.Open(ctx, cfg.DB, engine.Options{ReadOnly: true, ModelDir: cfg.Model, Columns: cfg.Search.Columns, Logger: log, Hybrid: true})
+	e, err := engine.Open(ctx, cfg.DB, engine.Options{ReadOnly: true, OneQuery: true, ModelDir: cfg.Model, Columns: cfg.Search.Columns, Logger: log, Hybrid: true})
 	if err != nil {
 		return nil, err
 	}

@@ -112,22 +112,25 @@ func TestCheckLeavesHotJournal(t *testing.T) {
 }
 
 // TestNoMmap: every connection of a NoMmap read-only store reads through
-// the page cache (mmap_size 0), while a default read-only store maps the
-// file, and both answer the same search.
+// the page cache (mmap_size 0), every connection of a OneQuery store
+// through a page cache of OneQueryCachePages, while a default read-only
+// store maps the file, and all answer the same search.
 func TestNoMmap(t *testing.T) {
 	ctx := context.Background()
 	w := mustOpen(t)
 	put(t, w, "a.md", "the memory map of a read-only store", "another chunk about page caches")
 	for _, tc := range []struct {
-		name   string
-		noMmap bool
-		want   int64
+		name      string
+		opt       Options
+		want      int64
+		wantCache int64
 	}{
-		{"mapped", false, 2147418112},
-		{"page cache", true, 0},
+		{"mapped", Options{ReadOnly: true}, 2147418112, -32000},
+		{"page cache", Options{ReadOnly: true, NoMmap: true}, 0, -32000},
+		{"one query", Options{ReadOnly: true, OneQuery: true, NoMmap: true}, 0, OneQueryCachePages},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := Open(ctx, w.Path(), Options{ReadOnly: true, NoMmap: tc.noMmap})
+			r, err := Open(ctx, w.Path(), tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,6 +151,12 @@ func TestNoMmap(t *testing.T) {
 				}
 				if got != tc.want {
 					t.Errorf("connection %d: mmap_size %d, want %d", i, got, tc.want)
+				}
+				if err := c.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&got); err != nil {
+					t.Fatal(err)
+				}
+				if got != tc.wantCache {
+					t.Errorf("connection %d: cache_size %d, want %d", i, got, tc.wantCache)
 				}
 				c.Close()
 			}

@@ -141,6 +141,16 @@ type Options struct {
 	// touched stays resident, 400 MiB of an 850 MB index at 4x the large
 	// corpus. A writer never maps the file.
 	NoMmap bool
+	// OneQuery opens a ReadOnly store for a process that runs one search
+	// and exits (a hook, `vaultctx search`): pages are read with pread
+	// through a page cache of OneQueryCachePages pages that SQLite
+	// recycles, instead of through the memory map. In a fresh process
+	// every page it touches for the first time is a page fault, and the
+	// faults are what a short search costs: see OneQueryCachePages. It
+	// takes precedence over NoMmap. A process that runs many queries
+	// should leave it unset: its mapped pages stay mapped from one query to
+	// the next, where OneQuery would read them again.
+	OneQuery bool
 	// Parallel opens a ReadOnly store's second connection in the
 	// background once Open has read the file (see warmSecond): for
 	// a process about to run a hybrid search, whose BM25 leg runs on it.
@@ -183,7 +193,8 @@ var autoVec sync.Once
 // mapped page, and at 4x the large corpus (an 842 MB file) the vector
 // lists lay past the former 256 MiB limit (559 preads per query against
 // 6 at 1x). Mapping costs address space only; the pages a query touches
-// are what it pays for.
+// are what it pays for. A process of one search reads with pread into a
+// small recycled cache instead (driverOneQuery, OneQueryCachePages).
 const driverName = "sqlite3_vaultctx"
 
 // readerMmap is the most bytes of the file a reader maps (PRAGMA
@@ -202,6 +213,32 @@ const readerStmtCache = 48
 // driverNoMmap is driverName without the memory map (Options.NoMmap).
 const driverNoMmap = "sqlite3_vaultctx_nommap"
 
+// driverOneQuery is driverName for Options.OneQuery: no memory map and a
+// page cache of OneQueryCachePages.
+const driverOneQuery = "sqlite3_vaultctx_onequery"
+
+// OneQueryCachePages is the page cache of an Options.OneQuery connection,
+// in pages (PRAGMA cache_size; 256 KiB at the index's 16 KiB pages).
+//
+// Why small, and why not mapped: a process that lives for one search pays
+// for each page of memory it touches for the first time, and on the
+// virtual machines this project runs on that fault costs more than the
+// read. Measured there (2026-12, kernel 6.18 under a paravirtualised
+// MMU): a first touch of a fresh anonymous 4 KiB page took 14 us, of a
+// 16 KiB page of the mapped index 33-80 us (four faults), and a pread of
+// the same 16 KiB page into a reused buffer 6-13 us. SQLite reuses the
+// buffer of its least recently used unpinned page once the cache is full,
+// so a cache this size allocates a quarter of a MiB once and then reads
+// every further page into memory already touched. It still holds the
+// interior pages of the b-trees a statement walks (a join of two tables
+// four levels deep pins eight, SQLite exceeds the size rather than fail
+// when more are pinned). Spawn to exit over the 73 queries of
+// eval/large-queries.jsonl, one interleaved run on the scale vaults of
+// scripts/scale-vault.sh: hybrid p50 at 1x 34.5 ms mapped, 30.3 / 30.7 /
+// 32.6 / 37.3 ms with 10 / 20 / 40 / 100 pages; at 4x 48.2 ms mapped,
+// 35.1 / 35.8 / 38.1 / 43.8 ms.
+const OneQueryCachePages = 16
+
 var registerDriver sync.Once
 
 func register() {
@@ -215,6 +252,12 @@ func register() {
 		sql.Register(driverNoMmap, &sqlite3.SQLiteDriver{
 			ConnectHook: func(c *sqlite3.SQLiteConn) error {
 				_, err := c.Exec("PRAGMA cache_size=-32000; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=0", nil)
+				return err
+			},
+		})
+		sql.Register(driverOneQuery, &sqlite3.SQLiteDriver{
+			ConnectHook: func(c *sqlite3.SQLiteConn) error {
+				_, err := c.Exec("PRAGMA cache_size="+strconv.Itoa(OneQueryCachePages)+"; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=0", nil)
 				return err
 			},
 		})
@@ -507,6 +550,9 @@ func openImmutable(ctx context.Context, path string, opt Options, why error) (*S
 
 // driver returns the registered driver Open uses for o.
 func (o Options) driver() string {
+	if o.OneQuery && o.ReadOnly {
+		return driverOneQuery
+	}
 	if o.NoMmap {
 		return driverNoMmap
 	}
