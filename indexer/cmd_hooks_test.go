@@ -440,3 +440,93 @@ func TestHooksStatusExitsOneOnFailure(t *testing.T) {
 		t.Errorf("hooks status --help (%v) does not give the exit status:\n%s", err, help)
 	}
 }
+
+// TestHooksLeaveLookalikesAlone: hooks install, status and uninstall
+// leave a user's hook that merely looks like ours exactly as it was (a
+// hostile tester's list, on build 3d5d7f8: install deleted, replaced or
+// rewrote each of these, or took it for our wiring and never added the
+// real hook). Only an entry whose program is one of our three binaries,
+// by its exact name, on an event the template wires it to, is ours.
+func TestHooksLeaveLookalikesAlone(t *testing.T) {
+	isolateCLI(t)
+	bin := hooktest.FakeBinDir(t)
+	b := func(name string) string { return settings.ShellQuote(filepath.Join(bin, name)) }
+	tests := []struct{ event, command string }{
+		{"Stop", "vaultctx index"},
+		{"Notification", "/home/u/bin/vaultctx-notify --desktop"},
+		{"PreToolUse", "/home/u/bin/vaultctx-guard"},
+		{"UserPromptSubmit", "cd /tmp && cd /var && ./vaultctx-userprompt-wrapper"},
+		{"UserPromptSubmit", "/opt/vaultctx-userprompt.sh"},
+		{"UserPromptSubmit", "/opt/vaultctx-userprompt2"},
+		{"UserPromptSubmit", "cd /tmp && my-tool --exec=" + b(settings.UserPromptBinary)},
+		{"UserPromptSubmit", "tee -a /tmp/log --out=" + b(settings.UserPromptBinary)},
+		{"UserPromptSubmit", "rm -f /tmp/vaultctx-userprompt"},
+		{"UserPromptSubmit", "cd /x && echo " + b(settings.UserPromptBinary)},
+		{"UserPromptSubmit", "cat " + b(settings.UserPromptBinary)},
+		{"UserPromptSubmit", "cd " + b(settings.UserPromptBinary)},
+		{"Stop", b(settings.UserPromptBinary)}, // ours by name, but we never wire Stop
+	}
+	for _, tt := range tests {
+		t.Run(tt.event+" "+tt.command, func(t *testing.T) {
+			path := hooktest.FreshClaude(t)
+			group := `{"hooks": [{"type": "command", "command": ` + jsonString(t, tt.command) + `}]}`
+			if tt.event == "PreToolUse" {
+				group = `{"matcher": "Bash", ` + group[1:]
+			}
+			orig := []byte(`{"hooks": {"` + tt.event + `": [` + group + `]}}` + "\n")
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, orig, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			entries := func() []settings.Entry {
+				t.Helper()
+				src, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				es, err := settings.Inspect(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return es
+			}
+			code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin)
+			if code != 0 || strings.Contains(out, "already wired") {
+				t.Fatalf("install: exit %d\n%s", code, out)
+			}
+			var theirs []settings.Entry
+			ours := map[string]int{}
+			for _, e := range entries() {
+				if e.Ours {
+					ours[e.Event]++
+				} else {
+					theirs = append(theirs, e)
+				}
+			}
+			if len(theirs) != 1 || theirs[0].Event != tt.event || theirs[0].Command != tt.command {
+				t.Errorf("the user's hooks after install: %+v, want %s %q as it was", theirs, tt.event, tt.command)
+			}
+			for _, ev := range []string{"UserPromptSubmit", "SessionStart", "SubagentStart", "PreToolUse", "PostToolUse"} {
+				if ours[ev] != 1 {
+					t.Errorf("%s: %d entries of ours after install, want 1", ev, ours[ev])
+				}
+			}
+			code, out = runCaptured(t, "hooks", "status")
+			if code != 0 || strings.Count(out, "✓") != 5 {
+				t.Errorf("status: exit %d, want 5 hooks wired (✓):\n%s", code, out)
+			}
+			if code, out := runCaptured(t, "hooks", "uninstall"); code != 0 {
+				t.Fatalf("uninstall: exit %d\n%s", code, out)
+			}
+			if got, _ := os.ReadFile(path); !bytes.Equal(got, orig) {
+				t.Errorf("uninstall left\n%s\nwant the user's file back\n%s", got, orig)
+			}
+			// Uninstall alone, before any install, finds nothing of ours.
+			if code, out := runCaptured(t, "hooks", "uninstall"); code != 0 || !strings.Contains(out, "nothing changed") {
+				t.Errorf("uninstall of a file without ours: exit %d\n%s", code, out)
+			}
+		})
+	}
+}

@@ -23,8 +23,8 @@ const (
 	// WiredOff: off in the config but still wired: it runs and answers
 	// nothing.
 	WiredOff
-	// Broken: wired more than once, to another binary, or to a file that
-	// is missing or not executable; Wiring.Problem says which.
+	// Broken: wired more than once, or to a file that is missing or not
+	// executable; Wiring.Problem says which.
 	Broken
 )
 
@@ -55,11 +55,10 @@ func HookWiring(tmpl []byte, entries []settings.Entry, h config.Hooks) ([]Wiring
 		name := settings.HookName(grp.Handler.Binary)
 		w := Wiring{Event: grp.Event, Binary: grp.Handler.Binary, Name: name, Enabled: h.Enabled(name)}
 		for _, e := range entries {
+			// An entry of ours on an event runs the binary the template
+			// wires there (settings.Ours).
 			if e.Event == grp.Event && e.Ours {
 				w.Commands = append(w.Commands, e.Command)
-				if e.Binary != grp.Handler.Binary {
-					w.Problem = fmt.Sprintf("runs %s, want %s", e.Binary, grp.Handler.Binary)
-				}
 			}
 		}
 		switch {
@@ -69,7 +68,7 @@ func HookWiring(tmpl []byte, entries []settings.Entry, h config.Hooks) ([]Wiring
 			w.State = Off
 		case len(w.Commands) > 1:
 			w.State, w.Problem = Broken, fmt.Sprintf("wired %d times", len(w.Commands))
-		case w.Problem == "":
+		default:
 			w.Problem = checkExecutable(w.Commands[0])
 		}
 		switch {
