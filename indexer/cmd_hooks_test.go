@@ -530,3 +530,55 @@ func TestHooksLeaveLookalikesAlone(t *testing.T) {
 		})
 	}
 }
+
+// TestHooksStatusCdToMissingFolder: `cd DIR && /…/vaultctx-userprompt`
+// with no DIR fails at every run (sh exits 2, which blocks the prompt in
+// Claude Code), so hooks status marks it ✗ with the fix and exits 1, and
+// doctor's hooks check fails with the same fix; once the folder exists
+// both pass again.
+func TestHooksStatusCdToMissingFolder(t *testing.T) {
+	isolateCLI(t)
+	path := hooktest.FreshClaude(t)
+	bin := hooktest.FakeBinDir(t)
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(t.TempDir(), "nonexistent-dir")
+	up := settings.ShellQuote(filepath.Join(bin, settings.UserPromptBinary))
+	cmd := "cd " + gone + " && " + up
+	edited := strings.Replace(string(src), jsonString(t, up), jsonString(t, cmd), 1) // the first: UserPromptSubmit
+	if edited == string(src) {
+		t.Fatalf("no %s in\n%s", up, src)
+	}
+	if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec.Command("sh", "-c", cmd).Run(); err == nil {
+		t.Fatalf("sh -c %q succeeded", cmd)
+	}
+
+	code, out, stderr := runStderr(t, "hooks", "status")
+	want := "  ✗ UserPromptSubmit  " + cmd + ": cd " + gone + " fails (no such folder), so the hook never runs: sh exits non-zero (dash: 2, which Claude Code takes as a block); fix: create " + gone + ", or take the cd out of the entry\n"
+	if code != 1 || !strings.Contains(out, want) || strings.Count(out, "✗") != 1 || !strings.Contains(stderr, "1 line marked ✗") {
+		t.Errorf("status: exit %d, want 1 and the line\n%s\ngot\n%s%s", code, want, out, stderr)
+	}
+	_, out = runCaptured(t, "doctor")
+	if got := doctorLines(out, "hooks wired"); !strings.HasPrefix(got, "✗ hooks wired: ") || !strings.Contains(got, "UserPromptSubmit: cd "+gone+" fails") ||
+		!strings.HasSuffix(got, "\n    fix: create "+gone+", or take the cd out of the hook's entry in settings.json (a re-install keeps it)") {
+		t.Errorf("doctor's hooks check:\n%s\nin\n%s", got, out)
+	}
+
+	if err := os.Mkdir(gone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := runCaptured(t, "hooks", "status"); code != 0 || !strings.Contains(out, "✓ UserPromptSubmit  on, wired: "+cmd+"\n") {
+		t.Errorf("status once the folder exists: exit %d\n%s", code, out)
+	}
+	if _, out := runCaptured(t, "doctor"); !strings.HasPrefix(doctorLines(out, "hooks wired"), "✓ hooks wired: ") {
+		t.Errorf("doctor once the folder exists:\n%s", out)
+	}
+}

@@ -127,7 +127,7 @@ func parsePlan(src []byte) (*Plan, error) {
 			return nil, fmt.Errorf("render settings: %s: %w", em.key, err)
 		}
 		bin, ours := Ours(em.key, hv.Command)
-		_, runsOurs := ourWord(hv.Command)
+		_, _, runsOurs := ourWord(hv.Command)
 		switch {
 		case hv.Type != "command":
 			return nil, fmt.Errorf("render settings: %s: type %q, want \"command\"", em.key, hv.Type)
@@ -177,7 +177,7 @@ func (p *Plan) group(event, bin string) *Group {
 // `exec` prefix. So `cd /p && VAULTCTX_LOG=/tmp/l '/a b/vaultctx-userprompt' --x`
 // runs "/a b/vaultctx-userprompt".
 func Program(command string) string {
-	words := firstCommand(command)
+	words, _ := firstCommand(command)
 	if p := programIndex(words); p >= 0 {
 		return words[p].text
 	}
@@ -254,24 +254,34 @@ func quoteEscape(w shellWord, i int) bool {
 // the next command follows with && or ; is skipped, as are several in a
 // row (`cd "$CLAUDE_PROJECT_DIR" && /x/vaultctx-userprompt`): it only
 // picks the folder that command runs in, so that command is the first
-// that counts. A cd followed by ||, & or | is not: the command after it
-// then runs only when cd fails, or beside it. Word offsets are in s.
-func firstCommand(s string) []shellWord {
+// that counts; the skipped ones come back as cds, in order. A cd followed
+// by ||, & or | is not: the command after it then runs only when cd
+// fails, or beside it. Word offsets are in s.
+func firstCommand(s string) ([]shellWord, []cdCommand) {
+	var cds []cdCommand
 	i := 0
 	for {
 		words, end := simpleCommand(s, i)
 		if len(words) == 0 || words[0].text != "cd" {
-			return words
+			return words, cds
 		}
 		switch {
 		case strings.HasPrefix(s[end:], "&&"):
 			i = end + 2
+			cds = append(cds, cdCommand{args: words[1:], and: true})
 		case strings.HasPrefix(s[end:], ";") && !strings.HasPrefix(s[end:], ";;"):
 			i = end + 1
+			cds = append(cds, cdCommand{args: words[1:]})
 		default:
-			return words
+			return words, cds
 		}
 	}
+}
+
+// cdCommand is a leading cd that firstCommand skipped.
+type cdCommand struct {
+	args []shellWord // the words after "cd"
+	and  bool        // followed by &&: what comes next runs only when cd succeeds
 }
 
 // simpleCommand splits the simple command of s that starts at byte i into
@@ -578,8 +588,8 @@ func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
 // outer double quotes) inside double ones. A program word there that mixes
 // quotings or escapes is left as it was.
 func withProgram(command, planned string) string {
-	w, ok := ourWord(command)
-	pw, pok := ourWord(planned)
+	w, _, ok := ourWord(command)
+	pw, _, pok := ourWord(planned)
 	if !ok || !pok || w.text == pw.text {
 		return command
 	}

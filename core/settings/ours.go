@@ -44,7 +44,7 @@ var hookEvents = map[string][]string{
 // Program. Entries are recognised this way, not by their full path, so a
 // re-install from another bin directory updates them in place.
 func Ours(event, command string) (binary string, ok bool) {
-	if w, ok := ourWord(command); ok {
+	if w, _, ok := ourWord(command); ok {
 		if b := baseName(w.text); slices.Contains(hookEvents[b], event) {
 			return b, true
 		}
@@ -57,10 +57,65 @@ func Ours(event, command string) (binary string, ok bool) {
 // `VAULTCTX_LOG=/tmp/l nice /x/vaultctx-userprompt`. It is Program for a
 // command that runs none of Binaries.
 func OurProgram(command string) string {
-	if w, ok := ourWord(command); ok {
+	if w, _, ok := ourWord(command); ok {
 		return w.text
 	}
 	return Program(command)
+}
+
+// CdDir is a folder a hook command line changes to before it runs our
+// binary (see CdDirs).
+type CdDir struct {
+	Path string // an absolute path, as sh reads it (quotes removed)
+	// And is set for a cd followed by &&: when it fails, our binary does
+	// not run and sh exits non-zero (dash: 2). After `cd DIR;` it runs
+	// anyway, in the folder the hook was started in.
+	And bool
+}
+
+// CdDirs returns the folders the leading cds of a command line change to
+// before it runs one of Binaries (see Ours), outer ones first, when they
+// name a folder as written: an absolute path without expansions ($VAR,
+// `...`, a leading ~, a glob), quotes removed. What the others name is
+// known only when Claude Code runs the hook ($CLAUDE_PROJECT_DIR, a path
+// relative to the project), a bare `cd` goes home and `cd -` back. It
+// returns none for a command that runs none of Binaries.
+func CdDirs(command string) []CdDir {
+	_, cds, ok := ourWord(command)
+	if !ok {
+		return nil
+	}
+	var out []CdDir
+	for _, cd := range cds {
+		args := cd.args
+		for len(args) > 0 && len(args[0].text) > 1 && args[0].text[0] == '-' && strings.Trim(args[0].text[1:], "LPe@") == "" {
+			args = args[1:] // -L, -P, -e, -@ (bash), and clusters of them
+		}
+		if len(args) > 0 && args[0].text == "--" {
+			args = args[1:]
+		}
+		if len(args) == 0 || !strings.HasPrefix(args[0].text, "/") || !args[0].literal() {
+			continue
+		}
+		out = append(out, CdDir{Path: args[0].text, And: cd.and})
+	}
+	return out
+}
+
+// literal reports whether sh reads w as its text, with no expansion: no $
+// or ` outside single quotes, and no glob character or leading ~ outside
+// quotes.
+func (w shellWord) literal() bool {
+	for i := 0; i < len(w.text); i++ {
+		c, q := w.text[i], w.quote[i]
+		switch {
+		case (c == '$' || c == '`') && q != '\'':
+			return false
+		case q == 0 && (strings.IndexByte("*?[", c) >= 0 || i == 0 && c == '~'):
+			return false
+		}
+	}
+	return true
 }
 
 // baseName returns the last path element of word, without a ".exe"
@@ -74,14 +129,15 @@ func baseName(word string) string {
 
 // ourWord returns the word of command that runs one of Binaries (see
 // Ours), with its bytes in command and, for a word inside a shell's
-// command string, the quoting it sits in (see shellWord.inner).
-func ourWord(command string) (shellWord, bool) {
+// command string, the quoting it sits in (see shellWord.inner); and the
+// leading cds sh runs before it, outer ones first.
+func ourWord(command string) (shellWord, []cdCommand, bool) {
 	return findOurs(command, true)
 }
 
 // findOurs is ourWord on s; nest allows a shell's command string.
-func findOurs(s string, nest bool) (shellWord, bool) {
-	words := firstCommand(s)
+func findOurs(s string, nest bool) (shellWord, []cdCommand, bool) {
+	words, cds := firstCommand(s)
 	i := 0
 	for i < len(words) && words[i].assignment {
 		i++
@@ -89,7 +145,7 @@ func findOurs(s string, nest bool) (shellWord, bool) {
 	for i < len(words) {
 		name := baseName(words[i].text)
 		if slices.Contains(Binaries, name) {
-			return words[i], true
+			return words[i], cds, true
 		}
 		wr, ok := wrappers[name]
 		if !ok {
@@ -102,13 +158,13 @@ func findOurs(s string, nest bool) (shellWord, bool) {
 			i = at
 			continue
 		case nest:
-			if in, ok := findOurs(words[at].text, false); ok {
-				return words[at].inner(in), true
+			if in, inCds, ok := findOurs(words[at].text, false); ok {
+				return words[at].inner(in), append(cds, inCds...), true
 			}
 		}
 		break
 	}
-	return shellWord{}, false
+	return shellWord{}, nil, false
 }
 
 // wrapper is how a program that runs another command (a wrapper) reads

@@ -1138,3 +1138,28 @@ func TestLookalikesStayTheUsers(t *testing.T) {
 		})
 	}
 }
+
+// TestCdDirs: the folders a command of ours changes to before it runs our
+// binary, for the cds that name one literally; none for a command that is
+// not ours.
+func TestCdDirs(t *testing.T) {
+	tests := []struct {
+		command string
+		want    []CdDir
+	}{
+		{"/b/vaultctx-userprompt", nil},
+		{"cd /nonexistent-dir && /b/vaultctx-userprompt", []CdDir{{"/nonexistent-dir", true}}},
+		{"cd '/a b' ; cd -P /c&&VAULTCTX_LOG=/l nice /b/vaultctx-userprompt", []CdDir{{"/a b", false}, {"/c", true}}},
+		{`cd "$CLAUDE_PROJECT_DIR" && cd /x && /b/vaultctx-userprompt`, []CdDir{{"/x", true}}},
+		{`cd '/lit$eral' && /b/vaultctx-userprompt`, []CdDir{{"/lit$eral", true}}},
+		{"cd ~/notes && cd /a* && cd rel && cd && cd - && /b/vaultctx-userprompt", nil},
+		{"cd /p; sh -c 'cd /q && /b/vaultctx-pretooluse'", []CdDir{{"/p", false}, {"/q", true}}},
+		{"cd /p && my-tool /b/vaultctx-userprompt", nil}, // not ours
+		{"cd /p || /b/vaultctx-userprompt", nil},         // not ours either
+	}
+	for _, tt := range tests {
+		if got := CdDirs(tt.command); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("CdDirs(%q) = %+v, want %+v", tt.command, got, tt.want)
+		}
+	}
+}
