@@ -18,7 +18,7 @@ import (
 type hooksCmd struct {
 	Install   hooksInstallCmd   `cmd:"" help:"Add our hooks to settings.json (merge, never replace)."`
 	Uninstall hooksUninstallCmd `cmd:"" help:"Remove only our hooks from settings.json."`
-	Status    hooksStatusCmd    `cmd:"" help:"Show, per hook, whether the config turns it on and what settings.json wires to it; exits 1 when any line is marked ✗ (broken, nothing wired, hooks disabled, or a config that does not parse), as doctor does for a failed check."`
+	Status    hooksStatusCmd    `cmd:"" help:"Show, per hook, whether the config turns it on and what settings.json wires to it; exits 1 when any line is marked ✗ (broken, nothing wired, \"disableAllHooks\": true in settings.json, or a config that does not parse), as doctor does for a failed check. A hook off in the config is not a failure, all three included."`
 }
 
 // hooksTarget selects the settings file; every hooks subcommand has it.

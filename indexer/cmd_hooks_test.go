@@ -371,8 +371,10 @@ func jsonString(t *testing.T, s string) string {
 
 // TestHooksStatusExitsOneOnFailure: hooks status exits 1, as doctor does
 // for a failed check, whenever it marks a line ✗ (nothing wired, a wired
-// binary gone, every hook disabled, a config that does not parse), and 0
-// when every hook is wired or left out on purpose; its help says so.
+// binary gone, "disableAllHooks": true in settings.json, a config that
+// does not parse), and 0 when every hook is wired or left out on purpose,
+// all three included: turning every hook off in the config is a choice,
+// and doctor's hooks check passes too. Its help says so.
 func TestHooksStatusExitsOneOnFailure(t *testing.T) {
 	vaultctx := hooktest.Build(t) // before isolateCLI moves Go's build cache
 	isolateCLI(t)
@@ -433,11 +435,33 @@ func TestHooksStatusExitsOneOnFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(path, strings.Replace(string(src), "{", `{"disableAllHooks": true, `, 1))
-	status("every hook disabled", 1)
+	status("disableAllHooks in settings.json", 1)
+	writeFile(path, string(src))
+	status("disableAllHooks gone", 0)
+
+	writeFile(cfg, "[hooks]\nuserprompt = false\npretooluse = false\nposttooluse = false\n")
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 || !strings.Contains(out, "No hook to wire: took ours out") {
+		t.Fatalf("install with every hook off: exit %d\n%s", code, out)
+	}
+	status("every hook off in the config", 0)
+	if _, out := runCaptured(t, "hooks", "status"); strings.Count(out, "  – ") != 5 {
+		t.Errorf("every hook off: want 5 lines marked –:\n%s", out)
+	}
+	_, out := runCaptured(t, "doctor")
+	if got := doctorLines(out, "hooks wired"); !strings.HasPrefix(got, "✓ hooks wired: ") {
+		t.Errorf("doctor with every hook off: %q\n%s", got, out)
+	}
+	for _, ev := range []string{"UserPromptSubmit", "PreToolUse", "PostToolUse"} {
+		if got := doctorLines(out, ev+" round trip"); !strings.HasPrefix(got, "✓ "+ev+" round trip: skipped: off in the config") {
+			t.Errorf("doctor with every hook off: %q\n%s", got, out)
+		}
+	}
 
 	help, err := exec.Command(vaultctx, "hooks", "status", "--help").CombinedOutput()
-	if err != nil || !strings.Contains(strings.Join(strings.Fields(string(help)), " "), "exits 1 when any line is marked ✗") {
-		t.Errorf("hooks status --help (%v) does not give the exit status:\n%s", err, help)
+	flat := strings.Join(strings.Fields(string(help)), " ")
+	if err != nil || !strings.Contains(flat, "exits 1 when any line is marked ✗") || !strings.Contains(flat, `"disableAllHooks": true`) ||
+		!strings.Contains(flat, "off in the config is not") {
+		t.Errorf("hooks status --help (%v) does not give the exit status, and that a hook off in the config is no failure:\n%s", err, help)
 	}
 }
 
