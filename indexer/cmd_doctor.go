@@ -124,6 +124,8 @@ func doctorFix(f doctor.Finding) string {
 		return "vaultctx status lists them"
 	case doctor.HintOtherVault:
 		return otherVaultFix
+	case doctor.HintFixHookDir:
+		return "create " + f.Subject + ", or take the cd out of the hook's entry in settings.json (a re-install keeps it)"
 	}
 	return ""
 }

@@ -18,7 +18,7 @@ import (
 type hooksCmd struct {
 	Install   hooksInstallCmd   `cmd:"" help:"Add our hooks to settings.json (merge, never replace)."`
 	Uninstall hooksUninstallCmd `cmd:"" help:"Remove only our hooks from settings.json."`
-	Status    hooksStatusCmd    `cmd:"" help:"Show, per hook, whether the config turns it on and what settings.json wires to it; exits 1 when any line is marked ✗ (broken, nothing wired, hooks disabled, or a config that does not parse), as doctor does for a failed check."`
+	Status    hooksStatusCmd    `cmd:"" help:"Show, per hook, whether the config turns it on and what settings.json wires to it; exits 1 when any line is marked ✗ (broken, nothing wired, \"disableAllHooks\": true in settings.json, or a config that does not parse), as doctor does for a failed check. A hook off in the config is not a failure, all three included."`
 }
 
 // hooksTarget selects the settings file; every hooks subcommand has it.
@@ -273,8 +273,9 @@ func (c *hooksStatusCmd) Run(g *globals) error {
 
 // writeWiring prints the status listing: one line per event, marked ✓
 // (on and wired), – (off and not wired), ! (on but not wired while other
-// hooks are, or off but still wired) or ✗ (broken, or nothing wired), and
-// returns how many it marked ✗.
+// hooks are, or off but still wired) or ✗ (broken, such as a cd to a
+// missing folder before our binary, or nothing wired), and returns how
+// many it marked ✗.
 func writeWiring(w io.Writer, path string, wired []doctor.Wiring, entries []settings.Entry) (failed int) {
 	fmt.Fprintln(w, path)
 	anyWired := slices.ContainsFunc(wired, func(x doctor.Wiring) bool { return len(x.Commands) > 0 })
@@ -303,6 +304,10 @@ func writeWiring(w io.Writer, path string, wired []doctor.Wiring, entries []sett
 			mark, what = "✗", x.Problem
 			if cmds != "" {
 				what = cmds + ": " + x.Problem
+			}
+			if x.Dir != "" {
+				// A re-install keeps the cd: only the user can fix it.
+				what += fmt.Sprintf("; fix: create %s, or take the cd out of the entry", x.Dir)
 			}
 		}
 		if mark == "✗" {

@@ -371,8 +371,10 @@ func jsonString(t *testing.T, s string) string {
 
 // TestHooksStatusExitsOneOnFailure: hooks status exits 1, as doctor does
 // for a failed check, whenever it marks a line ✗ (nothing wired, a wired
-// binary gone, every hook disabled, a config that does not parse), and 0
-// when every hook is wired or left out on purpose; its help says so.
+// binary gone, "disableAllHooks": true in settings.json, a config that
+// does not parse), and 0 when every hook is wired or left out on purpose,
+// all three included: turning every hook off in the config is a choice,
+// and doctor's hooks check passes too. Its help says so.
 func TestHooksStatusExitsOneOnFailure(t *testing.T) {
 	vaultctx := hooktest.Build(t) // before isolateCLI moves Go's build cache
 	isolateCLI(t)
@@ -433,10 +435,174 @@ func TestHooksStatusExitsOneOnFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(path, strings.Replace(string(src), "{", `{"disableAllHooks": true, `, 1))
-	status("every hook disabled", 1)
+	status("disableAllHooks in settings.json", 1)
+	writeFile(path, string(src))
+	status("disableAllHooks gone", 0)
+
+	writeFile(cfg, "[hooks]\nuserprompt = false\npretooluse = false\nposttooluse = false\n")
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 || !strings.Contains(out, "No hook to wire: took ours out") {
+		t.Fatalf("install with every hook off: exit %d\n%s", code, out)
+	}
+	status("every hook off in the config", 0)
+	if _, out := runCaptured(t, "hooks", "status"); strings.Count(out, "  – ") != 5 {
+		t.Errorf("every hook off: want 5 lines marked –:\n%s", out)
+	}
+	_, out := runCaptured(t, "doctor")
+	if got := doctorLines(out, "hooks wired"); !strings.HasPrefix(got, "✓ hooks wired: ") {
+		t.Errorf("doctor with every hook off: %q\n%s", got, out)
+	}
+	for _, ev := range []string{"UserPromptSubmit", "PreToolUse", "PostToolUse"} {
+		if got := doctorLines(out, ev+" round trip"); !strings.HasPrefix(got, "✓ "+ev+" round trip: skipped: off in the config") {
+			t.Errorf("doctor with every hook off: %q\n%s", got, out)
+		}
+	}
 
 	help, err := exec.Command(vaultctx, "hooks", "status", "--help").CombinedOutput()
-	if err != nil || !strings.Contains(strings.Join(strings.Fields(string(help)), " "), "exits 1 when any line is marked ✗") {
-		t.Errorf("hooks status --help (%v) does not give the exit status:\n%s", err, help)
+	flat := strings.Join(strings.Fields(string(help)), " ")
+	if err != nil || !strings.Contains(flat, "exits 1 when any line is marked ✗") || !strings.Contains(flat, `"disableAllHooks": true`) ||
+		!strings.Contains(flat, "off in the config is not") {
+		t.Errorf("hooks status --help (%v) does not give the exit status, and that a hook off in the config is no failure:\n%s", err, help)
+	}
+}
+
+// TestHooksLeaveLookalikesAlone: hooks install, status and uninstall
+// leave a user's hook that merely looks like ours exactly as it was (a
+// hostile tester's list, on build 3d5d7f8: install deleted, replaced or
+// rewrote each of these, or took it for our wiring and never added the
+// real hook). Only an entry whose program is one of our three binaries,
+// by its exact name, on an event the template wires it to, is ours.
+func TestHooksLeaveLookalikesAlone(t *testing.T) {
+	isolateCLI(t)
+	bin := hooktest.FakeBinDir(t)
+	b := func(name string) string { return settings.ShellQuote(filepath.Join(bin, name)) }
+	tests := []struct{ event, command string }{
+		{"Stop", "vaultctx index"},
+		{"Notification", "/home/u/bin/vaultctx-notify --desktop"},
+		{"PreToolUse", "/home/u/bin/vaultctx-guard"},
+		{"UserPromptSubmit", "cd /tmp && cd /var && ./vaultctx-userprompt-wrapper"},
+		{"UserPromptSubmit", "/opt/vaultctx-userprompt.sh"},
+		{"UserPromptSubmit", "/opt/vaultctx-userprompt2"},
+		{"UserPromptSubmit", "cd /tmp && my-tool --exec=" + b(settings.UserPromptBinary)},
+		{"UserPromptSubmit", "tee -a /tmp/log --out=" + b(settings.UserPromptBinary)},
+		{"UserPromptSubmit", "rm -f /tmp/vaultctx-userprompt"},
+		{"UserPromptSubmit", "cd /x && echo " + b(settings.UserPromptBinary)},
+		{"UserPromptSubmit", "cat " + b(settings.UserPromptBinary)},
+		{"UserPromptSubmit", "cd " + b(settings.UserPromptBinary)},
+		{"Stop", b(settings.UserPromptBinary)}, // ours by name, but we never wire Stop
+	}
+	for _, tt := range tests {
+		t.Run(tt.event+" "+tt.command, func(t *testing.T) {
+			path := hooktest.FreshClaude(t)
+			group := `{"hooks": [{"type": "command", "command": ` + jsonString(t, tt.command) + `}]}`
+			if tt.event == "PreToolUse" {
+				group = `{"matcher": "Bash", ` + group[1:]
+			}
+			orig := []byte(`{"hooks": {"` + tt.event + `": [` + group + `]}}` + "\n")
+			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, orig, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			entries := func() []settings.Entry {
+				t.Helper()
+				src, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				es, err := settings.Inspect(src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return es
+			}
+			code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin)
+			if code != 0 || strings.Contains(out, "already wired") {
+				t.Fatalf("install: exit %d\n%s", code, out)
+			}
+			var theirs []settings.Entry
+			ours := map[string]int{}
+			for _, e := range entries() {
+				if e.Ours {
+					ours[e.Event]++
+				} else {
+					theirs = append(theirs, e)
+				}
+			}
+			if len(theirs) != 1 || theirs[0].Event != tt.event || theirs[0].Command != tt.command {
+				t.Errorf("the user's hooks after install: %+v, want %s %q as it was", theirs, tt.event, tt.command)
+			}
+			for _, ev := range []string{"UserPromptSubmit", "SessionStart", "SubagentStart", "PreToolUse", "PostToolUse"} {
+				if ours[ev] != 1 {
+					t.Errorf("%s: %d entries of ours after install, want 1", ev, ours[ev])
+				}
+			}
+			code, out = runCaptured(t, "hooks", "status")
+			if code != 0 || strings.Count(out, "✓") != 5 {
+				t.Errorf("status: exit %d, want 5 hooks wired (✓):\n%s", code, out)
+			}
+			if code, out := runCaptured(t, "hooks", "uninstall"); code != 0 {
+				t.Fatalf("uninstall: exit %d\n%s", code, out)
+			}
+			if got, _ := os.ReadFile(path); !bytes.Equal(got, orig) {
+				t.Errorf("uninstall left\n%s\nwant the user's file back\n%s", got, orig)
+			}
+			// Uninstall alone, before any install, finds nothing of ours.
+			if code, out := runCaptured(t, "hooks", "uninstall"); code != 0 || !strings.Contains(out, "nothing changed") {
+				t.Errorf("uninstall of a file without ours: exit %d\n%s", code, out)
+			}
+		})
+	}
+}
+
+// TestHooksStatusCdToMissingFolder: `cd DIR && /…/vaultctx-userprompt`
+// with no DIR fails at every run (sh exits 2, which blocks the prompt in
+// Claude Code), so hooks status marks it ✗ with the fix and exits 1, and
+// doctor's hooks check fails with the same fix; once the folder exists
+// both pass again.
+func TestHooksStatusCdToMissingFolder(t *testing.T) {
+	isolateCLI(t)
+	path := hooktest.FreshClaude(t)
+	bin := hooktest.FakeBinDir(t)
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(t.TempDir(), "nonexistent-dir")
+	up := settings.ShellQuote(filepath.Join(bin, settings.UserPromptBinary))
+	cmd := "cd " + gone + " && " + up
+	edited := strings.Replace(string(src), jsonString(t, up), jsonString(t, cmd), 1) // the first: UserPromptSubmit
+	if edited == string(src) {
+		t.Fatalf("no %s in\n%s", up, src)
+	}
+	if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec.Command("sh", "-c", cmd).Run(); err == nil {
+		t.Fatalf("sh -c %q succeeded", cmd)
+	}
+
+	code, out, stderr := runStderr(t, "hooks", "status")
+	want := "  ✗ UserPromptSubmit  " + cmd + ": cd " + gone + " fails (no such folder), so the hook never runs: sh exits non-zero (dash: 2, which Claude Code takes as a block); fix: create " + gone + ", or take the cd out of the entry\n"
+	if code != 1 || !strings.Contains(out, want) || strings.Count(out, "✗") != 1 || !strings.Contains(stderr, "1 line marked ✗") {
+		t.Errorf("status: exit %d, want 1 and the line\n%s\ngot\n%s%s", code, want, out, stderr)
+	}
+	_, out = runCaptured(t, "doctor")
+	if got := doctorLines(out, "hooks wired"); !strings.HasPrefix(got, "✗ hooks wired: ") || !strings.Contains(got, "UserPromptSubmit: cd "+gone+" fails") ||
+		!strings.HasSuffix(got, "\n    fix: create "+gone+", or take the cd out of the hook's entry in settings.json (a re-install keeps it)") {
+		t.Errorf("doctor's hooks check:\n%s\nin\n%s", got, out)
+	}
+
+	if err := os.Mkdir(gone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := runCaptured(t, "hooks", "status"); code != 0 || !strings.Contains(out, "✓ UserPromptSubmit  on, wired: "+cmd+"\n") {
+		t.Errorf("status once the folder exists: exit %d\n%s", code, out)
+	}
+	if _, out := runCaptured(t, "doctor"); !strings.HasPrefix(doctorLines(out, "hooks wired"), "✓ hooks wired: ") {
+		t.Errorf("doctor once the folder exists:\n%s", out)
 	}
 }

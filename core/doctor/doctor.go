@@ -111,6 +111,10 @@ const (
 	// updates; rebuild it for the configured vault, configure the vault it
 	// holds again, or choose another index file.
 	HintOtherVault
+	// HintFixHookDir: a hook entry of ours starts with a cd to Subject, a
+	// folder that does not exist; create it or take the cd out of the
+	// entry (a re-install keeps what the user wrote around our binary).
+	HintFixHookDir
 )
 
 // Finding is the outcome of one check: its name, its status, what was
@@ -595,7 +599,7 @@ func (d *doctor) checkHooks(ctx context.Context) Finding {
 		return failed(HintInstallHooks, "", "%s: %s", path, problem)
 	}
 	var parts, notWired, wiredOff []string
-	broken := false
+	broken, dir, dirsOnly := false, "", true // dir: the first cd's missing folder; dirsOnly: nothing else is broken
 	for _, x := range w {
 		switch x.State {
 		case Wired:
@@ -610,11 +614,16 @@ func (d *doctor) checkHooks(ctx context.Context) Finding {
 			wiredOff = append(wiredOff, x.Name)
 		case Broken:
 			parts = append(parts, x.Event+": "+x.Problem)
-			broken = true
+			if dir == "" {
+				dir = x.Dir
+			}
+			broken, dirsOnly = true, dirsOnly && x.Dir != ""
 		}
 	}
 	msg := path + ": " + strings.Join(parts, ", ")
 	switch {
+	case broken && dirsOnly:
+		return failed(HintFixHookDir, dir, "%s", msg)
 	case broken || len(notWired) > 0 && !anyWired(w):
 		return failed(HintInstallHooks, "", "%s", msg)
 	case len(notWired) > 0:

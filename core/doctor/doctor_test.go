@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -553,5 +554,80 @@ func TestHookWiringThroughWrappers(t *testing.T) {
 		if x.Event == "PreToolUse" && (x.State != Broken || !strings.Contains(x.Problem, "does not exist")) {
 			t.Errorf("a wrapped binary gone: %+v", x)
 		}
+	}
+}
+
+// TestHookWiringCdToMissingFolder: an entry of ours behind a cd to a
+// folder that is not there is broken, whatever its binary: after `cd DIR
+// &&` the hook never runs (sh exits 2, a block to Claude Code), after
+// `cd DIR;` it runs elsewhere with an error. The hooks check fails with
+// the fix that works (a re-install keeps the cd); a cd to a folder known
+// only when Claude Code runs the hook ($CLAUDE_PROJECT_DIR) is not
+// checked.
+func TestHookWiringCdToMissingFolder(t *testing.T) {
+	hooktest.FreshClaude(t)
+	dir := filepath.Join(t.TempDir(), "b")
+	os.MkdirAll(dir, 0o755)
+	for _, b := range settings.Binaries {
+		hookScript(t, dir, b, `cat >/dev/null`)
+	}
+	gone := filepath.Join(t.TempDir(), "gone")
+	file := hookScript(t, t.TempDir(), "plain-file", "")
+	q := settings.ShellQuote
+	up := q(filepath.Join(dir, settings.UserPromptBinary))
+	src := fmt.Sprintf(`{"hooks":{
+"UserPromptSubmit":[{"hooks":[{"type":"command","command":%q}]}],
+"SessionStart":[{"hooks":[{"type":"command","command":%q}]}],
+"SubagentStart":[{"hooks":[{"type":"command","command":%q}]}],
+"PreToolUse":[{"hooks":[{"type":"command","command":%q}]}],
+"PostToolUse":[{"hooks":[{"type":"command","command":%q}]}]}}`,
+		"cd "+q(gone)+" && "+up,
+		`cd "$CLAUDE_PROJECT_DIR" && `+up,
+		"cd "+q(file)+"; "+up,
+		"cd "+q(dir)+" && "+q(filepath.Join(dir, settings.PreToolUseBinary)),
+		q(filepath.Join(dir, settings.PostToolUseBinary)))
+	entries, err := settings.Inspect([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := HookWiring(install.SettingsTemplate, entries, config.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		state  WiringState
+		dir    string
+		detail string
+	}{
+		"UserPromptSubmit": {Broken, gone, "cd " + gone + " fails (no such folder), so the hook never runs"},
+		"SessionStart":     {Wired, "", ""},
+		"SubagentStart":    {Broken, file, "cd " + file + " fails (not a folder): the hook runs in another folder"},
+		"PreToolUse":       {Wired, "", ""},
+		"PostToolUse":      {Wired, "", ""},
+	}
+	for _, x := range w {
+		if tw := want[x.Event]; x.State != tw.state || x.Dir != tw.dir || !strings.Contains(x.Problem, tw.detail) || (tw.detail == "") != (x.Problem == "") {
+			t.Errorf("%s: %+v, want state %d, dir %q, problem %q", x.Event, x, tw.state, tw.dir, tw.detail)
+		}
+	}
+
+	// The premise: sh gives up before our binary, with exit 2 from dash.
+	if err := exec.Command("sh", "-c", "cd "+q(gone)+" && "+up).Run(); err == nil {
+		t.Errorf("sh ran past a cd to a missing folder")
+	}
+
+	path, _ := settings.UserPath(os.Getenv)
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := (&doctor{opt: testOptions()}).checkHooks(context.Background())
+	if f.Status != Fail || f.Hint != HintFixHookDir || f.Subject != gone || !strings.Contains(f.Message, "UserPromptSubmit: cd "+gone+" fails") {
+		t.Errorf("checkHooks = %+v, want a failure naming %s with HintFixHookDir", f, gone)
+	}
+	// With a binary gone as well, a re-install is the first fix.
+	os.Remove(filepath.Join(dir, settings.PostToolUseBinary))
+	if f := (&doctor{opt: testOptions()}).checkHooks(context.Background()); f.Status != Fail || f.Hint != HintInstallHooks {
+		t.Errorf("checkHooks with a binary gone too = %+v, want HintInstallHooks", f)
 	}
 }

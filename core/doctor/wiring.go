@@ -23,8 +23,9 @@ const (
 	// WiredOff: off in the config but still wired: it runs and answers
 	// nothing.
 	WiredOff
-	// Broken: wired more than once, to another binary, or to a file that
-	// is missing or not executable; Wiring.Problem says which.
+	// Broken: wired more than once, to a file that is missing or not
+	// executable, or behind a cd to a folder that is not there;
+	// Wiring.Problem says which.
 	Broken
 )
 
@@ -38,6 +39,10 @@ type Wiring struct {
 	Enabled  bool        // the config turns the hook on (hooks.<Name>, on unless false)
 	State    WiringState // how wiring and switch agree
 	Problem  string      // for NotWired, WiredOff and Broken: what is wrong, one phrase; else ""
+	// Dir is set for Broken when a leading cd of the command changes to
+	// a folder that does not exist or is no folder (settings.CdDirs): the
+	// folder, whose cd the user must fix; re-installing keeps it.
+	Dir string
 }
 
 // HookWiring checks entries (from settings.Status or settings.Inspect)
@@ -55,11 +60,10 @@ func HookWiring(tmpl []byte, entries []settings.Entry, h config.Hooks) ([]Wiring
 		name := settings.HookName(grp.Handler.Binary)
 		w := Wiring{Event: grp.Event, Binary: grp.Handler.Binary, Name: name, Enabled: h.Enabled(name)}
 		for _, e := range entries {
+			// An entry of ours on an event runs the binary the template
+			// wires there (settings.Ours).
 			if e.Event == grp.Event && e.Ours {
 				w.Commands = append(w.Commands, e.Command)
-				if e.Binary != grp.Handler.Binary {
-					w.Problem = fmt.Sprintf("runs %s, want %s", e.Binary, grp.Handler.Binary)
-				}
 			}
 		}
 		switch {
@@ -69,8 +73,11 @@ func HookWiring(tmpl []byte, entries []settings.Entry, h config.Hooks) ([]Wiring
 			w.State = Off
 		case len(w.Commands) > 1:
 			w.State, w.Problem = Broken, fmt.Sprintf("wired %d times", len(w.Commands))
-		case w.Problem == "":
+		default:
 			w.Problem = checkExecutable(w.Commands[0])
+			if w.Problem == "" {
+				w.Problem, w.Dir = checkDirs(w.Commands[0])
+			}
 		}
 		switch {
 		case len(w.Commands) == 0:
@@ -99,4 +106,33 @@ func checkExecutable(command string) string {
 		return prog + " is not executable"
 	}
 	return ""
+}
+
+// checkDirs returns "", "" when every folder that a leading cd of command
+// (one of ours) changes to before our binary is a folder, as far as the
+// command names it literally (settings.CdDirs); else what is wrong with
+// the first that is not, and that folder. After `cd DIR &&` the hook then
+// never runs: sh exits non-zero (dash, the usual /bin/sh, with 2, which
+// Claude Code takes as a block: the prompt or tool call is stopped).
+// After `cd DIR;` it runs in another folder, with an error on stderr.
+func checkDirs(command string) (problem, dir string) {
+	for _, d := range settings.CdDirs(command) {
+		fi, err := os.Stat(d.Path)
+		var what string
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			what = "no such folder"
+		case err != nil:
+			what = err.Error()
+		case !fi.IsDir():
+			what = "not a folder"
+		default:
+			continue
+		}
+		if d.And {
+			return fmt.Sprintf("cd %s fails (%s), so the hook never runs: sh exits non-zero (dash: 2, which Claude Code takes as a block)", d.Path, what), d.Path
+		}
+		return fmt.Sprintf("cd %s fails (%s): the hook runs in another folder and sh prints an error every time", d.Path, what), d.Path
+	}
+	return "", ""
 }

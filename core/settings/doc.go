@@ -14,13 +14,17 @@
 //     tree of the file (no decode and re-encode), so number literals, string
 //     escapes, key order and indentation all survive. Inserted text copies
 //     the file's indentation.
-//   - Our entries are recognised by the base name of the command's program
-//     (vaultctx, vaultctx-*), or of a path to one of our binaries behind a
-//     wrapper the user put in front (nice, time, ...), so each appears
-//     exactly once and a re-install updates it in place: only the binary's
-//     path changes, and the user's env prefix, wrapper, arguments, timeout,
-//     matcher and status message stay. Installing the same Plan twice
-//     changes nothing the second time.
+//   - An entry is ours only when the program its command runs is one of
+//     our three hook binaries by its exact base name, on an event the
+//     template wires that binary to (see Ours): behind a leading cd, env
+//     assignments and the wrappers Ours knows (env, nice, flock, sh -c,
+//     ...), in any folder. Arguments of other programs, other names
+//     (vaultctx-notify, vaultctx-userprompt.sh) and other events are the
+//     user's and never touched. Each of ours appears exactly once and a
+//     re-install updates it in place: only the binary's path changes, and
+//     the user's env prefix, wrapper, arguments, timeout, matcher and
+//     status message stay. Installing the same Plan twice changes nothing
+//     the second time.
 //   - Remove deletes only our entries; a matcher group goes only when it
 //     held nothing else, an event's array only when it became empty, and
 //     "hooks" only when it became empty.

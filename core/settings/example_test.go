@@ -100,18 +100,26 @@ func ExampleMerge() {
 	// true
 }
 
-// Ours recognises our entries by the base name of the command's program.
+// Ours recognises our entries by the exact name of the binary the
+// command runs, on an event the template wires it to; an argument of
+// another program, another name or another event is the user's.
 func ExampleOurs() {
-	for _, cmd := range []string{
-		"/home/ana/.local/bin/vaultctx-userprompt",
-		"'/Users/ana/My Tools/vaultctx-posttooluse'",
-		"node ~/.claude-mem/hooks/vaultctx-userprompt.js",
+	for _, e := range []struct{ event, cmd string }{
+		{"UserPromptSubmit", "/home/ana/.local/bin/vaultctx-userprompt"},
+		{"PostToolUse", "nice -n 5 '/Users/ana/My Tools/vaultctx-posttooluse'"},
+		{"UserPromptSubmit", "node ~/.claude-mem/hooks/vaultctx-userprompt.js"},
+		{"UserPromptSubmit", "rm -f /tmp/vaultctx-userprompt"},
+		{"Notification", "/home/ana/bin/vaultctx-notify --desktop"},
+		{"Stop", "/home/ana/.local/bin/vaultctx-userprompt"},
 	} {
-		bin, ours := settings.Ours(cmd)
+		bin, ours := settings.Ours(e.event, e.cmd)
 		fmt.Println(ours, bin)
 	}
 	// Output:
 	// true vaultctx-userprompt
 	// true vaultctx-posttooluse
 	// false node
+	// false rm
+	// false vaultctx-notify
+	// false vaultctx-userprompt
 }

@@ -29,6 +29,11 @@ func FuzzMerge(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	for _, l := range lookalikes("/home/u/.local/bin") {
+		ev, _ := json.Marshal(l.event)
+		cmd, _ := json.Marshal(l.command)
+		f.Add([]byte(`{"hooks":{` + string(ev) + `:[{"hooks":[{"type":"command","command":` + string(cmd) + `}]}]}}`))
+	}
 	plan := mustPlan(f, "/home/u/.local/bin")
 	f.Fuzz(func(t *testing.T, src []byte) { checkMerge(t, src, plan) })
 }
@@ -36,8 +41,12 @@ func FuzzMerge(f *testing.F) {
 // FuzzMergeGenerated is FuzzMerge over settings-shaped documents built from
 // the fuzzer's bytes (see genSettings), which random bytes rarely are:
 // events of ours and others, groups with and without matchers, our
-// commands quoted in different ways, odd values where objects belong, and
-// compact, tab, space and CRLF layouts.
+// commands quoted in different ways, users' commands that look like ours,
+// odd values where objects belong, and compact, tab, space and CRLF
+// layouts. Each generated command says which binary of ours it runs, if
+// any (genCommands), so the fuzzer also checks Ours against that label:
+// an entry is ours exactly when it runs one of our binaries on an event
+// the template wires that binary to.
 func FuzzMergeGenerated(f *testing.F) {
 	for _, s := range []string{"", "\x00\x01\x02", "hooks!", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8\xf7\xf6"} {
 		f.Add([]byte(s))
@@ -47,6 +56,19 @@ func FuzzMergeGenerated(f *testing.F) {
 		src := genSettings(seed)
 		if !json.Valid(src) {
 			t.Fatalf("generator made invalid JSON:\n%s", src)
+		}
+		es, err := Inspect(src)
+		if err != nil && !errors.Is(err, ErrShape) {
+			t.Fatalf("Inspect: %v", err)
+		}
+		for _, e := range es {
+			i := slices.IndexFunc(genCommands, func(c genCommand) bool { return c.command == e.Command })
+			if i < 0 {
+				t.Fatalf("command %q is not the generator's", e.Command)
+			}
+			if want := genCommands[i].binary != "" && plan.group(e.Event, genCommands[i].binary) != nil; e.Ours != want {
+				t.Fatalf("%s %q: ours %v, want %v", e.Event, e.Command, e.Ours, want)
+			}
 		}
 		checkMerge(t, src, plan)
 	})
@@ -187,20 +209,53 @@ func inPlan(p *Plan, event string) bool {
 	return false
 }
 
+// genCommand is a hook command genSettings writes, with the binary of
+// ours it runs ("" for none), whatever the event.
+type genCommand struct{ command, binary string }
+
+// genCommands are the commands genSettings writes: ours, quoted and
+// wrapped in different ways, and users' commands, some of which look like
+// ours (lookalikes).
+var genCommands = append([]genCommand{
+	{"/old/bin/vaultctx-userprompt", UserPromptBinary},
+	{"'/a b/vaultctx-pretooluse' --x", PreToolUseBinary},
+	{"/x/vaultctx-posttooluse", PostToolUseBinary},
+	{"vaultctx-stale", ""},
+	{"node hook.js", ""},
+	{"rtk hook", ""},
+	{"echo vaultctx-userprompt", ""},
+	{"", ""},
+	{"VAULTCTX_LOG=/tmp/l /old/bin/vaultctx-userprompt", UserPromptBinary},
+	{"nice -n 5 '/a b/vaultctx-posttooluse' 2>>/tmp/e", PostToolUseBinary},
+	{"/home/u/.local/bin/vaultctx-pretooluse", PreToolUseBinary},
+	{"env A=1 exec /x/vaultctx-pretooluse;true", PreToolUseBinary},
+	{"sh -c 'VAULTCTX_LOG=/tmp/l /old/bin/vaultctx-userprompt'", UserPromptBinary},
+	{`bash -lc "A='1 2' '/a b/vaultctx-posttooluse' --x"`, PostToolUseBinary},
+	{`cd "$CLAUDE_PROJECT_DIR" && /old/bin/vaultctx-userprompt`, UserPromptBinary},
+	{"cd /p; sh -c 'cd /q && /x/vaultctx-pretooluse'", PreToolUseBinary},
+	{"cd /p && node hook.js", ""},
+	{"cd /x/vaultctx-posttooluse && ls", ""},
+	{"flock /tmp/l -c '/old/bin/vaultctx-userprompt'", UserPromptBinary},
+	{"timeout 9 stdbuf -oL /x/vaultctx-posttooluse", PostToolUseBinary},
+}, lookalikeCommands()...)
+
+// lookalikeCommands are the commands of lookalikes, with the binary of
+// ours the two that run one on an event we never wire run: the generator
+// may put them on that binary's event, where they are ours.
+func lookalikeCommands() []genCommand {
+	var out []genCommand
+	for _, l := range lookalikes("/home/u/.local/bin") {
+		out = append(out, genCommand{l.command, l.runs})
+	}
+	return out
+}
+
 // genSettings builds a settings-like JSON document from seed, byte by byte;
 // the same seed always gives the same document.
 func genSettings(seed []byte) []byte {
 	g := &gen{seed: seed}
 	events := []string{"UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionStart", "Notification"}
-	commands := []string{
-		"/old/bin/vaultctx-userprompt", "'/a b/vaultctx-pretooluse' --x", "/x/vaultctx-posttooluse",
-		"vaultctx-stale", "node hook.js", "rtk hook", "echo vaultctx-userprompt", "",
-		"VAULTCTX_LOG=/tmp/l /old/bin/vaultctx-userprompt", "nice -n 5 '/a b/vaultctx-posttooluse' 2>>/tmp/e",
-		"/home/u/.local/bin/vaultctx-pretooluse", "env A=1 exec /x/vaultctx-pretooluse;true",
-		"sh -c 'VAULTCTX_LOG=/tmp/l /old/bin/vaultctx-userprompt'", `bash -lc "A='1 2' '/a b/vaultctx-posttooluse' --x"`,
-		`cd "$CLAUDE_PROJECT_DIR" && /old/bin/vaultctx-userprompt`, "cd /p; sh -c 'cd /q && /x/vaultctx-pretooluse'",
-		"cd /p && node hook.js", "cd /x/vaultctx-posttooluse && ls",
-	}
+	commands := genCommands
 	matchers := []string{"", "Bash", "Grep|Glob|WebSearch|WebFetch|Task|Agent", "*", "Edit"}
 	var hooks []string
 	for n := g.next(6); n > 0; n-- {
@@ -217,7 +272,7 @@ func genSettings(seed []byte) []byte {
 			}
 			var hs []string
 			for k := g.next(3) + 1; k > 0; k-- {
-				h := `{"type":"command","command":` + g.str(commands[g.next(len(commands))])
+				h := `{"type":"command","command":` + g.str(commands[g.next(len(commands))].command)
 				if g.next(2) == 0 {
 					h += `,"timeout":` + []string{"5", "1.5e1", "600"}[g.next(3)]
 				}

@@ -126,12 +126,15 @@ func parsePlan(src []byte) (*Plan, error) {
 		if err := json.Unmarshal(src[h.start:h.end], &hv); err != nil {
 			return nil, fmt.Errorf("render settings: %s: %w", em.key, err)
 		}
-		bin, ours := Ours(hv.Command)
+		bin, ours := Ours(em.key, hv.Command)
+		_, _, runsOurs := ourWord(hv.Command)
 		switch {
 		case hv.Type != "command":
 			return nil, fmt.Errorf("render settings: %s: type %q, want \"command\"", em.key, hv.Type)
+		case !ours && runsOurs:
+			return nil, fmt.Errorf("render settings: %s: command %q runs %s, which core/settings does not know on %s (hookEvents)", em.key, hv.Command, baseName(OurProgram(hv.Command)), em.key)
 		case !ours:
-			return nil, fmt.Errorf("render settings: %s: command %q does not run a vaultctx binary", em.key, hv.Command)
+			return nil, fmt.Errorf("render settings: %s: command %q does not run a vaultctx hook binary", em.key, hv.Command)
 		case hv.Timeout == nil || *hv.Timeout <= 0 || *hv.Timeout > MaxTimeout:
 			return nil, fmt.Errorf("render settings: %s: timeout must be 1 to %d seconds", em.key, MaxTimeout)
 		}
@@ -168,88 +171,13 @@ func (p *Plan) group(event, bin string) *Group {
 	return nil
 }
 
-// Ours reports whether a hook command line runs a vaultctx binary, and
-// which. It does when the base name of the program (see Program; quotes and
-// backslashes honoured, a ".exe" suffix dropped) is "vaultctx" or starts
-// with "vaultctx-", or when the program is a wrapper the user put in front
-// (`nice -n 5 /x/vaultctx-userprompt`, `/usr/bin/time -o t /x/...`): a
-// later word of the same simple command that is a path (it holds a slash)
-// to one of Binaries. The command that counts is the first, after any
-// leading `cd DIR &&` (see firstCommand): `cd /x && /y/vaultctx-userprompt`
-// is ours, `make && /y/vaultctx-userprompt` is not. binary is then that
-// name; for a command that is not ours it is the program's base name.
-// Entries are recognised this way, not by their full path, so a
-// re-install from another bin directory updates them in place.
-func Ours(command string) (binary string, ok bool) {
-	w, ok := ourWord(command)
-	if ok {
-		return baseName(w.text), true
-	}
-	return baseName(Program(command)), false
-}
-
-// OurProgram returns the path of the vaultctx binary a command line of
-// ours runs, as sh reads it (see Ours): "/x/vaultctx-userprompt" for
-// `VAULTCTX_LOG=/tmp/l nice /x/vaultctx-userprompt`. It is Program for a
-// command that is not ours.
-func OurProgram(command string) string {
-	if w, ok := ourWord(command); ok {
-		return w.text
-	}
-	return Program(command)
-}
-
-// baseName returns the last path element of word, without a ".exe"
-// suffix; both / and \ separate.
-func baseName(word string) string {
-	if i := strings.LastIndexAny(word, `/\`); i >= 0 {
-		word = word[i+1:]
-	}
-	return strings.TrimSuffix(word, ".exe")
-}
-
-// ourWord returns the word of command that runs our binary (see Ours).
-// A word after -c (or a flag cluster such as -lc) is a command string for
-// a shell the user put in front (`sh -c 'VAULTCTX_LOG=/tmp/l
-// /x/vaultctx-userprompt'`): the word inside it that runs our binary
-// counts, one level deep, with its bytes in command and the quoting it
-// sits in.
-func ourWord(command string) (shellWord, bool) {
-	return findOurs(firstCommand(command), true)
-}
-
-func findOurs(words []shellWord, nest bool) (shellWord, bool) {
-	p := programIndex(words)
-	if p < 0 {
-		return shellWord{}, false
-	}
-	if b := baseName(words[p].text); b == "vaultctx" || strings.HasPrefix(b, "vaultctx-") {
-		return words[p], true
-	}
-	for i, w := range words[p+1:] {
-		if w.assignment {
-			continue
-		}
-		if nest && shellFlagC(words[p+i].text) {
-			if in, ok := findOurs(firstCommand(w.text), false); ok {
-				return w.inner(in), true
-			}
-			continue
-		}
-		if strings.ContainsAny(w.text, `/\`) && slices.Contains(Binaries, baseName(w.text)) {
-			return w, true
-		}
-	}
-	return shellWord{}, false
-}
-
 // Program returns the program a hook command line runs, as sh would read
 // it: the first word with quotes and escapes removed, after any leading
 // `cd DIR &&` (see firstCommand), NAME=value assignments and an `env` or
 // `exec` prefix. So `cd /p && VAULTCTX_LOG=/tmp/l '/a b/vaultctx-userprompt' --x`
 // runs "/a b/vaultctx-userprompt".
 func Program(command string) string {
-	words := firstCommand(command)
+	words, _ := firstCommand(command)
 	if p := programIndex(words); p >= 0 {
 		return words[p].text
 	}
@@ -281,20 +209,6 @@ type shellWord struct {
 	// withProgram can write a replacement into, else 'x'.
 	within byte
 	nested bool
-}
-
-// shellFlagC reports whether word is a shell's -c option, alone or in a
-// cluster of one-letter options (-c, -lc, -ec).
-func shellFlagC(word string) bool {
-	if len(word) < 2 || word[0] != '-' || !strings.Contains(word, "c") {
-		return false
-	}
-	for _, c := range word[1:] {
-		if c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return true
 }
 
 // inner returns in, a word of w.text, with its bytes mapped back into the
@@ -340,24 +254,34 @@ func quoteEscape(w shellWord, i int) bool {
 // the next command follows with && or ; is skipped, as are several in a
 // row (`cd "$CLAUDE_PROJECT_DIR" && /x/vaultctx-userprompt`): it only
 // picks the folder that command runs in, so that command is the first
-// that counts. A cd followed by ||, & or | is not: the command after it
-// then runs only when cd fails, or beside it. Word offsets are in s.
-func firstCommand(s string) []shellWord {
+// that counts; the skipped ones come back as cds, in order. A cd followed
+// by ||, & or | is not: the command after it then runs only when cd
+// fails, or beside it. Word offsets are in s.
+func firstCommand(s string) ([]shellWord, []cdCommand) {
+	var cds []cdCommand
 	i := 0
 	for {
 		words, end := simpleCommand(s, i)
 		if len(words) == 0 || words[0].text != "cd" {
-			return words
+			return words, cds
 		}
 		switch {
 		case strings.HasPrefix(s[end:], "&&"):
 			i = end + 2
+			cds = append(cds, cdCommand{args: words[1:], and: true})
 		case strings.HasPrefix(s[end:], ";") && !strings.HasPrefix(s[end:], ";;"):
 			i = end + 1
+			cds = append(cds, cdCommand{args: words[1:]})
 		default:
-			return words
+			return words, cds
 		}
 	}
+}
+
+// cdCommand is a leading cd that firstCommand skipped.
+type cdCommand struct {
+	args []shellWord // the words after "cd"
+	and  bool        // followed by &&: what comes next runs only when cd succeeds
 }
 
 // simpleCommand splits the simple command of s that starts at byte i into
@@ -581,7 +505,7 @@ func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
 				if !ok {
 					continue
 				}
-				bin, ours := Ours(cmd)
+				bin, ours := Ours(em.key, cmd)
 				if !ours {
 					continue
 				}
@@ -664,8 +588,8 @@ func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
 // outer double quotes) inside double ones. A program word there that mixes
 // quotings or escapes is left as it was.
 func withProgram(command, planned string) string {
-	w, ok := ourWord(command)
-	pw, pok := ourWord(planned)
+	w, _, ok := ourWord(command)
+	pw, _, pok := ourWord(planned)
 	if !ok || !pok || w.text == pw.text {
 		return command
 	}
@@ -702,9 +626,9 @@ type Entry struct {
 	Event   string  // e.g. "PreToolUse"
 	Matcher string  // the group's matcher; "" when absent
 	Command string  // the command line as written
-	Binary  string  // base name of the program the command runs (see Ours)
+	Binary  string  // our binary for an entry of ours, else the base name of Program (see Ours)
 	Timeout float64 // seconds; 0 when absent
-	Ours    bool    // Binary is a vaultctx binary (see Ours)
+	Ours    bool    // the entry is ours: one of Binaries on an event the template wires it to (see Ours)
 }
 
 // Inspect lists every command hook of src, in file order. Empty src has
@@ -747,7 +671,7 @@ func Inspect(src []byte) ([]Entry, error) {
 					continue
 				}
 				e := Entry{Event: em.key, Matcher: matcherOf(src, g), Command: cmd}
-				e.Binary, e.Ours = Ours(cmd)
+				e.Binary, e.Ours = Ours(em.key, cmd)
 				if t := h.get("timeout"); t != nil && t.kind == '0' {
 					var f float64
 					if json.Unmarshal(src[t.start:t.end], &f) == nil {

@@ -361,8 +361,10 @@ func TestStaleAndDuplicateEntries(t *testing.T) {
 		pre[1].Command != "/new/bin/vaultctx-pretooluse" {
 		t.Errorf("PreToolUse entries %+v", pre)
 	}
-	if bytes.Contains(out, []byte(`"Stop"`)) {
-		t.Errorf("Stop held only a stale entry of ours and should be gone:\n%s", out)
+	// No vaultctx template ever wired Stop, nor a binary named
+	// vaultctx-stop: that entry is the user's and stays.
+	if !bytes.Contains(out, []byte(`"/opt/old/bin/vaultctx-stop"`)) {
+		t.Errorf("the user's Stop hook was taken out:\n%s", out)
 	}
 	if again, _ := Merge(out, plan); !bytes.Equal(again, out) {
 		t.Errorf("merge is not idempotent")
@@ -502,73 +504,120 @@ func TestTemplateTimeoutsAreSecondsAtMost30(t *testing.T) {
 }
 
 func TestRenderRejectsBadTemplates(t *testing.T) {
-	tests := []struct{ name, tmpl string }{
-		{"millisecond timeout", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":{{json .UserPrompt}},"timeout":5000}]}]}}`},
-		{"no timeout", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":{{json .UserPrompt}}}]}]}}`},
-		{"foreign command", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"rm -rf /","timeout":5}]}]}}`},
-		{"two groups", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":{{json .UserPrompt}},"timeout":5}]},{"hooks":[]}]}}`},
-		{"not json", `{"hooks":{{.UserPrompt}}}`},
-		{"unknown field", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":{{json .Nope}},"timeout":5}]}]}}`},
+	tests := []struct{ name, tmpl, why string }{
+		{"millisecond timeout", `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":{{json .UserPrompt}},"timeout":5000}]}]}}`, "timeout"},
+		{"no timeout", `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":{{json .UserPrompt}}}]}]}}`, "timeout"},
+		{"foreign command", `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"rm -rf /","timeout":5}]}]}}`, "does not run"},
+		{"two groups", `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":{{json .UserPrompt}},"timeout":5}]},{"hooks":[]}]}}`, "one matcher group"},
+		{"not json", `{"hooks":{{.UserPrompt}}}`, ""},
+		{"unknown field", `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":{{json .Nope}},"timeout":5}]}]}}`, ""},
+		// A new event for a binary must be added to hookEvents too, or
+		// Ours would not know the entries the template writes there.
+		{"an event hookEvents lacks", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":{{json .UserPrompt}},"timeout":5}]}]}}`, "hookEvents"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := Render([]byte(tt.tmpl), "/b"); err == nil {
-				t.Errorf("Render accepted %s", tt.tmpl)
+			_, err := Render([]byte(tt.tmpl), "/b")
+			if err == nil || !strings.Contains(err.Error(), tt.why) {
+				t.Errorf("Render(%s) = %v, want an error mentioning %q", tt.tmpl, err, tt.why)
 			}
 		})
 	}
 }
 
+// TestOurs: an entry is ours only when the program its first command
+// runs, after a leading cd, assignments and the wrappers Ours knows, is
+// one of our binaries by its exact name, on an event the template wires it
+// to. An argument of another program, another name, or another event is
+// the user's (a hostile tester's cases, each of which a re-install used to
+// rewrite or delete).
 func TestOurs(t *testing.T) {
+	const (
+		up   = "UserPromptSubmit"
+		pre  = "PreToolUse"
+		post = "PostToolUse"
+	)
 	tests := []struct {
-		command string
-		bin     string
-		ours    bool
+		event, command string
+		bin            string
+		ours           bool
 	}{
-		{"/home/a/.local/bin/vaultctx-userprompt", "vaultctx-userprompt", true},
-		{"'/home/a b/bin/vaultctx-pretooluse' --debug", "vaultctx-pretooluse", true},
-		{`"/home/a \"b\"/vaultctx-posttooluse"`, "vaultctx-posttooluse", true},
-		{`/home/a\ b/vaultctx-posttooluse`, "vaultctx-posttooluse", true},
-		{`C:\tools\vaultctx-userprompt.exe`, "vaultctx-userprompt", true},
-		{"vaultctx", "vaultctx", true},
-		{"  vaultctx-new-hook", "vaultctx-new-hook", true},
-		{"node ~/.claude-mem/vaultctx-userprompt.js", "node", false},
-		{"/usr/bin/vaultctxish", "vaultctxish", false},
-		{"echo vaultctx-userprompt", "echo", false},
-		{"/x/vaultctx-userprompt;rm -rf /", "vaultctx-userprompt", true},
-		{"", "", false},
-		{"VAULTCTX_LOG=/tmp/hook.log /x/vaultctx-userprompt", "vaultctx-userprompt", true},
-		{"env A=1 B='x y' /x/vaultctx-pretooluse", "vaultctx-pretooluse", true},
-		{"exec /x/vaultctx-posttooluse", "vaultctx-posttooluse", true},
-		{"'A=1' /x/vaultctx-userprompt", "vaultctx-userprompt", true}, // the program is "A=1", a wrapper to us
-		{"nice -n 5 /x/vaultctx-userprompt", "vaultctx-userprompt", true},
-		{"VAULTCTX_LOG=/tmp/l /usr/bin/time -o /tmp/t '/a b/vaultctx-pretooluse' --x", "vaultctx-pretooluse", true},
-		{"timeout 9 /x/vaultctx-stop", "timeout", false}, // a wrapped binary must be one of ours by name
-		{"my-tool --conf /etc/vaultctx-posttooluse.toml", "my-tool", false},
-		{"VAULTCTX_LOG=/tmp/vaultctx-userprompt /x/other", "other", false}, // assignments are not commands
-		{"run /x/vaultctx-userprompt; /y/vaultctx-pretooluse", "vaultctx-userprompt", true},
-		{"run x; /y/vaultctx-pretooluse", "run", false}, // only the first command counts
-		{"A=1", "A=1", false},
-		{"A=1; /x/vaultctx-userprompt", "A=1", false},
-		{"/opt/a=b/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{up, "/home/a/.local/bin/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{pre, "'/home/a b/bin/vaultctx-pretooluse' --debug", "vaultctx-pretooluse", true},
+		{post, `"/home/a \"b\"/vaultctx-posttooluse"`, "vaultctx-posttooluse", true},
+		{post, `/home/a\ b/vaultctx-posttooluse`, "vaultctx-posttooluse", true},
+		{up, `C:\tools\vaultctx-userprompt.exe`, "vaultctx-userprompt", true},
+		{up, "vaultctx-userprompt", "vaultctx-userprompt", true}, // found on PATH
+		{"SessionStart", "/x/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{"SubagentStart", "/x/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{up, "node ~/.claude-mem/vaultctx-userprompt.js", "node", false},
+		{up, "/usr/bin/vaultctxish", "vaultctxish", false},
+		{up, "echo vaultctx-userprompt", "echo", false},
+		{up, "/x/vaultctx-userprompt;rm -rf /", "vaultctx-userprompt", true},
+		{up, "", "", false},
+		{up, "VAULTCTX_LOG=/tmp/hook.log /x/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{pre, "env A=1 B='x y' /x/vaultctx-pretooluse", "vaultctx-pretooluse", true},
+		{pre, "env -u HOME -C /tmp A=1 /x/vaultctx-pretooluse", "vaultctx-pretooluse", true},
+		{post, "exec /x/vaultctx-posttooluse", "vaultctx-posttooluse", true},
+		{up, "'A=1' /x/vaultctx-userprompt", "A=1", false}, // sh runs a program named "A=1"
+		{up, "nice -n 5 /x/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{up, "nice -n5 nohup /x/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{pre, "VAULTCTX_LOG=/tmp/l /usr/bin/time -o /tmp/t '/a b/vaultctx-pretooluse' --x", "vaultctx-pretooluse", true},
+		{post, "timeout -s KILL 9 /x/vaultctx-posttooluse", "vaultctx-posttooluse", true},
+		{post, "flock -w 3 /tmp/lock /x/vaultctx-posttooluse", "vaultctx-posttooluse", true},
+		{post, "flock /tmp/lock -c '/x/vaultctx-posttooluse 2>>/tmp/e'", "vaultctx-posttooluse", true},
+		{post, "stdbuf -oL ionice -c 3 /x/vaultctx-posttooluse", "vaultctx-posttooluse", true},
+		{up, "command -v /x/vaultctx-userprompt", "command", false}, // prints the path, runs nothing
+		{up, "timeout 9 /x/vaultctx-stop", "timeout", false},        // a wrapped binary must be one of ours by name
+		{post, "my-tool --conf /etc/vaultctx-posttooluse.toml", "my-tool", false},
+		{up, "VAULTCTX_LOG=/tmp/vaultctx-userprompt /x/other", "other", false},   // assignments are not commands
+		{up, "run /x/vaultctx-userprompt; /y/vaultctx-pretooluse", "run", false}, // an argument of another program
+		{pre, "run x; /y/vaultctx-pretooluse", "run", false},                     // only the first command counts
+		{up, "A=1", "A=1", false},
+		{up, "A=1; /x/vaultctx-userprompt", "A=1", false},
+		{up, "/opt/a=b/vaultctx-userprompt", "vaultctx-userprompt", true},
 		// A leading `cd DIR &&` (or `cd DIR;`) only picks the folder the
 		// next command runs in: that command is the one that counts.
-		{"cd /some/dir && /x/vaultctx-userprompt", "vaultctx-userprompt", true},
-		{`cd "$CLAUDE_PROJECT_DIR" && VAULTCTX_LOG=/tmp/l /x/vaultctx-userprompt`, "vaultctx-userprompt", true},
-		{"cd /a; cd '/b c'&&nice -n 5 /x/vaultctx-pretooluse --x", "vaultctx-pretooluse", true},
-		{`sh -c 'cd /p && exec /x/vaultctx-posttooluse'`, "vaultctx-posttooluse", true},
-		{"cd /x && node ~/.claude-mem/vaultctx-userprompt.js", "node", false},
-		{"cd /x/vaultctx-userprompt && ls", "ls", false},  // cd's folder is no program of ours
-		{"cd /x || /x/vaultctx-userprompt", "cd", false},  // runs only when cd fails
-		{"cd /x & /x/vaultctx-userprompt", "cd", false},   // cd in the background
-		{"make && /x/vaultctx-userprompt", "make", false}, // only cd is skipped
-		{"cd && /x/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{up, "cd /some/dir && /x/vaultctx-userprompt", "vaultctx-userprompt", true},
+		{up, `cd "$CLAUDE_PROJECT_DIR" && VAULTCTX_LOG=/tmp/l /x/vaultctx-userprompt`, "vaultctx-userprompt", true},
+		{pre, "cd /a; cd '/b c'&&nice -n 5 /x/vaultctx-pretooluse --x", "vaultctx-pretooluse", true},
+		{post, `sh -c 'cd /p && exec /x/vaultctx-posttooluse'`, "vaultctx-posttooluse", true},
+		{up, `bash -lc "VAULTCTX_LOG=/tmp/l /x/vaultctx-userprompt"`, "vaultctx-userprompt", true},
+		{up, "sh /x/vaultctx-userprompt", "sh", false}, // a script for sh, not our binary
+		{up, "cd /x && node ~/.claude-mem/vaultctx-userprompt.js", "node", false},
+		{up, "cd /x/vaultctx-userprompt && ls", "ls", false},  // cd's folder is no program of ours
+		{up, "cd /x || /x/vaultctx-userprompt", "cd", false},  // runs only when cd fails
+		{up, "cd /x & /x/vaultctx-userprompt", "cd", false},   // cd in the background
+		{up, "make && /x/vaultctx-userprompt", "make", false}, // only cd is skipped
+		{up, "cd && /x/vaultctx-userprompt", "vaultctx-userprompt", true},
+		// Another name than our three binaries is never ours: the CLI, a
+		// tool of the user's named like ours, a wrapper script.
+		{"Stop", "vaultctx index", "vaultctx", false},
+		{up, "vaultctx index", "vaultctx", false},
+		{up, "  vaultctx-new-hook", "vaultctx-new-hook", false},
+		{"Notification", "/home/u/bin/vaultctx-notify --desktop", "vaultctx-notify", false},
+		{pre, "/home/u/bin/vaultctx-guard", "vaultctx-guard", false},
+		{up, "cd /tmp && cd /var && ./vaultctx-userprompt-wrapper", "vaultctx-userprompt-wrapper", false},
+		{up, "/opt/vaultctx-userprompt.sh", "vaultctx-userprompt.sh", false},
+		{up, "/opt/vaultctx-userprompt2", "vaultctx-userprompt2", false},
+		// Arguments of another program are never ours, paths or not.
+		{up, "cd /tmp && my-tool --exec=/b/vaultctx-userprompt", "my-tool", false},
+		{up, "tee -a /tmp/log --out=/b/vaultctx-userprompt", "tee", false},
+		{up, "rm -f /tmp/vaultctx-userprompt", "rm", false},
+		{up, "cd /x && echo /b/vaultctx-userprompt", "echo", false},
+		{up, "cat /b/vaultctx-userprompt", "cat", false},
+		{up, "cd /b/vaultctx-userprompt", "cd", false},
+		// Our binary on an event the template never wires it to is the
+		// user's.
+		{"Stop", "/b/vaultctx-userprompt", "vaultctx-userprompt", false},
+		{pre, "/b/vaultctx-userprompt", "vaultctx-userprompt", false},
+		{up, "/b/vaultctx-posttooluse", "vaultctx-posttooluse", false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.command, func(t *testing.T) {
-			bin, ok := Ours(tt.command)
+		t.Run(tt.event+" "+tt.command, func(t *testing.T) {
+			bin, ok := Ours(tt.event, tt.command)
 			if bin != tt.bin || ok != tt.ours {
-				t.Errorf("Ours(%q) = %q, %v; want %q, %v", tt.command, bin, ok, tt.bin, tt.ours)
+				t.Errorf("Ours(%q, %q) = %q, %v; want %q, %v", tt.event, tt.command, bin, ok, tt.bin, tt.ours)
 			}
 		})
 	}
@@ -585,7 +634,7 @@ func TestShellQuote(t *testing.T) {
 		if got := ShellQuote(tt.in); got != tt.want {
 			t.Errorf("ShellQuote(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-		if bin, _ := Ours(ShellQuote(tt.in + "/vaultctx-x")); bin != "vaultctx-x" {
+		if bin, _ := Ours("UserPromptSubmit", ShellQuote(tt.in+"/vaultctx-x")); bin != "vaultctx-x" {
 			t.Errorf("Ours does not read back ShellQuote(%q): %q", tt.in, bin)
 		}
 	}
@@ -827,7 +876,7 @@ func TestReinstallKeepsShellWrapper(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if bin, ok := Ours(tc.command); !ok || bin != UserPromptBinary || OurProgram(tc.command) != "/old/bin/vaultctx-userprompt" {
+			if bin, ok := Ours("UserPromptSubmit", tc.command); !ok || bin != UserPromptBinary || OurProgram(tc.command) != "/old/bin/vaultctx-userprompt" {
 				t.Fatalf("Ours = %q, %v; OurProgram = %q", bin, ok, OurProgram(tc.command))
 			}
 			src := `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": ` + string(mustJSON(t, tc.command)) + `, "timeout": 12}]}]}}`
@@ -1018,6 +1067,99 @@ func TestReinstallUpdatesEarlierTemplateMatchers(t *testing.T) {
 		}
 		if strings.Contains(string(out), "Write|Edit") {
 			t.Errorf("a matcher of the user's changed:\n%s\n->\n%s", user, out)
+		}
+	}
+}
+
+// lookalikes are hook entries of users that an earlier build took for
+// ours (a hostile tester's list): install deleted them, rewrote them, or
+// said "already wired" and left our hook out. B is the bin directory of
+// the plan they are merged with.
+func lookalikes(b string) []lookalike {
+	return []lookalike{
+		{"Stop", "vaultctx index", ""},
+		{"Notification", "/home/u/bin/vaultctx-notify --desktop", ""},
+		{"PreToolUse", "/home/u/bin/vaultctx-guard", ""},
+		{"UserPromptSubmit", "cd /tmp && cd /var && ./vaultctx-userprompt-wrapper", ""},
+		{"UserPromptSubmit", "/opt/vaultctx-userprompt.sh", ""},
+		{"UserPromptSubmit", "/opt/vaultctx-userprompt2", ""},
+		{"UserPromptSubmit", "cd /tmp && my-tool --exec=" + b + "/vaultctx-userprompt", ""},
+		{"UserPromptSubmit", "tee -a /tmp/log --out=" + b + "/vaultctx-userprompt", ""},
+		{"UserPromptSubmit", "rm -f /tmp/vaultctx-userprompt", ""},
+		{"UserPromptSubmit", "cd /x && echo " + b + "/vaultctx-userprompt", ""},
+		{"UserPromptSubmit", "cat " + b + "/vaultctx-userprompt", ""},
+		{"UserPromptSubmit", "cd " + b + "/vaultctx-userprompt", ""},
+		{"Stop", b + "/vaultctx-userprompt", UserPromptBinary},
+		{"PreToolUse", b + "/vaultctx-posttooluse", PostToolUseBinary},
+	}
+}
+
+// lookalike is a user's hook entry that looks like ours.
+type lookalike struct {
+	event, command string
+	runs           string // the binary of ours it runs, on an event we never wire it to; "" for none
+}
+
+// TestLookalikesStayTheUsers: each entry of lookalikes, alone in a
+// settings file, survives Merge byte for byte beside one entry of ours
+// per event, and Remove after Merge gives the file back exactly.
+func TestLookalikesStayTheUsers(t *testing.T) {
+	const b = "/home/u/.local/bin"
+	plan := mustPlan(t, b)
+	for _, l := range lookalikes(b) {
+		t.Run(l.event+" "+l.command, func(t *testing.T) {
+			src := []byte(`{"hooks":{` + string(mustJSON(t, l.event)) + `:[{"hooks":[{"type":"command","command":` + string(mustJSON(t, l.command)) + `}]}]}}`)
+			if es, _ := Inspect(src); len(es) != 1 || es[0].Ours {
+				t.Fatalf("Inspect = %+v, want one entry of the user's", es)
+			}
+			out, err := Merge(src, plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := foreign(t, out); len(got) != 1 || got[0].Event != l.event || got[0].Command != l.command {
+				t.Errorf("the user's entries after Merge: %+v\n%s", got, out)
+			}
+			wired := ours(t, out)
+			for _, g := range plan.Groups {
+				if got := wired[g.Event]; len(got) != 1 || got[0] != g.Handler.Command {
+					t.Errorf("%s: ours %q, want the plan's %q", g.Event, got, g.Handler.Command)
+				}
+			}
+			back, err := Remove(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(back, src) {
+				t.Errorf("Remove(Merge(x)) =\n%s\nwant\n%s", back, src)
+			}
+			if removed, err := Remove(src); err != nil || !bytes.Equal(removed, src) {
+				t.Errorf("Remove took the user's entry out (%v):\n%s", err, removed)
+			}
+		})
+	}
+}
+
+// TestCdDirs: the folders a command of ours changes to before it runs our
+// binary, for the cds that name one literally; none for a command that is
+// not ours.
+func TestCdDirs(t *testing.T) {
+	tests := []struct {
+		command string
+		want    []CdDir
+	}{
+		{"/b/vaultctx-userprompt", nil},
+		{"cd /nonexistent-dir && /b/vaultctx-userprompt", []CdDir{{"/nonexistent-dir", true}}},
+		{"cd '/a b' ; cd -P /c&&VAULTCTX_LOG=/l nice /b/vaultctx-userprompt", []CdDir{{"/a b", false}, {"/c", true}}},
+		{`cd "$CLAUDE_PROJECT_DIR" && cd /x && /b/vaultctx-userprompt`, []CdDir{{"/x", true}}},
+		{`cd '/lit$eral' && /b/vaultctx-userprompt`, []CdDir{{"/lit$eral", true}}},
+		{"cd ~/notes && cd /a* && cd rel && cd && cd - && /b/vaultctx-userprompt", nil},
+		{"cd /p; sh -c 'cd /q && /b/vaultctx-pretooluse'", []CdDir{{"/p", false}, {"/q", true}}},
+		{"cd /p && my-tool /b/vaultctx-userprompt", nil}, // not ours
+		{"cd /p || /b/vaultctx-userprompt", nil},         // not ours either
+	}
+	for _, tt := range tests {
+		if got := CdDirs(tt.command); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("CdDirs(%q) = %+v, want %+v", tt.command, got, tt.want)
 		}
 	}
 }
