@@ -54,15 +54,11 @@ func (c *doctorCmd) Run(g *globals) error {
 }
 
 // fix words a finding's hint as the fix line doctor prints: doctorFix,
-// with --db added to the commands it names when doctor was given one, and
-// "--vault <your vault>" to the index runs it names when no vault is
-// known (an index run would stop at once for want of one).
+// fitted to the command line by advice, as every command's hint is: --db
+// added to the commands it names when doctor was given one, and
+// vaultPlaceholder to the index runs it names when no vault is known.
 func (c *doctorCmd) fix(f doctor.Finding) string {
-	fix := doctorFix(f)
-	if f.VaultUnknown {
-		fix = withFlags(fix, "--vault <your vault>", "vaultctx index")
-	}
-	return withDB(fix, c.DB)
+	return advice(doctorFix(f), "", f.VaultUnknown, c.DB)
 }
 
 // doctorFix words a finding's hint as the one-line fix doctor prints.

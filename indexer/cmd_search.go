@@ -15,7 +15,6 @@ import (
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/retrieve"
-	"github.com/vaultctx/vaultctx/core/store"
 )
 
 // searchCmd is `vaultctx search`.
@@ -74,10 +73,9 @@ func (c *searchCmd) Run(g *globals) error {
 	}
 	db := orDefault(c.DB, cfg.DB)
 	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true, OneQuery: true, ModelDir: cfg.Model, Columns: cfg.Search.Columns, Hybrid: c.Mode == retrieve.ModeHybrid})
-	if errors.Is(err, store.ErrNotIndexed) {
-		return fmt.Errorf("%s: no index yet: run `vaultctx index --vault DIR` first", db)
-	}
 	if err != nil {
+		// No index yet (store.ErrNotIndexed) gets the hint to run an
+		// index, with the vault and --db fitted to it (commandAdvice).
 		return err
 	}
 	// The index is left open for the exit to reclaim: closing a mapped

@@ -86,10 +86,9 @@ func (c *statusCmd) Run(g *globals) error {
 	}
 	db := orDefault(c.DB, cfg.DB)
 	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true})
-	if errors.Is(err, store.ErrNotIndexed) {
-		return fmt.Errorf("%s: no index yet: run `vaultctx index --vault DIR` first", db)
-	}
 	if err != nil {
+		// No index yet (store.ErrNotIndexed) gets the hint to run an
+		// index, with the vault and --db fitted to it (commandAdvice).
 		return err
 	}
 	defer e.Close()

@@ -341,18 +341,18 @@ func (d *doctor) checkConfig(ctx context.Context) Finding {
 	case d.cfg.Vault == "":
 		// A set-up without a config file: the index names its vault, and
 		// the hooks refresh that one (refresh.AtSessionStart).
-		v := index.RecordedVault(ctx, d.cfg.DB)
+		v, ok := index.KnownVault(ctx, "", d.cfg.DB)
 		if v == "" {
 			return failed(HintSetVault, d.configPath(), "no vault configured")
 		}
 		d.cfg.Vault, d.cfg.All.Vault = v, v
-		if fi, err := os.Stat(v); err != nil || !fi.IsDir() {
+		if !ok {
 			return failed(HintVaultDir, "", "vault %s (recorded by the index; none configured) is not a directory", v)
 		}
 		d.vaultOK = true
 		return passed("%s: no vault configured, the index's vault %s, index %s", d.configPath(), v, d.cfg.DB)
 	}
-	if fi, err := os.Stat(d.cfg.Vault); err != nil || !fi.IsDir() {
+	if _, ok := index.KnownVault(ctx, d.cfg.Vault, d.cfg.DB); !ok {
 		return failed(HintVaultDir, "", "vault %s is not a directory", d.cfg.Vault)
 	}
 	d.vaultOK = true

@@ -290,6 +290,25 @@ func RecordedVault(ctx context.Context, db string) string {
 	return recorded(ctx, db, store.MetaVault)
 }
 
+// KnownVault returns the vault an index run of the index at db takes
+// when it is given vault ("" for none): vault itself, else the one the
+// index records (RecordedVault); "" when neither names one. ok reports
+// whether that vault is a folder. When it is not, a run given no vault
+// stops at once (the CLI's "no vault to index", or a missing vault), so a
+// remedy that names an index run must name the vault too: doctor's fixes
+// and the CLI's hints add it (see doctor.Finding.VaultUnknown).
+func KnownVault(ctx context.Context, vault, db string) (v string, ok bool) {
+	v = vault
+	if v == "" {
+		v = RecordedVault(ctx, db)
+	}
+	if v == "" {
+		return "", false
+	}
+	fi, err := os.Stat(v)
+	return v, err == nil && fi.IsDir()
+}
+
 // recorded returns the meta value key of the index at db, "" when there
 // is no readable index.
 func recorded(ctx context.Context, db, key string) string {
