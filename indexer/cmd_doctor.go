@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vaultctx/vaultctx/core/doctor"
+	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/install"
 )
 
@@ -120,6 +121,10 @@ func doctorFix(f doctor.Finding) string {
 		return "vaultctx status lists them"
 	case doctor.HintOtherVault:
 		return otherVaultFix
+	case doctor.HintIndexLink:
+		return fmt.Sprintf("remove or fix the link (ls -l %s shows where it leads), or point db in the config (or VAULTCTX_DB, or --db) at a file of its own", settings.ShellQuote(f.Subject))
+	case doctor.HintIndexUnreadable:
+		return "fix what the message names (the file's permissions, its folder, the disk), or point db in the config (or VAULTCTX_DB, or --db) at a file of its own"
 	}
 	return ""
 }

@@ -58,6 +58,7 @@ var hints = []struct {
 	{store.ErrNoFTS5, "build with `go build -tags sqlite_fts5`"},
 	{store.ErrNotIndexed, "run `vaultctx index`"},
 	{store.ErrNotAnIndex, "remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
+	{store.ErrSymlinkLoop, "remove or fix the link, or choose another --db (or db in the config, or VAULTCTX_DB)"},
 	{retrieve.ErrNoVectors, "index with a model (--model DIR) for vector search"},
 	{engine.ErrModelMismatch, "run `vaultctx index --full` to re-embed with this model, or set model in the config (or VAULTCTX_MODEL) to the one the index was built with"},
 	{embed.ErrNotModel, "run `vaultctx model pull`"},

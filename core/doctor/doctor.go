@@ -111,6 +111,14 @@ const (
 	// updates; rebuild it for the configured vault, configure the vault it
 	// holds again, or choose another index file.
 	HintOtherVault
+	// HintIndexLink: the index path Subject runs into a loop of symbolic
+	// links (store.ErrSymlinkLoop); remove or fix the link, or point db at
+	// another file. No index run can use the path as it is.
+	HintIndexLink
+	// HintIndexUnreadable: the index file could not be opened for a reason
+	// the message names that is not damage (permissions, an I/O error):
+	// fix that, or point db at another file. A rebuild would meet it too.
+	HintIndexUnreadable
 )
 
 // Finding is the outcome of one check: its name, its status, what was
@@ -399,11 +407,17 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 		return nil, failed(HintIndex, "", "%v", err), false
 	case errors.Is(err, store.ErrDiskFull):
 		return nil, failed(HintFreeSpace, "", "%v", err), false
+	case errors.Is(err, store.ErrSymlinkLoop):
+		// Not damage: a full run fails on the path as this does.
+		return nil, failed(HintIndexLink, d.cfg.DB, "%v", err), false
 	case err != nil:
 		if se := (*store.SchemaError)(nil); errors.As(err, &se) && se.Newer() {
 			return nil, failed(HintNewerIndex, "", "%v", err), false
 		}
-		return nil, failed(HintRebuildIndex, "", "%v", err), false
+		if store.IsDamage(err) || errors.Is(err, store.ErrSchema) || errors.Is(err, store.ErrInconsistent) {
+			return nil, failed(HintRebuildIndex, "", "%v", err), false
+		}
+		return nil, failed(HintIndexUnreadable, "", "%v", err), false
 	}
 	return st, Finding{}, true
 }

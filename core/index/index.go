@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/embed"
@@ -379,12 +380,16 @@ func checkNotEmptied(ctx context.Context, st *store.Store, opt Options) error {
 // open).
 //
 // Run calls it first; a long-lived caller (core/watch) calls it before it
-// takes any lock beside the file. Errors: ErrDBIsDir, ErrNotAnIndex and
-// ErrOtherVault (wrapped, naming the file), and os.Stat's.
+// takes any lock beside the file. Errors: ErrDBIsDir, ErrNotAnIndex,
+// ErrOtherVault and store.ErrSymlinkLoop (wrapped, naming the file), and
+// os.Stat's.
 func CheckTarget(ctx context.Context, opt Options) error {
 	fi, err := os.Stat(opt.DB)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("index file %s: %w (%w)", opt.DB, store.ErrSymlinkLoop, err)
 	}
 	if err != nil {
 		return fmt.Errorf("index file: %w", err)

@@ -93,6 +93,13 @@ var ErrNotAnIndex = errors.New("not a vaultctx index")
 // wrapping error names it.
 var ErrIsDir = errors.New("is a directory")
 
+// ErrSymlinkLoop is returned (wrapped, beside the system's ELOOP) by Open
+// when the index path runs into a loop of symbolic links, such as a link
+// that points at itself: no file can be read or written there until the
+// link is removed or fixed, and a full index run would fail on it too.
+// The wrapping error names the path.
+var ErrSymlinkLoop = errors.New("a loop of symbolic links")
+
 // ErrDamaged is returned (wrapped, beside SQLite's own error) by Open when
 // the file is an SQLite database whose header or pages SQLite cannot read:
 // "unsupported file format" (a damaged schema format number), "file is not
@@ -267,6 +274,7 @@ func register() {
 // Open opens (and, unless ReadOnly, creates and migrates) the index at path.
 //
 // Errors: ErrNotIndexed for a missing or empty file in ReadOnly mode,
+// ErrSymlinkLoop for a path that runs into a loop of symbolic links,
 // ErrNotAnIndex for an SQLite database without the index's tables in
 // ReadOnly mode, ErrIsDir for a directory, ErrNoFTS5 for a
 // binary built without FTS5, ErrSchema for a file of another schema version,
@@ -287,6 +295,9 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("index file %s: %w (%w)", path, ErrSymlinkLoop, err)
+		}
 		if opt.ReadOnly && errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("open %s: %w", path, ErrNotIndexed)
 		}
