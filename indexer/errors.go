@@ -44,6 +44,10 @@ const otherVaultFix = "run `vaultctx index --full` to rebuild it for the vault y
 	"or set vault (--vault, vault in the config, or VAULTCTX_VAULT) back to the vault it holds, " +
 	"or choose another --db (or db in the config, or VAULTCTX_DB)"
 
+// lockedFix is what to do about an index another process holds locked
+// (store.ErrLocked): the hint of every command, and doctor's fix.
+const lockedFix = "wait for the other process that holds it (a sqlite3 shell, a backup) to finish, or close it, then run the command again"
+
 // hints are the next steps printed under a core error, by sentinel. Core
 // errors say what went wrong; only the CLI knows its commands and flags.
 var hints = []struct {
@@ -55,6 +59,7 @@ var hints = []struct {
 	{store.ErrInconsistent, "run `vaultctx index --full` to rebuild it"},
 	{store.ErrHotJournal, "run `vaultctx index`, which rolls the interrupted write back"},
 	{store.ErrDiskFull, "free space on the disk that holds the index"},
+	{store.ErrLocked, lockedFix},
 	{store.ErrNoFTS5, "build with `go build -tags sqlite_fts5`"},
 	{store.ErrNotIndexed, "run `vaultctx index`"},
 	{store.ErrNotAnIndex, "remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},

@@ -115,11 +115,24 @@ const (
 	// links (store.ErrSymlinkLoop); remove or fix the link, or point db at
 	// another file. No index run can use the path as it is.
 	HintIndexLink
+	// HintIndexLocked: another process holds the index locked
+	// (store.ErrLocked); wait for it to finish or close it. The file may
+	// well be intact, and a rebuild would wait for the same lock.
+	HintIndexLocked
 	// HintIndexUnreadable: the index file could not be opened for a reason
 	// the message names that is not damage (permissions, an I/O error):
 	// fix that, or point db at another file. A rebuild would meet it too.
 	HintIndexUnreadable
 )
+
+// lockWait is how long doctor waits for another process's lock on the
+// index (store.Options.BusyTimeout) before it reports the index locked. A
+// reader of a WAL index waits only for an exclusive lock (a sqlite3 shell
+// in an exclusive transaction, a full index run renaming its new file into
+// place, which takes milliseconds), so a lock held this long is held on
+// purpose. doctor waits once: the checks after the first that finds the
+// lock report it at once (doctor.locked).
+const lockWait = time.Second
 
 // Finding is the outcome of one check: its name, its status, what was
 // seen, and the remedy (always set for Fail).
@@ -204,6 +217,10 @@ type doctor struct {
 	vaultOK bool // cfg.Vault is a folder: configured, or recorded by the index
 	wiring  []Wiring
 	entries []settings.Entry
+	// locked is the finding of the first check that found the index
+	// locked by another process; the later ones repeat it without
+	// waiting again.
+	locked *Finding
 }
 
 // doctorConfig is the part of the config the checks need.
@@ -394,8 +411,13 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 	if d.cfg == nil {
 		return nil, failed(HintFixConfig, "", "no usable config"), false
 	}
-	st, err := store.Open(ctx, d.cfg.DB, store.Options{ReadOnly: true})
+	if d.locked != nil {
+		return nil, *d.locked, false
+	}
+	st, err := store.Open(ctx, d.cfg.DB, store.Options{ReadOnly: true, BusyTimeout: lockWait})
 	switch {
+	case errors.Is(err, store.ErrLocked):
+		return nil, d.lockedFinding(), false
 	case errors.Is(err, store.ErrNotIndexed):
 		return nil, failed(HintIndex, "", "no index at %s", d.cfg.DB), false
 	case errors.Is(err, store.ErrIsDir), errors.Is(err, store.ErrNotAnIndex):
@@ -422,6 +444,28 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 	return st, Finding{}, true
 }
 
+// lockedFinding is the failing finding of an index another process holds
+// locked (store.IsLocked), which the later checks repeat.
+func (d *doctor) lockedFinding() Finding {
+	msg := fmt.Sprintf("%s is locked by another process: it could not be read within %v (SQLite: database is locked)", d.cfg.DB, lockWait)
+	if pid := index.Holder(d.cfg.DB); pid != 0 {
+		msg += fmt.Sprintf("; a vaultctx index run holds it (pid %d)", pid)
+	}
+	f := failed(HintIndexLocked, "", "%s", msg)
+	d.locked = &f
+	return f
+}
+
+// unreadable is the failing finding of a check of the open index that
+// failed with err: the lock of another process when that is what it
+// met, else damage (a rebuild replaces the file).
+func (d *doctor) unreadable(err error) Finding {
+	if store.IsLocked(err) {
+		return d.lockedFinding()
+	}
+	return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
+}
+
 func (d *doctor) checkIndex(ctx context.Context) Finding {
 	st, f, opened := d.openIndex(ctx)
 	if !opened {
@@ -429,14 +473,14 @@ func (d *doctor) checkIndex(ctx context.Context) Finding {
 	}
 	defer st.Close()
 	if err := st.Check(ctx); err != nil {
-		return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
+		return d.unreadable(err)
 	}
 	if err := st.Consistency(ctx, true); err != nil {
-		return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
+		return d.unreadable(err)
 	}
 	stats, err := st.Stats(ctx)
 	if err != nil {
-		return failed(HintRebuildIndex, "", "%v", err)
+		return d.unreadable(err)
 	}
 	if errors.Is(st.Fallback(), store.ErrDiskFull) {
 		return Finding{Status: Warn, Hint: HintFreeSpace, Message: fmt.Sprintf(

@@ -310,13 +310,19 @@ func KnownVault(ctx context.Context, vault, db string) (v string, ok bool) {
 	return v, err == nil && fi.IsDir()
 }
 
+// recordedWait is how long recorded waits for a lock on the index. A
+// reader of a WAL index waits only for another process's exclusive lock
+// (a sqlite3 shell's, a full run's rename of a new file into place); the
+// caller that needs the index itself waits again and reports the lock.
+const recordedWait = time.Second
+
 // recorded returns the meta value key of the index at db, "" when there
 // is no readable index.
 func recorded(ctx context.Context, db, key string) string {
 	if _, err := os.Stat(db); err != nil {
 		return ""
 	}
-	st, err := store.Open(ctx, db, store.Options{ReadOnly: true})
+	st, err := store.Open(ctx, db, store.Options{ReadOnly: true, BusyTimeout: recordedWait})
 	if err != nil {
 		return ""
 	}
@@ -381,8 +387,8 @@ func checkNotEmptied(ctx context.Context, st *store.Store, opt Options) error {
 //
 // Run calls it first; a long-lived caller (core/watch) calls it before it
 // takes any lock beside the file. Errors: ErrDBIsDir, ErrNotAnIndex,
-// ErrOtherVault and store.ErrSymlinkLoop (wrapped, naming the file), and
-// os.Stat's.
+// ErrOtherVault, store.ErrSymlinkLoop and store.ErrLocked (wrapped,
+// naming the file), and os.Stat's.
 func CheckTarget(ctx context.Context, opt Options) error {
 	fi, err := os.Stat(opt.DB)
 	if errors.Is(err, os.ErrNotExist) {
@@ -416,6 +422,11 @@ func CheckTarget(ctx context.Context, opt Options) error {
 	switch {
 	case errors.Is(err, store.ErrNotIndexed), errors.Is(err, store.ErrNotAnIndex):
 		return fmt.Errorf("%s is an SQLite database but %w; refusing to overwrite it", opt.DB, ErrNotAnIndex)
+	case errors.Is(err, store.ErrLocked):
+		// Another process held it locked through the busy timeout: the
+		// run would wait as long again to write (or to install a full
+		// build) and fail the same way.
+		return err
 	case err != nil:
 		return nil // damaged or another schema: the run reports it, --full replaces it
 	}

@@ -100,6 +100,14 @@ var ErrIsDir = errors.New("is a directory")
 // The wrapping error names the path.
 var ErrSymlinkLoop = errors.New("a loop of symbolic links")
 
+// ErrLocked is returned (wrapped, beside SQLite's "database is locked")
+// by Open when another process held a lock on the index that kept it from
+// being read for the whole busy timeout: a sqlite3 shell in an exclusive
+// transaction or exclusive locking mode, a backup tool. It is not damage:
+// the file is intact, and an index run waits for the same lock. IsLocked
+// reports it, and SQLite's own lock errors from any query.
+var ErrLocked = errors.New("the index is locked by another process")
+
 // ErrDamaged is returned (wrapped, beside SQLite's own error) by Open when
 // the file is an SQLite database whose header or pages SQLite cannot read:
 // "unsupported file format" (a damaged schema format number), "file is not
@@ -278,6 +286,7 @@ func register() {
 // ErrNotAnIndex for an SQLite database without the index's tables in
 // ReadOnly mode, ErrIsDir for a directory, ErrNoFTS5 for a
 // binary built without FTS5, ErrSchema for a file of another schema version,
+// ErrLocked when another process holds the file locked past BusyTimeout,
 // ErrDamaged (with SQLite's error) for a damaged file, ErrDiskFull for a
 // full disk, and wrapped SQLite errors for an unreadable one. A read-only
 // store that cannot create the -shm file of WAL mode, in a read-only
@@ -464,7 +473,8 @@ func (s *Store) warmSecond(ctx context.Context) {
 }
 
 // openError wraps an error of Open, with ErrDamaged when it says the file
-// is damaged and ErrDiskFull when its disk is full.
+// is damaged, ErrLocked when another process holds it locked and
+// ErrDiskFull when its disk is full.
 func openError(path string, err error) error {
 	switch {
 	case IsDamage(err) && !sqliteHeader(path):
@@ -473,6 +483,8 @@ func openError(path string, err error) error {
 		return fmt.Errorf("open %s: %w: it does not start as an SQLite file (%w)", path, ErrNotAnIndex, err)
 	case IsDamage(err):
 		return fmt.Errorf("open %s: %w: %w", path, ErrDamaged, err)
+	case IsLocked(err):
+		return fmt.Errorf("open %s: %w: %w", path, ErrLocked, err)
 	case diskFull(err):
 		return fmt.Errorf("open %s: %w: %w", path, ErrDiskFull, err)
 	}
@@ -499,6 +511,17 @@ func HasSQLiteHeader(path string) (bool, error) {
 func sqliteHeader(path string) bool {
 	ok, err := HasSQLiteHeader(path)
 	return ok || err != nil
+}
+
+// IsLocked reports whether err (from Open or any query) wraps ErrLocked or
+// is SQLite's SQLITE_BUSY or SQLITE_LOCKED ("database is locked"): another
+// connection held a lock past the busy timeout. It is never damage.
+func IsLocked(err error) bool {
+	if errors.Is(err, ErrLocked) {
+		return true
+	}
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
 }
 
 // diskFull reports whether err is SQLite's SQLITE_FULL or an I/O error
