@@ -126,3 +126,52 @@ func TestAdviceWithoutVault(t *testing.T) {
 		t.Errorf("status on the damaged index with a vault configured: exit %d, hint %q", code, hint)
 	}
 }
+
+// TestTruncatedIndex: an index whose last 4 KiB were cut off (a copy cut
+// short, a full disk) reads rows that are not what the schema says: a
+// files row with NULL for its path. doctor's freshness check showed
+// database/sql's "converting NULL to string is unsupported" and advised
+// pointing vault at an existing folder; an incremental index run failed
+// with the same raw message and no advice. Both call the index damaged
+// and advise the full run, which repairs it.
+func TestTruncatedIndex(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "index.db")
+	doctorSetup(t, db)
+	if code, out := runCaptured(t, "index", "--no-model"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, out)
+	}
+	fi, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(db, fi.Size()-4096); err != nil {
+		t.Fatal(err)
+	}
+	const raw = "converting NULL"
+
+	_, out := runCaptured(t, "doctor")
+	if strings.Contains(out, raw) {
+		t.Errorf("doctor on the truncated index shows database/sql's words:\n%s", out)
+	}
+	for _, check := range []string{"index integrity", "index freshness"} {
+		got := doctorLines(out, check)
+		if !strings.HasPrefix(got, "✗ ") || !strings.HasSuffix(got, "\n    fix: rebuild it: vaultctx index --full (it replaces a damaged file)") {
+			t.Errorf("doctor on the truncated index, %s:\n%s\nwant ✗ and the fix `vaultctx index --full`", check, got)
+		}
+	}
+
+	code, _, stderr := runStderr(t, "index", "--no-model")
+	if hint := hintLine(stderr); code != 1 || strings.Contains(stderr, raw) || !strings.Contains(stderr, "damaged") ||
+		!strings.HasPrefix(hint, "run `vaultctx index --full`") {
+		t.Errorf("incremental index on the truncated index: exit %d, stderr:\n%s\nwant exit 1, the index called damaged and the full run advised", code, stderr)
+	}
+	if code, out := runCaptured(t, "index", "--full", "--no-model"); code != 0 {
+		t.Fatalf("the advised index --full: exit %d: %s", code, out)
+	}
+	_, out = runCaptured(t, "doctor")
+	for _, check := range []string{"index integrity", "index freshness"} {
+		if got := doctorLines(out, check); !strings.HasPrefix(got, "✓ ") {
+			t.Errorf("doctor after the advised rebuild, %s:\n%s", check, got)
+		}
+	}
+}

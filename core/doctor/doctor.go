@@ -522,6 +522,13 @@ func (d *doctor) checkFresh(ctx context.Context) Finding {
 	switch {
 	case errors.Is(err, store.ErrNotIndexed):
 		return failed(HintIndex, "", "no index at %s", d.cfg.DB)
+	case store.IsLocked(err):
+		return d.lockedFinding()
+	case store.IsDamage(err):
+		// Rows that break the schema (a file cut short), which the stat
+		// walk reads and the integrity check may pass: the index's
+		// problem, not the vault's.
+		return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
 	case err != nil:
 		return failed(HintVaultDir, "", "%v", err)
 	}

@@ -743,18 +743,43 @@ func (s *Store) Close() error {
 // the structure of the FTS5 index (its xIntegrity method), and, on a
 // writer, FTS5's integrity-check command with rank 1, which also compares
 // the FTS5 index with the chunks it was made from. It returns nil when
-// they pass, or an error describing the first problem. A read-only store
-// runs only read statements and so never changes the file (FTS5's
-// command is a write statement; a read-write connection would also roll
-// back a hot journal and checkpoint a WAL when it closes): see Consistency
-// for the row-level checks it adds.
+// they pass, or an error of one line describing the first problem (and
+// how many more integrity_check found, up to its limit of 100). A
+// read-only store runs only read statements and so never changes the file
+// (FTS5's command is a write statement; a read-write connection would
+// also roll back a hot journal and checkpoint a WAL when it closes): see
+// Consistency for the row-level checks it adds.
 func (s *Store) Check(ctx context.Context) error {
-	var res string
-	if err := s.db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res); err != nil {
+	rows, err := s.db.QueryContext(ctx, "PRAGMA integrity_check")
+	if err != nil {
 		return fmt.Errorf("integrity_check: %w", err)
 	}
-	if res != "ok" {
-		return fmt.Errorf("integrity_check: %s", res)
+	var problems []string
+	for rows.Next() {
+		var res string
+		if err := rows.Scan(&res); err != nil {
+			rows.Close()
+			return fmt.Errorf("integrity_check: %w", err)
+		}
+		// A row may hold several problems, one a line, under a header
+		// ("*** in database main ***").
+		for _, line := range strings.Split(res, "\n") {
+			if line = strings.TrimSpace(line); line != "" && line != "ok" && !strings.HasPrefix(line, "*** ") {
+				problems = append(problems, line)
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("integrity_check: %w", err)
+	}
+	switch len(problems) {
+	case 0:
+	case 1:
+		return fmt.Errorf("integrity_check: %s", problems[0])
+	default:
+		// One line: doctor prints it as what it saw.
+		return fmt.Errorf("integrity_check: %s (and %d more found)", problems[0], len(problems)-1)
 	}
 	if s.opt.ReadOnly {
 		return nil
