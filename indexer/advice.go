@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/vaultctx/vaultctx/core/config"
@@ -58,6 +59,21 @@ func commandAdvice(ctx context.Context, configPath, name string, args []string, 
 		}
 	}
 	return advice(hint, vault, unknown, db)
+}
+
+// runInstaller returns the advice to run the installer with args ("" or
+// " --vault DIR"), in words that work from any folder: "run
+// /src/vaultctx/scripts/install.sh" when this vaultctx records the source
+// tree it was built from (sourceDir) and the script is still there, else
+// "run scripts/install.sh in a checkout of the vaultctx source".
+func runInstaller(args string) string {
+	if sourceDir != "" {
+		script := filepath.Join(sourceDir, "scripts", "install.sh")
+		if fi, err := os.Stat(script); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return "run " + settings.ShellQuote(script) + args
+		}
+	}
+	return "run scripts/install.sh" + args + " in a checkout of the vaultctx source"
 }
 
 // dbFlag returns the value of a --db flag in args ("" when none), so that

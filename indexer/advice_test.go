@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -173,5 +174,111 @@ func TestTruncatedIndex(t *testing.T) {
 		if got := doctorLines(out, check); !strings.HasPrefix(got, "✓ ") {
 			t.Errorf("doctor after the advised rebuild, %s:\n%s", check, got)
 		}
+	}
+}
+
+// TestDoctorRunHookAdvice: a hook that fails its round trip got the fix
+// "run it by hand: HOOK < payload.json", a file nobody has. The fix is a
+// command line that feeds the hook a sample payload as the round trip
+// did (with the --db doctor was given), and it works as typed: it shows
+// the hook's own error, and a hook that reads its payload sees the event.
+func TestDoctorRunHookAdvice(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "index.db")
+	doctorSetup(t, db)
+	bin := hooktest.FakeBinDir(t) // a folder with a space in its name
+	hook := filepath.Join(bin, settings.UserPromptBinary)
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho \"boom: db=$VAULTCTX_DB\" >&2\nexit 3\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 {
+		t.Fatalf("hooks install: exit %d\n%s", code, out)
+	}
+	const lead = "run it by hand to see why: "
+	_, out := runCaptured(t, "doctor", "--db", db)
+	got := doctorLines(out, "UserPromptSubmit round trip")
+	if !strings.HasPrefix(got, "✗ ") || strings.Contains(got, "payload.json") {
+		t.Fatalf("doctor with a failing hook:\n%s\nwant ✗ and a fix that names no payload file", got)
+	}
+	_, fix, ok := strings.Cut(got, "\n    fix: "+lead)
+	if !ok {
+		t.Fatalf("doctor's fix for a failing hook:\n%s\nwant %q", got, lead)
+	}
+	code, typed := runAdvice(t, "vaultctx", fix)
+	if code != 3 || !strings.Contains(typed, "boom: db="+db) {
+		t.Errorf("the advised %q: exit %d, output %q; want the hook's exit 3 and its error naming the index", fix, code, typed)
+	}
+	// The line hands the hook its payload on stdin.
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ngrep -q '\"hook_event_name\":\"UserPromptSubmit\"' || exit 4\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, typed := runAdvice(t, "vaultctx", fix); code != 0 {
+		t.Errorf("the advised %q with a hook that reads its payload: exit %d, output %q", fix, code, typed)
+	}
+}
+
+// TestInstallerAdvice: doctor's fixes for missing or miscompiled binaries
+// said `run scripts/install.sh`, which works only inside the source tree.
+// A vaultctx that scripts/install.sh built records that tree, and the fix
+// names the installer by its full path, which runs from any folder; one
+// built otherwise says where the script is to be run.
+func TestInstallerAdvice(t *testing.T) {
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooktest.FreshClaude(t)
+	path := os.Getenv("PATH")
+	t.Setenv("PATH", t.TempDir()) // no binary found
+	t.Setenv("VAULTCTX_CONFIG", filepath.Join(t.TempDir(), "none.toml"))
+	t.Chdir(t.TempDir())
+
+	defer func(old string) { sourceDir = old }(sourceDir)
+	sourceDir = repo
+	_, out := runCaptured(t, "doctor")
+	fix := fixLine(t, doctorLines(out, "binaries on PATH"), "run ")
+	fix = strings.TrimSuffix(fix, " to build them")
+	if want := settings.ShellQuote(filepath.Join(repo, "scripts", "install.sh")); fix != want {
+		t.Fatalf("doctor's fix for missing binaries runs %q, want %q", fix, want)
+	}
+	cmd := exec.Command("/bin/sh", "-c", fix+" --help")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "PATH="+path)
+	if help, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(help), "--vault DIR") {
+		t.Errorf("the advised installer, from another folder: %v\n%s", err, help)
+	}
+
+	sourceDir = ""
+	_, out = runCaptured(t, "doctor")
+	if got := doctorLines(out, "binaries on PATH"); !strings.Contains(got, "in a checkout of the vaultctx source") {
+		t.Errorf("doctor's fix from a vaultctx that does not know its source:\n%s\nwant it to say where to run the installer", got)
+	}
+	sourceDir = filepath.Join(t.TempDir(), "moved away")
+	_, out = runCaptured(t, "doctor")
+	if got := doctorLines(out, "binaries on PATH"); !strings.Contains(got, "in a checkout of the vaultctx source") {
+		t.Errorf("doctor's fix when the recorded source is gone:\n%s\nwant it to say where to run the installer", got)
+	}
+}
+
+// TestEmptyDBFlag: an empty --db was refused with "(use . for the current
+// directory)", and --db . then fails ("is a directory"): an index is a
+// file. The message names a file, and the file it names works.
+func TestEmptyDBFlag(t *testing.T) {
+	dir := isolateCLI(t)
+	vault := filepath.Join(dir, "vault")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	t.Chdir(t.TempDir())
+	for _, args := range [][]string{{"index", "--vault", vault, "--no-model", "--db", ""}, {"search", "--db", "", "tasks"}, {"status", "--db="}} {
+		code, _, stderr := runStderr(t, args...)
+		if code != exitUsage || strings.Contains(stderr, "use . for") || !strings.Contains(stderr, "./index.db") {
+			t.Errorf("vaultctx %q: exit %d, stderr %q; want a usage error naming a file", args, code, stderr)
+		}
+	}
+	if code, out := runCaptured(t, "index", "--vault", vault, "--no-model", "--db", "./index.db"); code != 0 {
+		t.Errorf("index --db ./index.db, as advised: exit %d: %s", code, out)
+	}
+	// A folder flag still takes "." (the current directory).
+	code, _, stderr := runStderr(t, "index", "--vault", "", "--db", "./index.db")
+	if code != exitUsage || !strings.Contains(stderr, "use . for the current directory") {
+		t.Errorf("index --vault \"\": exit %d, stderr %q", code, stderr)
 	}
 }

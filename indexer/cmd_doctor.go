@@ -66,13 +66,13 @@ func (c *doctorCmd) fix(f doctor.Finding) string {
 func doctorFix(f doctor.Finding) string {
 	switch f.Hint {
 	case doctor.HintInstall:
-		return "run scripts/install.sh to build them"
+		return runInstaller("") + " to build them"
 	case doctor.HintAddToPath:
 		return fmt.Sprintf("add %s to PATH: export PATH=\"%s:$PATH\"", f.Subject, f.Subject)
 	case doctor.HintFixConfigFile:
-		return "fix the file named above, or re-create it with scripts/install.sh --vault DIR"
+		return "fix the file named above, or re-create it: " + runInstaller(" --vault DIR")
 	case doctor.HintSetVault:
-		return fmt.Sprintf("set vault = \"/path/to/notes\" in %s (or run scripts/install.sh --vault DIR)", f.Subject)
+		return fmt.Sprintf("set vault = \"/path/to/notes\" in %s (or %s)", f.Subject, runInstaller(" --vault DIR"))
 	case doctor.HintVaultDir:
 		return "point vault at an existing folder in the config"
 	case doctor.HintFixConfig:
@@ -88,7 +88,7 @@ func doctorFix(f doctor.Finding) string {
 	case doctor.HintIndexPath:
 		return "point db in the config (or VAULTCTX_DB, or --db) at a file of its own, such as index.db in an empty folder"
 	case doctor.HintCgo:
-		return "rebuild with cgo enabled: scripts/install.sh"
+		return "rebuild with cgo enabled: " + runInstaller("")
 	case doctor.HintHome:
 		return "set HOME or CLAUDE_CONFIG_DIR"
 	case doctor.HintEnableHooks:
@@ -98,9 +98,9 @@ func doctorFix(f doctor.Finding) string {
 	case doctor.HintBug:
 		return "report this as a bug"
 	case doctor.HintRunHook:
-		return "run it by hand: " + f.Subject + " < payload.json, and see VAULTCTX_LOG"
+		return "run it by hand to see why: " + f.Subject
 	case doctor.HintRebuildHooks:
-		return "rebuild the hooks: scripts/install.sh"
+		return "rebuild the hooks: " + runInstaller("")
 	case doctor.HintPullModel:
 		return "run: vaultctx model pull, and if the config names another folder, set model to the one it prints"
 	case doctor.HintRedownloadModel:

@@ -41,6 +41,12 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
+// sourceDir is the source tree this vaultctx was built from, set by
+// scripts/install.sh with -ldflags "-X main.sourceDir=DIR" ("" when built
+// otherwise), so that advice can name the installer by its full path
+// (runInstaller).
+var sourceDir = ""
+
 // cli holds the global flags; the subcommands are added to it by run.
 type cli struct {
 	Config string `help:"Config file (default $VAULTCTX_CONFIG, else $XDG_CONFIG_HOME/vaultctx/config.toml)." type:"path" placeholder:"FILE"`
@@ -169,9 +175,10 @@ func run(args []string) int {
 // pathMapper decodes the type:"path" flags (all strings) as kong's own path
 // mapper does, made absolute, but with "~" read as the config file reads it
 // ($HOME first, config.ExpandPath, where kong asks the user database), and
-// an empty value
-// is an error: kong read it as the current directory, so `index --vault ""`
-// (an unset shell variable) indexed whatever folder the user stood in.
+// an empty value is an error: kong read it as the current directory, so
+// `index --vault ""` (an unset shell variable) indexed whatever folder the
+// user stood in. The error says what to give instead: "." for a folder, a
+// file for a FILE flag (./index.db for --db).
 type pathMapper struct{}
 
 // Decode implements kong.Mapper.
@@ -184,6 +191,14 @@ func (pathMapper) Decode(ctx *kong.DecodeContext, target reflect.Value) error {
 		return err
 	}
 	if p == "" {
+		// "." is true advice for a folder only: an index or config
+		// file there would be refused as "is a directory".
+		switch {
+		case ctx.Value.Name == "db":
+			return errors.New("empty path: the index is a file (./index.db for one in the current directory)")
+		case ctx.Value.Tag.PlaceHolder == "FILE":
+			return errors.New("empty path: give a file")
+		}
 		return errors.New("empty path (use . for the current directory)")
 	}
 	target.SetString(config.ExpandPath(p, os.Getenv)) // "~" as the config file reads it: $HOME first

@@ -70,8 +70,9 @@ const (
 	HintInstallHooks
 	// HintBug: an internal error; report it.
 	HintBug
-	// HintRunHook: run the hook command Subject by hand to see why it
-	// failed.
+	// HintRunHook: run Subject, a shell command line that runs the hook
+	// that failed its round trip by hand (a sample payload on stdin, its
+	// debug log on stderr), to see why it failed.
 	HintRunHook
 	// HintRebuildHooks: rebuild the hook binaries.
 	HintRebuildHooks
