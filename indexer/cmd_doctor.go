@@ -125,6 +125,8 @@ func doctorFix(f doctor.Finding) string {
 		return fmt.Sprintf("remove or fix the link (ls -l %s shows where it leads), or point db in the config (or VAULTCTX_DB, or --db) at a file of its own", settings.ShellQuote(f.Subject))
 	case doctor.HintIndexLocked:
 		return lockedFix
+	case doctor.HintWALUnread:
+		return walUnreadFix
 	case doctor.HintIndexUnreadable:
 		return "fix what the message names (the file's permissions, its folder, the disk), or point db in the config (or VAULTCTX_DB, or --db) at a file of its own"
 	}

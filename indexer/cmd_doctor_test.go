@@ -33,7 +33,7 @@ func TestDoctorExitsOneOnFailure(t *testing.T) {
 // TestDoctorFixWording keeps a fix line for every hint core/doctor can
 // return, with the subject in it where the hint has one.
 func TestDoctorFixWording(t *testing.T) {
-	for h := doctor.HintInstall; h <= doctor.HintIndexUnreadable; h++ { // HintIndexUnreadable is the last
+	for h := doctor.HintInstall; h <= doctor.HintWALUnread; h++ { // HintWALUnread is the last
 		if doctorFix(doctor.Finding{Hint: h, Subject: "/x"}) == "" {
 			t.Errorf("hint %d has no wording", h)
 		}

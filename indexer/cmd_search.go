@@ -15,6 +15,7 @@ import (
 	"github.com/vaultctx/vaultctx/core/config"
 	"github.com/vaultctx/vaultctx/core/engine"
 	"github.com/vaultctx/vaultctx/core/retrieve"
+	"github.com/vaultctx/vaultctx/core/store"
 )
 
 // searchCmd is `vaultctx search`.
@@ -77,6 +78,10 @@ func (c *searchCmd) Run(g *globals) error {
 		// No index yet (store.ErrNotIndexed) gets the hint to run an
 		// index, with the vault and --db fitted to it (commandAdvice).
 		return err
+	}
+	if why := e.Store().Fallback(); errors.Is(why, store.ErrWALUnread) {
+		// Stale, but an answer: say so where the results do not go.
+		fmt.Fprintf(os.Stderr, "vaultctx: %s: %v: answering without them\nvaultctx: %s\n", db, why, advice(walUnreadFix, "", false, c.DB))
 	}
 	// The index is left open for the exit to reclaim: closing a mapped
 	// read-only file costs a quarter of a search's CPU (see recall.Options).

@@ -48,6 +48,11 @@ const otherVaultFix = "run `vaultctx index --full` to rebuild it for the vault y
 // (store.ErrLocked): the hint of every command, and doctor's fix.
 const lockedFix = "wait for the other process that holds it (a sqlite3 shell, a backup) to finish, or close it, then run the command again"
 
+// walUnreadFix is what to do about an index whose WAL holds changes that
+// cannot be read from its read-only folder (store.ErrWALUnread): search's
+// and status's warning, and doctor's fix.
+const walUnreadFix = "make the folder writable for you, or have its owner run `vaultctx index`, which moves the WAL's changes into the file"
+
 // hints are the next steps printed under a core error, by sentinel. Core
 // errors say what went wrong; only the CLI knows its commands and flags.
 var hints = []struct {

@@ -124,6 +124,12 @@ const (
 	// the message names that is not damage (permissions, an I/O error):
 	// fix that, or point db at another file. A rebuild would meet it too.
 	HintIndexUnreadable
+	// HintWALUnread: a Warn finding; the index's folder is read-only to
+	// this user and its WAL holds changes that cannot be read from there
+	// (store.ErrWALUnread), so searches leave them out. Make the folder
+	// writable, or have its owner run an index run, which moves the WAL
+	// into the file.
+	HintWALUnread
 )
 
 // lockWait is how long doctor waits for another process's lock on the
@@ -482,6 +488,10 @@ func (d *doctor) checkIndex(ctx context.Context) Finding {
 	stats, err := st.Stats(ctx)
 	if err != nil {
 		return d.unreadable(err)
+	}
+	if errors.Is(st.Fallback(), store.ErrWALUnread) {
+		return Finding{Status: Warn, Hint: HintWALUnread, Message: fmt.Sprintf(
+			"%s passes integrity_check as far as the file goes (%d files, %d chunks), but %v: searches and the hooks answer without them", d.cfg.DB, stats.Files, stats.Chunks, store.ErrWALUnread)}
 	}
 	if errors.Is(st.Fallback(), store.ErrDiskFull) {
 		return Finding{Status: Warn, Hint: HintFreeSpace, Message: fmt.Sprintf(

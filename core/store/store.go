@@ -416,8 +416,13 @@ func open(ctx context.Context, path string, opt Options) (*Store, error) {
 		if opt.ReadOnly && isReadOnlyDir(err) {
 			// A WAL database in a directory we cannot write (a shared or
 			// packaged index) cannot create its -shm file; read it as an
-			// immutable file instead.
-			return openImmutable(ctx, path, opt, errReadOnlyDir)
+			// immutable file instead. Without -shm SQLite cannot read the
+			// WAL either: what it holds is left out, and Fallback says so.
+			why := errReadOnlyDir
+			if walPending(path) {
+				why = ErrWALUnread
+			}
+			return openImmutable(ctx, path, opt, why)
 		}
 		if opt.ReadOnly && diskFull(err) && !walPending(path) {
 			// Nor can it on a full disk, where a quiet index run leaves
@@ -542,15 +547,25 @@ func walPending(path string) bool {
 }
 
 // errReadOnlyDir is the Fallback of a store read from a folder it cannot
-// write.
+// write, with no WAL beside the file.
 var errReadOnlyDir = errors.New("the index's folder is read-only")
+
+// ErrWALUnread is the Fallback of a read-only store in a folder it cannot
+// write whose WAL (the -wal file beside the index) is not empty. The WAL
+// may hold transactions committed since the last checkpoint, which SQLite
+// reads only through the -shm file it cannot create there: the store reads
+// the main file alone, the index as it was before them. The folder made
+// writable for the reader, or an index run by its owner (which copies the
+// WAL into the file), ends it.
+var ErrWALUnread = errors.New("the index's folder is read-only and its WAL holds changes that cannot be read from there")
 
 // Fallback returns why a read-only store reads its file as an immutable
 // snapshot, without the -shm file SQLite's WAL mode shares between
-// readers: ErrDiskFull on a full disk, another error for a folder it
-// cannot write; nil when it reads the file normally. The snapshot is exact
-// (the fallback is taken only with no WAL to replay, or in a read-only
-// folder that no writer can change).
+// readers: ErrDiskFull on a full disk (taken only with no WAL to replay,
+// so the snapshot is exact), ErrWALUnread in a folder it cannot write with
+// a WAL beside the file (the snapshot lacks what the WAL holds), another
+// error in such a folder without one (exact); nil when it reads the file
+// normally.
 func (s *Store) Fallback() error { return s.fallback }
 
 // hotJournal reports whether err is SQLITE_READONLY_ROLLBACK: a hot
