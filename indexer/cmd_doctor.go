@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vaultctx/vaultctx/core/doctor"
+	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/install"
 )
 
@@ -54,28 +55,24 @@ func (c *doctorCmd) Run(g *globals) error {
 }
 
 // fix words a finding's hint as the fix line doctor prints: doctorFix,
-// with --db added to the commands it names when doctor was given one, and
-// "--vault <your vault>" to the index runs it names when no vault is
-// known (an index run would stop at once for want of one).
+// fitted to the command line by advice, as every command's hint is: --db
+// added to the commands it names when doctor was given one, and
+// vaultPlaceholder to the index runs it names when no vault is known.
 func (c *doctorCmd) fix(f doctor.Finding) string {
-	fix := doctorFix(f)
-	if f.VaultUnknown {
-		fix = withFlags(fix, "--vault <your vault>", "vaultctx index")
-	}
-	return withDB(fix, c.DB)
+	return advice(doctorFix(f), "", f.VaultUnknown, c.DB)
 }
 
 // doctorFix words a finding's hint as the one-line fix doctor prints.
 func doctorFix(f doctor.Finding) string {
 	switch f.Hint {
 	case doctor.HintInstall:
-		return "run scripts/install.sh to build them"
+		return runInstaller("") + " to build them"
 	case doctor.HintAddToPath:
 		return fmt.Sprintf("add %s to PATH: export PATH=\"%s:$PATH\"", f.Subject, f.Subject)
 	case doctor.HintFixConfigFile:
-		return "fix the file named above, or re-create it with scripts/install.sh --vault DIR"
+		return "fix the file named above, or re-create it: " + runInstaller(" --vault DIR")
 	case doctor.HintSetVault:
-		return fmt.Sprintf("set vault = \"/path/to/notes\" in %s (or run scripts/install.sh --vault DIR)", f.Subject)
+		return fmt.Sprintf("set vault = \"/path/to/notes\" in %s (or %s)", f.Subject, runInstaller(" --vault DIR"))
 	case doctor.HintVaultDir:
 		return "point vault at an existing folder in the config"
 	case doctor.HintFixConfig:
@@ -91,7 +88,7 @@ func doctorFix(f doctor.Finding) string {
 	case doctor.HintIndexPath:
 		return "point db in the config (or VAULTCTX_DB, or --db) at a file of its own, such as index.db in an empty folder"
 	case doctor.HintCgo:
-		return "rebuild with cgo enabled: scripts/install.sh"
+		return "rebuild with cgo enabled: " + runInstaller("")
 	case doctor.HintHome:
 		return "set HOME or CLAUDE_CONFIG_DIR"
 	case doctor.HintEnableHooks:
@@ -101,9 +98,9 @@ func doctorFix(f doctor.Finding) string {
 	case doctor.HintBug:
 		return "report this as a bug"
 	case doctor.HintRunHook:
-		return "run it by hand: " + f.Subject + " < payload.json, and see VAULTCTX_LOG"
+		return "run it by hand to see why: " + f.Subject
 	case doctor.HintRebuildHooks:
-		return "rebuild the hooks: scripts/install.sh"
+		return "rebuild the hooks: " + runInstaller("")
 	case doctor.HintPullModel:
 		return "run: vaultctx model pull, and if the config names another folder, set model to the one it prints"
 	case doctor.HintRedownloadModel:
@@ -126,6 +123,14 @@ func doctorFix(f doctor.Finding) string {
 		return otherVaultFix
 	case doctor.HintFixHookDir:
 		return "create " + f.Subject + ", or take the cd out of the hook's entry in settings.json (a re-install keeps it)"
+	case doctor.HintIndexLink:
+		return fmt.Sprintf("remove or fix the link (ls -l %s shows where it leads), or point db in the config (or VAULTCTX_DB, or --db) at a file of its own", settings.ShellQuote(f.Subject))
+	case doctor.HintIndexLocked:
+		return lockedFix
+	case doctor.HintWALUnread:
+		return walUnreadFix
+	case doctor.HintIndexUnreadable:
+		return "fix what the message names (the file's permissions, its folder, the disk), or point db in the config (or VAULTCTX_DB, or --db) at a file of its own"
 	}
 	return ""
 }

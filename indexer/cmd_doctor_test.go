@@ -43,7 +43,7 @@ func TestDoctorFixWording(t *testing.T) {
 		want string
 	}{
 		{doctor.Finding{Hint: doctor.HintAddToPath, Subject: "/b"}, `add /b to PATH: export PATH="/b:$PATH"`},
-		{doctor.Finding{Hint: doctor.HintRunHook, Subject: "'/b/h'"}, "run it by hand: '/b/h' < payload.json, and see VAULTCTX_LOG"},
+		{doctor.Finding{Hint: doctor.HintRunHook, Subject: "printf x | sh -c '/b/h'"}, "run it by hand to see why: printf x | sh -c '/b/h'"},
 		{doctor.Finding{Hint: doctor.HintEnableHooks, Subject: "/s.json"}, `set "disableAllHooks": false in /s.json`},
 		{doctor.Finding{Hint: doctor.HintIndex}, "run: vaultctx index"},
 		{doctor.Finding{Hint: doctor.HintWireOrTurnOff, Subject: "pretooluse, posttooluse"},

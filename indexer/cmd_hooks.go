@@ -94,8 +94,8 @@ func (c *hooksInstallCmd) Run(g *globals) error {
 		}
 	}
 	if len(missing) > 0 {
-		return usageError{fmt.Sprintf("hooks install: not found or not executable: %s; build them first (scripts/install.sh) or point --bin-dir at them",
-			strings.Join(missing, ", "))}
+		return usageError{fmt.Sprintf("hooks install: not found or not executable: %s; build them first (%s) or point --bin-dir at them",
+			strings.Join(missing, ", "), runInstaller(""))}
 	}
 	res, err := settings.Install(g.Ctx, path, chosen)
 	if err != nil {

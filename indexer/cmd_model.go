@@ -139,7 +139,7 @@ func companion(name string) (string, error) {
 	if p, err := exec.LookPath(name); err == nil {
 		return p, nil
 	}
-	return "", fmt.Errorf("%s, which downloads models, is neither beside this vaultctx nor on PATH: install both with scripts/install.sh, or build it with `go build -o DIR/%s ./pull` in the source tree", name, name)
+	return "", fmt.Errorf("%s, which downloads models, is neither beside this vaultctx nor on PATH: %s to install both, or build it with `go build -o DIR/%s ./pull` in the source tree", name, runInstaller(""), name)
 }
 
 // reportRecord says on w what RecordModel did with the config file, and

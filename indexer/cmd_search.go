@@ -74,11 +74,14 @@ func (c *searchCmd) Run(g *globals) error {
 	}
 	db := orDefault(c.DB, cfg.DB)
 	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true, OneQuery: true, ModelDir: cfg.Model, Columns: cfg.Search.Columns, Hybrid: c.Mode == retrieve.ModeHybrid})
-	if errors.Is(err, store.ErrNotIndexed) {
-		return fmt.Errorf("%s: no index yet: run `vaultctx index --vault DIR` first", db)
-	}
 	if err != nil {
+		// No index yet (store.ErrNotIndexed) gets the hint to run an
+		// index, with the vault and --db fitted to it (commandAdvice).
 		return err
+	}
+	if why := e.Store().Fallback(); errors.Is(why, store.ErrWALUnread) {
+		// Stale, but an answer: say so where the results do not go.
+		fmt.Fprintf(os.Stderr, "vaultctx: %s: %v: answering without them\nvaultctx: %s\n", db, why, advice(walUnreadFix, "", false, c.DB))
 	}
 	// The index is left open for the exit to reclaim: closing a mapped
 	// read-only file costs a quarter of a search's CPU (see recall.Options).

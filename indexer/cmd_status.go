@@ -40,6 +40,10 @@ type statusReport struct {
 	// DiskFull is true when the index's disk has no space left, so it is
 	// read as an immutable snapshot (exact: no WAL was pending).
 	DiskFull bool `json:"disk_full"`
+	// WALUnread is true when the index's folder is read-only to this user
+	// and its WAL holds changes, which cannot be read from there
+	// (store.ErrWALUnread): the counts leave them out.
+	WALUnread bool `json:"wal_unread"`
 	// RelevanceFloor is the context hooks' floor as `vaultctx index`
 	// calibrated it (null for an index without one: built-in thresholds).
 	RelevanceFloor *recall.Calibration `json:"relevance_floor"`
@@ -86,10 +90,9 @@ func (c *statusCmd) Run(g *globals) error {
 	}
 	db := orDefault(c.DB, cfg.DB)
 	e, err := engine.Open(g.Ctx, db, engine.Options{ReadOnly: true})
-	if errors.Is(err, store.ErrNotIndexed) {
-		return fmt.Errorf("%s: no index yet: run `vaultctx index --vault DIR` first", db)
-	}
 	if err != nil {
+		// No index yet (store.ErrNotIndexed) gets the hint to run an
+		// index, with the vault and --db fitted to it (commandAdvice).
 		return err
 	}
 	defer e.Close()
@@ -100,7 +103,7 @@ func (c *statusCmd) Run(g *globals) error {
 	}
 	r := statusReport{DB: db, Config: orDefault(g.ConfigPath, configPath()), Files: stats.Files, Chunks: stats.Chunks, Vectors: stats.Vectors,
 		DBBytes: fileBytes(db), Skipped: stats.Skips, Problems: stats.Problems, VecAvailable: e.VecAvailable(),
-		DiskFull: errors.Is(st.Fallback(), store.ErrDiskFull)}
+		DiskFull: errors.Is(st.Fallback(), store.ErrDiskFull), WALUnread: errors.Is(st.Fallback(), store.ErrWALUnread)}
 	for key, dst := range map[string]*string{store.MetaVault: &r.Vault, store.MetaLastIndexTime: &r.LastIndexTime, store.MetaSchemaVersion: &r.SchemaVersion,
 		store.MetaModelName: &r.Model, store.MetaModelDir: &r.ModelDir, store.MetaModelHash: &r.ModelHash} {
 		if *dst, err = st.Meta(g.Ctx, key); err != nil {
@@ -157,6 +160,13 @@ func (c *statusCmd) Run(g *globals) error {
 	fmt.Printf("index           %s (%s)\n", r.DB, humanBytes(r.DBBytes))
 	if r.DiskFull {
 		fmt.Printf("disk            full: the index is read as it is, and cannot be updated until space is freed\n")
+	}
+	if r.WALUnread {
+		var wal int64
+		if fi, err := os.Stat(db + "-wal"); err == nil {
+			wal = fi.Size()
+		}
+		fmt.Printf("wal             %v (%s of WAL): what follows leaves them out; %s\n", store.ErrWALUnread, humanBytes(wal), advice(walUnreadFix, "", false, c.DB))
 	}
 	fmt.Printf("vault           %s\n", r.Vault)
 	fmt.Printf("files           %d\n", r.Files)

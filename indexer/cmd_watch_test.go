@@ -42,6 +42,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(envBeMain) == "1" {
 		os.Exit(run(os.Args[1:]))
 	}
+	if db := os.Getenv(envHoldLock); db != "" {
+		os.Exit(holdLockMain(db))
+	}
 	os.Exit(m.Run())
 }
 

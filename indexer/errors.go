@@ -44,6 +44,15 @@ const otherVaultFix = "run `vaultctx index --full` to rebuild it for the vault y
 	"or set vault (--vault, vault in the config, or VAULTCTX_VAULT) back to the vault it holds, " +
 	"or choose another --db (or db in the config, or VAULTCTX_DB)"
 
+// lockedFix is what to do about an index another process holds locked
+// (store.ErrLocked): the hint of every command, and doctor's fix.
+const lockedFix = "wait for the other process that holds it (a sqlite3 shell, a backup) to finish, or close it, then run the command again"
+
+// walUnreadFix is what to do about an index whose WAL holds changes that
+// cannot be read from its read-only folder (store.ErrWALUnread): search's
+// and status's warning, and doctor's fix.
+const walUnreadFix = "make the folder writable for you, or have its owner run `vaultctx index`, which moves the WAL's changes into the file"
+
 // hints are the next steps printed under a core error, by sentinel. Core
 // errors say what went wrong; only the CLI knows its commands and flags.
 var hints = []struct {
@@ -55,9 +64,11 @@ var hints = []struct {
 	{store.ErrInconsistent, "run `vaultctx index --full` to rebuild it"},
 	{store.ErrHotJournal, "run `vaultctx index`, which rolls the interrupted write back"},
 	{store.ErrDiskFull, "free space on the disk that holds the index"},
+	{store.ErrLocked, lockedFix},
 	{store.ErrNoFTS5, "build with `go build -tags sqlite_fts5`"},
 	{store.ErrNotIndexed, "run `vaultctx index`"},
 	{store.ErrNotAnIndex, "remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
+	{store.ErrSymlinkLoop, "remove or fix the link, or choose another --db (or db in the config, or VAULTCTX_DB)"},
 	{retrieve.ErrNoVectors, "index with a model (--model DIR) for vector search"},
 	{engine.ErrModelMismatch, "run `vaultctx index --full` to re-embed with this model, or set model in the config (or VAULTCTX_MODEL) to the one the index was built with"},
 	{embed.ErrNotModel, "run `vaultctx model pull`"},

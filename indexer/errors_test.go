@@ -32,6 +32,9 @@ func TestExitCode(t *testing.T) {
 		{"foreign file", fmt.Errorf("open x.db: %w: it does not start as an SQLite file", store.ErrNotAnIndex), 1,
 			"remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
 		{"other vault", fmt.Errorf("x.db holds the index of /a, not /b: %w", index.ErrOtherVault), 1, otherVaultFix},
+		{"locked", fmt.Errorf("open x.db: %w: %w", store.ErrLocked, errors.New("database is locked")), 1, lockedFix},
+		{"symlink loop", fmt.Errorf("index file x.db: %w", store.ErrSymlinkLoop), 1,
+			"remove or fix the link, or choose another --db (or db in the config, or VAULTCTX_DB)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

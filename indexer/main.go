@@ -36,11 +36,16 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/vaultctx/vaultctx/core/config"
-	"github.com/vaultctx/vaultctx/core/settings"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
+
+// sourceDir is the source tree this vaultctx was built from, set by
+// scripts/install.sh with -ldflags "-X main.sourceDir=DIR" ("" when built
+// otherwise), so that advice can name the installer by its full path
+// (runInstaller).
+var sourceDir = ""
 
 // cli holds the global flags; the subcommands are added to it by run.
 type cli struct {
@@ -157,90 +162,23 @@ func run(args []string) int {
 	if err != nil && code != exitInterrupted && !errors.As(err, new(reportedError)) {
 		fmt.Fprintln(os.Stderr, "vaultctx:", err)
 		if hint != "" {
-			if v := flagValue(args, "--vault"); v != "" && len(cmds) == 1 && (cmds[0].name == "index" || cmds[0].name == "watch") {
-				// The vault it was given, not the config's, is the one
-				// an index run the hint names must take.
-				hint = withFlags(hint, "--vault "+settings.ShellQuote(v), "vaultctx index")
+			name := ""
+			if len(cmds) == 1 {
+				name = cmds[0].name
 			}
-			fmt.Fprintln(os.Stderr, "vaultctx:", withDB(hint, dbFlag(args)))
+			fmt.Fprintln(os.Stderr, "vaultctx:", commandAdvice(ctx, c.Config, name, args, hint))
 		}
 	}
 	return code
 }
 
-// dbFlag returns the value of a --db flag in args ("" when none), so that
-// a hint names the index the command was pointed at.
-func dbFlag(args []string) string { return flagValue(args, "--db") }
-
-// flagValue returns the value of the flag name (such as "--db") in args,
-// as given ("" when none): the word after it, or after its "=".
-func flagValue(args []string, name string) string {
-	for i, a := range args {
-		if a == "--" {
-			break
-		}
-		if v, ok := strings.CutPrefix(a, name+"="); ok {
-			return v
-		}
-		if a == name && i+1 < len(args) {
-			return args[i+1]
-		}
-	}
-	return ""
-}
-
-// withDB adds --db DB (quoted for a shell) to the commands a hint or fix
-// names that read the index: vaultctx index, doctor and status.
-func withDB(hint, db string) string {
-	if db == "" {
-		return hint
-	}
-	return withFlags(hint, "--db "+settings.ShellQuote(db), "vaultctx index", "vaultctx doctor", "vaultctx status")
-}
-
-// withFlags returns s with flags added to every command it names by one
-// of names, after the name and a --full that follows it: "run `vaultctx
-// index --full`" becomes "run `vaultctx index --full --db x.db`". A name
-// that goes on as a longer word ("vaultctx indexes") is not a command.
-func withFlags(s, flags string, names ...string) string {
-	for _, name := range names {
-		var b strings.Builder
-		rest := s
-		for {
-			i := strings.Index(rest, name)
-			if i < 0 {
-				break
-			}
-			end := i + len(name)
-			if end < len(rest) && isWordByte(rest[end]) {
-				b.WriteString(rest[:end])
-				rest = rest[end:]
-				continue
-			}
-			if f := " --full"; strings.HasPrefix(rest[end:], f) && (end+len(f) == len(rest) || !isWordByte(rest[end+len(f)])) {
-				end += len(f)
-			}
-			b.WriteString(rest[:end])
-			b.WriteString(" " + flags)
-			rest = rest[end:]
-		}
-		b.WriteString(rest)
-		s = b.String()
-	}
-	return s
-}
-
-// isWordByte reports whether c continues a command or flag name.
-func isWordByte(c byte) bool {
-	return c == '-' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
 // pathMapper decodes the type:"path" flags (all strings) as kong's own path
 // mapper does, made absolute, but with "~" read as the config file reads it
 // ($HOME first, config.ExpandPath, where kong asks the user database), and
-// an empty value
-// is an error: kong read it as the current directory, so `index --vault ""`
-// (an unset shell variable) indexed whatever folder the user stood in.
+// an empty value is an error: kong read it as the current directory, so
+// `index --vault ""` (an unset shell variable) indexed whatever folder the
+// user stood in. The error says what to give instead: "." for a folder, a
+// file for a FILE flag (./index.db for --db).
 type pathMapper struct{}
 
 // Decode implements kong.Mapper.
@@ -253,6 +191,14 @@ func (pathMapper) Decode(ctx *kong.DecodeContext, target reflect.Value) error {
 		return err
 	}
 	if p == "" {
+		// "." is true advice for a folder only: an index or config
+		// file there would be refused as "is a directory".
+		switch {
+		case ctx.Value.Name == "db":
+			return errors.New("empty path: the index is a file (./index.db for one in the current directory)")
+		case ctx.Value.Tag.PlaceHolder == "FILE":
+			return errors.New("empty path: give a file")
+		}
 		return errors.New("empty path (use . for the current directory)")
 	}
 	target.SetString(config.ExpandPath(p, os.Getenv)) // "~" as the config file reads it: $HOME first

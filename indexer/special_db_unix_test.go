@@ -90,3 +90,46 @@ func TestSpecialSideFiles(t *testing.T) {
 		os.Remove(fifo)
 	}
 }
+
+// TestSymlinkLoopAsIndex: a symbolic link that leads back to itself given
+// as the index. doctor called it damaged and advised `vaultctx index
+// --full --db LOOP (it replaces a damaged file)`, which fails on the same
+// loop ("too many levels of symbolic links"). Every command says what it
+// is and advises removing or fixing the link, or another --db; no advice
+// runs an index on it. Done as advised (the link removed), the index run
+// works.
+func TestSymlinkLoopAsIndex(t *testing.T) {
+	dir := t.TempDir()
+	loop := filepath.Join(dir, "loop.db")
+	if err := os.Symlink("loop.db", loop); err != nil {
+		t.Fatal(err)
+	}
+	vault := doctorSetup(t, loop)
+	const says = "a loop of symbolic links"
+	for _, args := range [][]string{
+		{"search", "--db", loop, "tasks"},
+		{"status", "--db", loop},
+		{"index", "--db", loop, "--no-model"},
+		{"index", "--full", "--db", loop, "--no-model"},
+	} {
+		code, _, stderr := runStderr(t, args...)
+		hint := hintLine(stderr)
+		if code != 1 || !strings.Contains(stderr, says) || !strings.Contains(hint, "remove or fix the link") || strings.Contains(hint, "vaultctx index") {
+			t.Errorf("vaultctx %s: exit %d, stderr:\n%s\nwant exit 1, %q and the advice to remove or fix the link", strings.Join(args, " "), code, stderr, says)
+		}
+	}
+	_, out := runCaptured(t, "doctor", "--db", loop)
+	for _, check := range []string{"index integrity", "index freshness", "sqlite-vec loads", "model matches index"} {
+		got := doctorLines(out, check)
+		if !strings.HasPrefix(got, "✗ ") || !strings.Contains(got, says) || !strings.Contains(got, "fix: remove or fix the link") ||
+			strings.Contains(got, "vaultctx index") || strings.Contains(got, "damaged") {
+			t.Errorf("doctor --db on a symlink loop, %s:\n%s\nwant ✗, %q and the advice to remove or fix the link", check, got, says)
+		}
+	}
+	if err := os.Remove(loop); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := runCaptured(t, "index", "--vault", vault, "--db", loop, "--no-model"); code != 0 {
+		t.Errorf("index after the link was removed: exit %d\n%s", code, out)
+	}
+}

@@ -269,7 +269,12 @@ step 2 "Building into $bindir"
 mkdir -p "$bindir"
 version="$(git -C "$repo" describe --always --dirty 2>/dev/null || echo dev)"
 tags="sqlite_fts5"
-ldflags="-X main.version=$version"
+# The source tree goes into vaultctx too, so that its advice (doctor's fix
+# for a missing hook binary) names this script by its full path, which runs
+# from any folder. A path with a quote in it is left out (-ldflags quoting).
+base_ldflags="-X main.version=$version"
+case "$repo" in *"'"* | *'"'*) ;; *) base_ldflags="$base_ldflags -X 'main.sourceDir=$repo'" ;; esac
+ldflags="$base_ldflags"
 # On Linux, link statically when the C library allows it: a hook then starts
 # without the dynamic loader binding SQLite's libc calls, about 1 ms of its
 # 15 ms budget (prompt hook p50 17.0 -> 15.9 ms here). The extra tags keep
@@ -309,7 +314,7 @@ for i in "${!binaries[@]}"; do
     # A static link can fail where a trivial one worked (a static library
     # missing): fall back to dynamic linking for this and the rest.
     warn "linking $name statically failed; building dynamically linked binaries instead"
-    tags="sqlite_fts5" ldflags="-X main.version=$version"
+    tags="sqlite_fts5" ldflags="$base_ldflags"
     build "$name" "$pkg" || die "building $name failed (see above)"
   fi
   built+=("$name")

@@ -70,8 +70,9 @@ const (
 	HintInstallHooks
 	// HintBug: an internal error; report it.
 	HintBug
-	// HintRunHook: run the hook command Subject by hand to see why it
-	// failed.
+	// HintRunHook: run Subject, a shell command line that runs the hook
+	// that failed its round trip by hand (a sample payload on stdin, its
+	// debug log on stderr), to see why it failed.
 	HintRunHook
 	// HintRebuildHooks: rebuild the hook binaries.
 	HintRebuildHooks
@@ -111,11 +112,38 @@ const (
 	// updates; rebuild it for the configured vault, configure the vault it
 	// holds again, or choose another index file.
 	HintOtherVault
+	// HintIndexLink: the index path Subject runs into a loop of symbolic
+	// links (store.ErrSymlinkLoop); remove or fix the link, or point db at
+	// another file. No index run can use the path as it is.
+	HintIndexLink
+	// HintIndexLocked: another process holds the index locked
+	// (store.ErrLocked); wait for it to finish or close it. The file may
+	// well be intact, and a rebuild would wait for the same lock.
+	HintIndexLocked
+	// HintIndexUnreadable: the index file could not be opened for a reason
+	// the message names that is not damage (permissions, an I/O error):
+	// fix that, or point db at another file. A rebuild would meet it too.
+	HintIndexUnreadable
+	// HintWALUnread: a Warn finding; the index's folder is read-only to
+	// this user and its WAL holds changes that cannot be read from there
+	// (store.ErrWALUnread), so searches leave them out. Make the folder
+	// writable, or have its owner run an index run, which moves the WAL
+	// into the file.
+	HintWALUnread
 	// HintFixHookDir: a hook entry of ours starts with a cd to Subject, a
 	// folder that does not exist; create it or take the cd out of the
 	// entry (a re-install keeps what the user wrote around our binary).
 	HintFixHookDir
 )
+
+// lockWait is how long doctor waits for another process's lock on the
+// index (store.Options.BusyTimeout) before it reports the index locked. A
+// reader of a WAL index waits only for an exclusive lock (a sqlite3 shell
+// in an exclusive transaction, a full index run renaming its new file into
+// place, which takes milliseconds), so a lock held this long is held on
+// purpose. doctor waits once: the checks after the first that finds the
+// lock report it at once (doctor.locked).
+const lockWait = time.Second
 
 // Finding is the outcome of one check: its name, its status, what was
 // seen, and the remedy (always set for Fail).
@@ -200,6 +228,10 @@ type doctor struct {
 	vaultOK bool // cfg.Vault is a folder: configured, or recorded by the index
 	wiring  []Wiring
 	entries []settings.Entry
+	// locked is the finding of the first check that found the index
+	// locked by another process; the later ones repeat it without
+	// waiting again.
+	locked *Finding
 }
 
 // doctorConfig is the part of the config the checks need.
@@ -345,18 +377,18 @@ func (d *doctor) checkConfig(ctx context.Context) Finding {
 	case d.cfg.Vault == "":
 		// A set-up without a config file: the index names its vault, and
 		// the hooks refresh that one (refresh.AtSessionStart).
-		v := index.RecordedVault(ctx, d.cfg.DB)
+		v, ok := index.KnownVault(ctx, "", d.cfg.DB)
 		if v == "" {
 			return failed(HintSetVault, d.configPath(), "no vault configured")
 		}
 		d.cfg.Vault, d.cfg.All.Vault = v, v
-		if fi, err := os.Stat(v); err != nil || !fi.IsDir() {
+		if !ok {
 			return failed(HintVaultDir, "", "vault %s (recorded by the index; none configured) is not a directory", v)
 		}
 		d.vaultOK = true
 		return passed("%s: no vault configured, the index's vault %s, index %s", d.configPath(), v, d.cfg.DB)
 	}
-	if fi, err := os.Stat(d.cfg.Vault); err != nil || !fi.IsDir() {
+	if _, ok := index.KnownVault(ctx, d.cfg.Vault, d.cfg.DB); !ok {
 		return failed(HintVaultDir, "", "vault %s is not a directory", d.cfg.Vault)
 	}
 	d.vaultOK = true
@@ -390,8 +422,13 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 	if d.cfg == nil {
 		return nil, failed(HintFixConfig, "", "no usable config"), false
 	}
-	st, err := store.Open(ctx, d.cfg.DB, store.Options{ReadOnly: true})
+	if d.locked != nil {
+		return nil, *d.locked, false
+	}
+	st, err := store.Open(ctx, d.cfg.DB, store.Options{ReadOnly: true, BusyTimeout: lockWait})
 	switch {
+	case errors.Is(err, store.ErrLocked):
+		return nil, d.lockedFinding(), false
 	case errors.Is(err, store.ErrNotIndexed):
 		return nil, failed(HintIndex, "", "no index at %s", d.cfg.DB), false
 	case errors.Is(err, store.ErrIsDir), errors.Is(err, store.ErrNotAnIndex):
@@ -403,13 +440,41 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 		return nil, failed(HintIndex, "", "%v", err), false
 	case errors.Is(err, store.ErrDiskFull):
 		return nil, failed(HintFreeSpace, "", "%v", err), false
+	case errors.Is(err, store.ErrSymlinkLoop):
+		// Not damage: a full run fails on the path as this does.
+		return nil, failed(HintIndexLink, d.cfg.DB, "%v", err), false
 	case err != nil:
 		if se := (*store.SchemaError)(nil); errors.As(err, &se) && se.Newer() {
 			return nil, failed(HintNewerIndex, "", "%v", err), false
 		}
-		return nil, failed(HintRebuildIndex, "", "%v", err), false
+		if store.IsDamage(err) || errors.Is(err, store.ErrSchema) || errors.Is(err, store.ErrInconsistent) {
+			return nil, failed(HintRebuildIndex, "", "%v", err), false
+		}
+		return nil, failed(HintIndexUnreadable, "", "%v", err), false
 	}
 	return st, Finding{}, true
+}
+
+// lockedFinding is the failing finding of an index another process holds
+// locked (store.IsLocked), which the later checks repeat.
+func (d *doctor) lockedFinding() Finding {
+	msg := fmt.Sprintf("%s is locked by another process: it could not be read within %v (SQLite: database is locked)", d.cfg.DB, lockWait)
+	if pid := index.Holder(d.cfg.DB); pid != 0 {
+		msg += fmt.Sprintf("; a vaultctx index run holds it (pid %d)", pid)
+	}
+	f := failed(HintIndexLocked, "", "%s", msg)
+	d.locked = &f
+	return f
+}
+
+// unreadable is the failing finding of a check of the open index that
+// failed with err: the lock of another process when that is what it
+// met, else damage (a rebuild replaces the file).
+func (d *doctor) unreadable(err error) Finding {
+	if store.IsLocked(err) {
+		return d.lockedFinding()
+	}
+	return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
 }
 
 func (d *doctor) checkIndex(ctx context.Context) Finding {
@@ -419,14 +484,18 @@ func (d *doctor) checkIndex(ctx context.Context) Finding {
 	}
 	defer st.Close()
 	if err := st.Check(ctx); err != nil {
-		return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
+		return d.unreadable(err)
 	}
 	if err := st.Consistency(ctx, true); err != nil {
-		return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
+		return d.unreadable(err)
 	}
 	stats, err := st.Stats(ctx)
 	if err != nil {
-		return failed(HintRebuildIndex, "", "%v", err)
+		return d.unreadable(err)
+	}
+	if errors.Is(st.Fallback(), store.ErrWALUnread) {
+		return Finding{Status: Warn, Hint: HintWALUnread, Message: fmt.Sprintf(
+			"%s passes integrity_check as far as the file goes (%d files, %d chunks), but %v: searches and the hooks answer without them", d.cfg.DB, stats.Files, stats.Chunks, store.ErrWALUnread)}
 	}
 	if errors.Is(st.Fallback(), store.ErrDiskFull) {
 		return Finding{Status: Warn, Hint: HintFreeSpace, Message: fmt.Sprintf(
@@ -468,6 +537,13 @@ func (d *doctor) checkFresh(ctx context.Context) Finding {
 	switch {
 	case errors.Is(err, store.ErrNotIndexed):
 		return failed(HintIndex, "", "no index at %s", d.cfg.DB)
+	case store.IsLocked(err):
+		return d.lockedFinding()
+	case store.IsDamage(err):
+		// Rows that break the schema (a file cut short), which the stat
+		// walk reads and the integrity check may pass: the index's
+		// problem, not the vault's.
+		return failed(HintRebuildIndex, "", "%s: %v", d.cfg.DB, err)
 	case err != nil:
 		return failed(HintVaultDir, "", "%v", err)
 	}

@@ -3,6 +3,7 @@ package doctor
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -218,6 +219,11 @@ func TestSamplePayloads(t *testing.T) {
 		}
 		if !strings.Contains(string(p), `"hook_event_name":"`+ev+`"`) {
 			t.Errorf("%s payload lacks its event name", ev)
+		}
+	}
+	for ev, p := range handPayloads {
+		if !json.Valid([]byte(p)) || !strings.Contains(p, `"hook_event_name":"`+ev+`"`) || strings.Contains(p, "'") {
+			t.Errorf("%s hand payload %s: want valid JSON with its event name and no single quote", ev, p)
 		}
 	}
 	// The PostToolUse sample must be big enough to be condensed (4 KB is

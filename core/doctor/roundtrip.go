@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/config"
+	"github.com/vaultctx/vaultctx/core/settings"
 )
 
 // hookTimeout bounds a round trip when settings gives no timeout.
@@ -61,7 +62,7 @@ func roundTrip(event string) func(*doctor, context.Context) Finding {
 			if i := strings.IndexByte(msg, '\n'); i >= 0 {
 				msg = msg[:i]
 			}
-			return failed(HintRunHook, command, "%v (%s)", err, msg)
+			return failed(HintRunHook, handRun(event, command, env), "%v (%s)", err, msg)
 		}
 		if len(bytes.TrimSpace(out)) == 0 {
 			return passed("%d ms, exit 0, no output for the sample%s", ms, note)
@@ -103,6 +104,34 @@ func runHook(ctx context.Context, command string, payload []byte, timeout time.D
 		return ms, nil, stderr.String(), fmt.Errorf("%w after %d ms", err, ms)
 	}
 	return ms, stdout.Bytes(), stderr.String(), nil
+}
+
+// handPayloads are one-line stand-ins of samplePayload, by event, for a
+// command line a user types: the fields each hook reads, and a Bash output
+// too short to condense.
+var handPayloads = map[string]string{
+	"UserPromptSubmit": `{"session_id":"vaultctx-doctor","hook_event_name":"UserPromptSubmit","prompt":"Where did I write down how recurring tasks and due dates work?"}`,
+	"PreToolUse":       `{"session_id":"vaultctx-doctor","hook_event_name":"PreToolUse","tool_name":"Grep","tool_input":{"pattern":"recurring tasks due date"}}`,
+	"PostToolUse":      `{"session_id":"vaultctx-doctor","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_response":{"stdout":"ok","stderr":""}}`,
+}
+
+// handRun returns a shell command line that runs the hook command wired
+// to event by hand, as a round trip runs it: through sh, with env
+// (NAME=value) added, a sample payload (handPayloads) on stdin and the
+// hook's debug log (VAULTCTX_LOG) on stderr, so that it shows why it
+// fails. It works from any folder.
+func handRun(event, command string, env []string) string {
+	var b strings.Builder
+	b.WriteString(`printf '%s\n' `)
+	b.WriteString(settings.ShellQuote(handPayloads[event]))
+	b.WriteString(" | ")
+	for _, e := range env {
+		name, value, _ := strings.Cut(e, "=")
+		b.WriteString(name + "=" + settings.ShellQuote(value) + " ")
+	}
+	b.WriteString("VAULTCTX_LOG=/dev/stderr sh -c ")
+	b.WriteString(settings.ShellQuote(command))
+	return b.String()
 }
 
 // samplePayload returns a stdin payload for event shaped like Claude

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/embed"
@@ -290,13 +291,38 @@ func RecordedVault(ctx context.Context, db string) string {
 	return recorded(ctx, db, store.MetaVault)
 }
 
+// KnownVault returns the vault an index run of the index at db takes
+// when it is given vault ("" for none): vault itself, else the one the
+// index records (RecordedVault); "" when neither names one. ok reports
+// whether that vault is a folder. When it is not, a run given no vault
+// stops at once (the CLI's "no vault to index", or a missing vault), so a
+// remedy that names an index run must name the vault too: doctor's fixes
+// and the CLI's hints add it (see doctor.Finding.VaultUnknown).
+func KnownVault(ctx context.Context, vault, db string) (v string, ok bool) {
+	v = vault
+	if v == "" {
+		v = RecordedVault(ctx, db)
+	}
+	if v == "" {
+		return "", false
+	}
+	fi, err := os.Stat(v)
+	return v, err == nil && fi.IsDir()
+}
+
+// recordedWait is how long recorded waits for a lock on the index. A
+// reader of a WAL index waits only for another process's exclusive lock
+// (a sqlite3 shell's, a full run's rename of a new file into place); the
+// caller that needs the index itself waits again and reports the lock.
+const recordedWait = time.Second
+
 // recorded returns the meta value key of the index at db, "" when there
 // is no readable index.
 func recorded(ctx context.Context, db, key string) string {
 	if _, err := os.Stat(db); err != nil {
 		return ""
 	}
-	st, err := store.Open(ctx, db, store.Options{ReadOnly: true})
+	st, err := store.Open(ctx, db, store.Options{ReadOnly: true, BusyTimeout: recordedWait})
 	if err != nil {
 		return ""
 	}
@@ -360,12 +386,16 @@ func checkNotEmptied(ctx context.Context, st *store.Store, opt Options) error {
 // open).
 //
 // Run calls it first; a long-lived caller (core/watch) calls it before it
-// takes any lock beside the file. Errors: ErrDBIsDir, ErrNotAnIndex and
-// ErrOtherVault (wrapped, naming the file), and os.Stat's.
+// takes any lock beside the file. Errors: ErrDBIsDir, ErrNotAnIndex,
+// ErrOtherVault, store.ErrSymlinkLoop and store.ErrLocked (wrapped,
+// naming the file), and os.Stat's.
 func CheckTarget(ctx context.Context, opt Options) error {
 	fi, err := os.Stat(opt.DB)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("index file %s: %w (%w)", opt.DB, store.ErrSymlinkLoop, err)
 	}
 	if err != nil {
 		return fmt.Errorf("index file: %w", err)
@@ -392,6 +422,11 @@ func CheckTarget(ctx context.Context, opt Options) error {
 	switch {
 	case errors.Is(err, store.ErrNotIndexed), errors.Is(err, store.ErrNotAnIndex):
 		return fmt.Errorf("%s is an SQLite database but %w; refusing to overwrite it", opt.DB, ErrNotAnIndex)
+	case errors.Is(err, store.ErrLocked):
+		// Another process held it locked through the busy timeout: the
+		// run would wait as long again to write (or to install a full
+		// build) and fail the same way.
+		return err
 	case err != nil:
 		return nil // damaged or another schema: the run reports it, --full replaces it
 	}

@@ -45,8 +45,8 @@ func (s *Store) Unreadable(ctx context.Context) ([]Kept, error) {
 	var out []Kept
 	for rows.Next() {
 		var k Kept
-		if err := rows.Scan(&k.Path, &k.Reason, &k.Files); err != nil {
-			return nil, fmt.Errorf("unreadable: %w", err)
+		if err := rows.Scan(notNull(&k.Path), notNull(&k.Reason), &k.Files); err != nil {
+			return nil, fmt.Errorf("unreadable: %w", damagedRow("skips", err))
 		}
 		out = append(out, k)
 	}

@@ -230,9 +230,14 @@ func unusable(err error) bool {
 // IsDamage reports whether err (from Open or any query) is SQLite's report
 // of a file whose header or pages it cannot read: "database disk image is
 // malformed", FTS5's "corruption found reading blob ...", "file is not a
-// database", "unsupported file format" (see ErrDamaged). A full index
-// (`vaultctx index --full`) replaces such a file; doctor names the damage.
+// database", "unsupported file format" (see ErrDamaged), or wraps
+// ErrDamaged, such as a row that breaks the schema (damagedRow). A full
+// index (`vaultctx index --full`) replaces such a file; doctor names the
+// damage.
 func IsDamage(err error) bool {
+	if errors.Is(err, ErrDamaged) {
+		return true
+	}
 	var se sqlite3.Error
 	if !errors.As(err, &se) {
 		return false
@@ -247,6 +252,44 @@ func IsDamage(err error) bool {
 		return strings.Contains(msg, "unsupported file format") || strings.Contains(msg, "malformed")
 	}
 	return false
+}
+
+// errNull is the Scan error of a NULL in a column read with notNull.
+var errNull = errors.New("NULL where the schema says NOT NULL")
+
+// notNull is the Scan destination of a column the schema declares NOT
+// NULL: it scans into dst as database/sql would, and fails a NULL with
+// errNull. A NULL there is no row an index run wrote but a damaged page
+// (the missing pages of a file cut short read as zeros); damagedRow
+// reports it as ErrDamaged instead of database/sql's "converting NULL to
+// string is unsupported". It is pointer-shaped, so passing it to Scan
+// allocates nothing more than &dst does.
+func notNull[T any](dst *T) nullChecked[T] { return nullChecked[T]{dst} }
+
+// nullChecked is the sql.Scanner notNull returns.
+type nullChecked[T any] struct{ dst *T }
+
+// Scan implements sql.Scanner.
+func (n nullChecked[T]) Scan(src any) error {
+	if src == nil {
+		return errNull
+	}
+	var v sql.Null[T]
+	if err := v.Scan(src); err != nil {
+		return err
+	}
+	*n.dst = v.V
+	return nil
+}
+
+// damagedRow returns err, the error of a Scan of a row of table, wrapped
+// with ErrDamaged when a notNull column held NULL; other errors as they
+// are.
+func damagedRow(table string, err error) error {
+	if errors.Is(err, errNull) {
+		return fmt.Errorf("%w: a row of %s breaks the schema (%v)", ErrDamaged, table, err)
+	}
+	return err
 }
 
 // Redactions sums the credentials scrubbed per rule over all files.

@@ -184,8 +184,9 @@ func (s *Store) Chunks(ctx context.Context, ids []int64) ([]Chunk, error) {
 	byID := make(map[int64]Chunk, len(ids))
 	for rows.Next() {
 		var c Chunk
-		if err := rows.Scan(&c.ID, &c.Path, &c.Ordinal, &c.Title, &c.Section, &c.Text, &c.HeadingContext, &c.MtimeNS, &c.Hash); err != nil {
-			return nil, fmt.Errorf("load chunks: %w", err)
+		if err := rows.Scan(notNull(&c.ID), notNull(&c.Path), notNull(&c.Ordinal), notNull(&c.Title), notNull(&c.Section), notNull(&c.Text),
+			notNull(&c.HeadingContext), notNull(&c.MtimeNS), notNull(&c.Hash)); err != nil {
+			return nil, fmt.Errorf("load chunks: %w", damagedRow("chunks", err))
 		}
 		byID[c.ID] = c
 	}
@@ -256,8 +257,8 @@ func (s *Store) list(ctx context.Context, q string) ([]Skip, error) {
 	var out []Skip
 	for rows.Next() {
 		var sk Skip
-		if err := rows.Scan(&sk.Path, &sk.Reason); err != nil {
-			return nil, err
+		if err := rows.Scan(notNull(&sk.Path), notNull(&sk.Reason)); err != nil {
+			return nil, fmt.Errorf("stats: %w", damagedRow("skips or files", err))
 		}
 		out = append(out, sk)
 	}

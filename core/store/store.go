@@ -93,6 +93,21 @@ var ErrNotAnIndex = errors.New("not a vaultctx index")
 // wrapping error names it.
 var ErrIsDir = errors.New("is a directory")
 
+// ErrSymlinkLoop is returned (wrapped, beside the system's ELOOP) by Open
+// when the index path runs into a loop of symbolic links, such as a link
+// that points at itself: no file can be read or written there until the
+// link is removed or fixed, and a full index run would fail on it too.
+// The wrapping error names the path.
+var ErrSymlinkLoop = errors.New("a loop of symbolic links")
+
+// ErrLocked is returned (wrapped, beside SQLite's "database is locked")
+// by Open when another process held a lock on the index that kept it from
+// being read for the whole busy timeout: a sqlite3 shell in an exclusive
+// transaction or exclusive locking mode, a backup tool. It is not damage:
+// the file is intact, and an index run waits for the same lock. IsLocked
+// reports it, and SQLite's own lock errors from any query.
+var ErrLocked = errors.New("the index is locked by another process")
+
 // ErrDamaged is returned (wrapped, beside SQLite's own error) by Open when
 // the file is an SQLite database whose header or pages SQLite cannot read:
 // "unsupported file format" (a damaged schema format number), "file is not
@@ -267,9 +282,11 @@ func register() {
 // Open opens (and, unless ReadOnly, creates and migrates) the index at path.
 //
 // Errors: ErrNotIndexed for a missing or empty file in ReadOnly mode,
+// ErrSymlinkLoop for a path that runs into a loop of symbolic links,
 // ErrNotAnIndex for an SQLite database without the index's tables in
 // ReadOnly mode, ErrIsDir for a directory, ErrNoFTS5 for a
 // binary built without FTS5, ErrSchema for a file of another schema version,
+// ErrLocked when another process holds the file locked past BusyTimeout,
 // ErrDamaged (with SQLite's error) for a damaged file, ErrDiskFull for a
 // full disk, and wrapped SQLite errors for an unreadable one. A read-only
 // store that cannot create the -shm file of WAL mode, in a read-only
@@ -287,6 +304,9 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("index file %s: %w (%w)", path, ErrSymlinkLoop, err)
+		}
 		if opt.ReadOnly && errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("open %s: %w", path, ErrNotIndexed)
 		}
@@ -396,8 +416,13 @@ func open(ctx context.Context, path string, opt Options) (*Store, error) {
 		if opt.ReadOnly && isReadOnlyDir(err) {
 			// A WAL database in a directory we cannot write (a shared or
 			// packaged index) cannot create its -shm file; read it as an
-			// immutable file instead.
-			return openImmutable(ctx, path, opt, errReadOnlyDir)
+			// immutable file instead. Without -shm SQLite cannot read the
+			// WAL either: what it holds is left out, and Fallback says so.
+			why := errReadOnlyDir
+			if walPending(path) {
+				why = ErrWALUnread
+			}
+			return openImmutable(ctx, path, opt, why)
 		}
 		if opt.ReadOnly && diskFull(err) && !walPending(path) {
 			// Nor can it on a full disk, where a quiet index run leaves
@@ -453,7 +478,8 @@ func (s *Store) warmSecond(ctx context.Context) {
 }
 
 // openError wraps an error of Open, with ErrDamaged when it says the file
-// is damaged and ErrDiskFull when its disk is full.
+// is damaged, ErrLocked when another process holds it locked and
+// ErrDiskFull when its disk is full.
 func openError(path string, err error) error {
 	switch {
 	case IsDamage(err) && !sqliteHeader(path):
@@ -462,6 +488,8 @@ func openError(path string, err error) error {
 		return fmt.Errorf("open %s: %w: it does not start as an SQLite file (%w)", path, ErrNotAnIndex, err)
 	case IsDamage(err):
 		return fmt.Errorf("open %s: %w: %w", path, ErrDamaged, err)
+	case IsLocked(err):
+		return fmt.Errorf("open %s: %w: %w", path, ErrLocked, err)
 	case diskFull(err):
 		return fmt.Errorf("open %s: %w: %w", path, ErrDiskFull, err)
 	}
@@ -490,6 +518,17 @@ func sqliteHeader(path string) bool {
 	return ok || err != nil
 }
 
+// IsLocked reports whether err (from Open or any query) wraps ErrLocked or
+// is SQLite's SQLITE_BUSY or SQLITE_LOCKED ("database is locked"): another
+// connection held a lock past the busy timeout. It is never damage.
+func IsLocked(err error) bool {
+	if errors.Is(err, ErrLocked) {
+		return true
+	}
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
+}
+
 // diskFull reports whether err is SQLite's SQLITE_FULL or an I/O error
 // whose system error is ENOSPC or EDQUOT.
 func diskFull(err error) bool {
@@ -508,15 +547,25 @@ func walPending(path string) bool {
 }
 
 // errReadOnlyDir is the Fallback of a store read from a folder it cannot
-// write.
+// write, with no WAL beside the file.
 var errReadOnlyDir = errors.New("the index's folder is read-only")
+
+// ErrWALUnread is the Fallback of a read-only store in a folder it cannot
+// write whose WAL (the -wal file beside the index) is not empty. The WAL
+// may hold transactions committed since the last checkpoint, which SQLite
+// reads only through the -shm file it cannot create there: the store reads
+// the main file alone, the index as it was before them. The folder made
+// writable for the reader, or an index run by its owner (which copies the
+// WAL into the file), ends it.
+var ErrWALUnread = errors.New("the index's folder is read-only and its WAL holds changes that cannot be read from there")
 
 // Fallback returns why a read-only store reads its file as an immutable
 // snapshot, without the -shm file SQLite's WAL mode shares between
-// readers: ErrDiskFull on a full disk, another error for a folder it
-// cannot write; nil when it reads the file normally. The snapshot is exact
-// (the fallback is taken only with no WAL to replay, or in a read-only
-// folder that no writer can change).
+// readers: ErrDiskFull on a full disk (taken only with no WAL to replay,
+// so the snapshot is exact), ErrWALUnread in a folder it cannot write with
+// a WAL beside the file (the snapshot lacks what the WAL holds), another
+// error in such a folder without one (exact); nil when it reads the file
+// normally.
 func (s *Store) Fallback() error { return s.fallback }
 
 // hotJournal reports whether err is SQLITE_READONLY_ROLLBACK: a hot
@@ -709,18 +758,43 @@ func (s *Store) Close() error {
 // the structure of the FTS5 index (its xIntegrity method), and, on a
 // writer, FTS5's integrity-check command with rank 1, which also compares
 // the FTS5 index with the chunks it was made from. It returns nil when
-// they pass, or an error describing the first problem. A read-only store
-// runs only read statements and so never changes the file (FTS5's
-// command is a write statement; a read-write connection would also roll
-// back a hot journal and checkpoint a WAL when it closes): see Consistency
-// for the row-level checks it adds.
+// they pass, or an error of one line describing the first problem (and
+// how many more integrity_check found, up to its limit of 100). A
+// read-only store runs only read statements and so never changes the file
+// (FTS5's command is a write statement; a read-write connection would
+// also roll back a hot journal and checkpoint a WAL when it closes): see
+// Consistency for the row-level checks it adds.
 func (s *Store) Check(ctx context.Context) error {
-	var res string
-	if err := s.db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res); err != nil {
+	rows, err := s.db.QueryContext(ctx, "PRAGMA integrity_check")
+	if err != nil {
 		return fmt.Errorf("integrity_check: %w", err)
 	}
-	if res != "ok" {
-		return fmt.Errorf("integrity_check: %s", res)
+	var problems []string
+	for rows.Next() {
+		var res string
+		if err := rows.Scan(&res); err != nil {
+			rows.Close()
+			return fmt.Errorf("integrity_check: %w", err)
+		}
+		// A row may hold several problems, one a line, under a header
+		// ("*** in database main ***").
+		for _, line := range strings.Split(res, "\n") {
+			if line = strings.TrimSpace(line); line != "" && line != "ok" && !strings.HasPrefix(line, "*** ") {
+				problems = append(problems, line)
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("integrity_check: %w", err)
+	}
+	switch len(problems) {
+	case 0:
+	case 1:
+		return fmt.Errorf("integrity_check: %s", problems[0])
+	default:
+		// One line: doctor prints it as what it saw.
+		return fmt.Errorf("integrity_check: %s (and %d more found)", problems[0], len(problems)-1)
 	}
 	if s.opt.ReadOnly {
 		return nil

@@ -83,7 +83,8 @@ type Skip struct {
 
 // Files returns every row of the files table keyed by path. A file written
 // before the ctime_ns and inode columns (which a writer adds, migrate.go)
-// reads with both 0, so a read-only reader of an older index works too.
+// reads with both 0, so a read-only reader of an older index works too. A
+// row that breaks the schema (a NULL path) is an error wrapping ErrDamaged.
 func (s *Store) Files(ctx context.Context) (map[string]File, error) {
 	// The map is sized up front (a writer has one connection, so before
 	// the rows hold it): growing it to 16,673 files rehashed it a dozen
@@ -104,8 +105,9 @@ func (s *Store) Files(ctx context.Context) (map[string]File, error) {
 	for rows.Next() {
 		var f File
 		var ino int64
-		if err := rows.Scan(&f.Path, &f.MtimeNS, &f.Size, &f.CtimeNS, &ino, &f.Hash, &f.Title, &f.Chunks, &f.Error, &f.Redactions); err != nil {
-			return nil, fmt.Errorf("list files: %w", err)
+		if err := rows.Scan(notNull(&f.Path), notNull(&f.MtimeNS), notNull(&f.Size), notNull(&f.CtimeNS), notNull(&ino), notNull(&f.Hash),
+			notNull(&f.Title), notNull(&f.Chunks), notNull(&f.Error), notNull(&f.Redactions)); err != nil {
+			return nil, fmt.Errorf("list files: %w", damagedRow("files", err))
 		}
 		f.Inode = uint64(ino)
 		out[f.Path] = f
