@@ -333,12 +333,24 @@ func (d *Decoder) docs() (int, error) {
 	}
 	p.r, p.start = bitReader{b: d.blob[pos:]}, pos
 	p.r.field(p.modes[0], p.counts[0], &d.Docs, cnt)
-	prev := d.prev
+	// The ids must stay inside the block: above the id before it (the
+	// first gap is at least 1, as Encode's docs are >= 1 and increasing)
+	// and below 2^32. A corrupt block whose gaps wrapped around could
+	// otherwise end at the id its skip table promises while the ids
+	// between fall outside the block, and a scorer indexes its window by
+	// them. Summing in 64 bits checks the wrap without a branch per
+	// posting; a zero gap later in the block (a repeated id) stays inside
+	// it and is not checked.
+	prev := uint64(d.prev)
 	for i := 0; i < cnt; i++ {
-		prev += d.Docs[i]
-		d.Docs[i] = prev
+		prev += uint64(d.Docs[i])
+		d.Docs[i] = uint32(prev)
 	}
-	d.prev = prev
+	if d.Docs[0] == d.prev || prev > math.MaxUint32 {
+		p.cnt = 0
+		return 0, ErrCorrupt
+	}
+	d.prev = uint32(prev)
 	d.left -= cnt
 	p.cnt = cnt
 	return cnt, nil

@@ -1,6 +1,7 @@
 package postings
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -100,4 +101,59 @@ func putSqliteVarint(v uint64) []byte {
 	tmp[0] &= 0x7f
 	slices.Reverse(tmp)
 	return tmp
+}
+
+// TestDecodeRejectsIDsOutsideTheBlock: a block whose gaps wrap around
+// 2^32 (ids that go down), or whose first gap is 0, is ErrCorrupt, not a
+// list of ids outside the block's range, which a scorer indexes its window
+// by. The blobs are what Encode writes for ids out of order, as a damaged
+// file could hold them.
+func TestDecodeRejectsIDsOutsideTheBlock(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		docs []uint32
+	}{
+		{"wrapped", []uint32{5, 3, 10}},
+		{"wrapped in a full block", append(seq(1, 127), 1<<31, 1<<30, 1<<31+5)},
+		{"first id 0", []uint32{0, 4, 9}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := make([]Posting, len(tc.docs))
+			for i, d := range tc.docs {
+				ps[i] = Posting{Doc: d, TF: [4]uint32{1}}
+			}
+			var d Decoder
+			if err := d.Reset(Encode(ps)); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			for {
+				var n int
+				if n, err = d.Next(); n == 0 || err != nil {
+					break
+				}
+			}
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("Next: %v, want ErrCorrupt", err)
+			}
+		})
+	}
+	// Ids in order up to the largest decode.
+	ps := []Posting{{Doc: 1}, {Doc: 1 << 31}, {Doc: math.MaxUint32}}
+	var d Decoder
+	if err := d.Reset(Encode(ps)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := d.Next(); n != 3 || err != nil || d.Docs[2] != math.MaxUint32 {
+		t.Fatalf("Next: %d %v %v", n, err, d.Docs[:n])
+	}
+}
+
+// seq returns the ids from, from+1, ..., n of them.
+func seq(from uint32, n int) []uint32 {
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = from + uint32(i)
+	}
+	return out
 }
