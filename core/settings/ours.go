@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -23,7 +24,7 @@ var hookEvents = map[string][]string{
 // Ours reports whether a hook entry on event running command is one of
 // ours, and for which binary. It is when the program command runs is one
 // of Binaries by its exact base name (any folder, quotes and escapes
-// removed, a ".exe" suffix dropped) and event is one the install template
+// removed, and on Windows a ".exe" suffix dropped) and event is one the install template
 // wires that binary to (hookEvents).
 //
 // The program is read as sh reads the first command of the line: after
@@ -119,13 +120,22 @@ func (w shellWord) literal() bool {
 }
 
 // baseName returns the last path element of word, without a ".exe"
-// suffix; both / and \ separate.
+// suffix (any case) where exeNames holds; both / and \ separate.
 func baseName(word string) string {
 	if i := strings.LastIndexAny(word, `/\`); i >= 0 {
 		word = word[i+1:]
 	}
-	return strings.TrimSuffix(word, ".exe")
+	if n := len(word) - len(".exe"); exeNames && n > 0 && strings.EqualFold(word[n:], ".exe") {
+		word = word[:n]
+	}
+	return word
 }
+
+// exeNames says whether programs carry a ".exe" suffix their hook entries
+// may name: on Windows, where our binaries are vaultctx-userprompt.exe and
+// so on. Elsewhere a name ending in ".exe" is another program's (a user's
+// /opt/tools/vaultctx-userprompt.exe is not ours).
+var exeNames = runtime.GOOS == "windows"
 
 // ourWord returns the word of command that runs one of Binaries (see
 // Ours), with its bytes in command and, for a word inside a shell's

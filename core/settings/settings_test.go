@@ -546,7 +546,8 @@ func TestOurs(t *testing.T) {
 		{pre, "'/home/a b/bin/vaultctx-pretooluse' --debug", "vaultctx-pretooluse", true},
 		{post, `"/home/a \"b\"/vaultctx-posttooluse"`, "vaultctx-posttooluse", true},
 		{post, `/home/a\ b/vaultctx-posttooluse`, "vaultctx-posttooluse", true},
-		{up, `C:\tools\vaultctx-userprompt.exe`, "vaultctx-userprompt", true},
+		{up, `C:\tools\vaultctx-userprompt.exe`, "vaultctx-userprompt.exe", false}, // not Windows: another program
+		{up, "/opt/tools/vaultctx-userprompt.exe", "vaultctx-userprompt.exe", false},
 		{up, "vaultctx-userprompt", "vaultctx-userprompt", true}, // found on PATH
 		{"SessionStart", "/x/vaultctx-userprompt", "vaultctx-userprompt", true},
 		{"SubagentStart", "/x/vaultctx-userprompt", "vaultctx-userprompt", true},
@@ -1160,6 +1161,33 @@ func TestCdDirs(t *testing.T) {
 	for _, tt := range tests {
 		if got := CdDirs(tt.command); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("CdDirs(%q) = %+v, want %+v", tt.command, got, tt.want)
+		}
+	}
+}
+
+// TestOursExeNames: on Windows (exeNames) an entry may name our binary
+// with its ".exe" suffix, in any case; elsewhere a name ending in ".exe" is
+// another program's, which install and uninstall must leave alone.
+func TestOursExeNames(t *testing.T) {
+	for _, tc := range []struct {
+		exe   bool
+		cmd   string
+		ours  bool
+		named string
+	}{
+		{true, `C:\tools\vaultctx-userprompt.exe`, true, "vaultctx-userprompt"},
+		{true, `C:\tools\VAULTCTX-USERPROMPT.EXE`, false, "VAULTCTX-USERPROMPT"},
+		{true, `C:\tools\vaultctx-userprompt.EXE`, true, "vaultctx-userprompt"},
+		{true, `C:\tools\vaultctx-userprompt.exe.bak`, false, "vaultctx-userprompt.exe.bak"},
+		{false, `/opt/tools/vaultctx-userprompt.exe`, false, "vaultctx-userprompt.exe"},
+		{false, `/opt/tools/vaultctx-userprompt`, true, "vaultctx-userprompt"},
+	} {
+		old := exeNames
+		exeNames = tc.exe
+		bin, ok := Ours("UserPromptSubmit", tc.cmd)
+		exeNames = old
+		if ok != tc.ours || bin != tc.named {
+			t.Errorf("exeNames=%v Ours(%q) = %q, %v; want %q, %v", tc.exe, tc.cmd, bin, ok, tc.named, tc.ours)
 		}
 	}
 }
