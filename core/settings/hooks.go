@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -204,6 +206,7 @@ type shellWord struct {
 	assignment bool   // a NAME=value word
 	raw        []int  // for each byte of text, its index in the command line
 	quote      []byte // for each byte of text, the quote it was read in: 0, '\'' or '"'
+	esc        []bool // for each byte of text, whether a backslash escaped it
 	// within is set for a word found inside another word's text (see
 	// ourWord): 0 when it lay in one quoting of the outer word, which
 	// withProgram can write a replacement into, else 'x'.
@@ -215,7 +218,8 @@ type shellWord struct {
 // command line w was read from.
 func (w shellWord) inner(in shellWord) shellWord {
 	out := in
-	out.nested, out.raw, out.quote = true, nil, nil
+	// quote and esc stay: they describe in.text, which expand reads.
+	out.nested, out.raw = true, nil
 	out.start, out.end = w.raw[in.start], w.raw[in.end-1]+1
 	q := w.quote[in.start]
 	for i := in.start; i < in.end; i++ {
@@ -282,6 +286,7 @@ func firstCommand(s string) ([]shellWord, []cdCommand) {
 type cdCommand struct {
 	args []shellWord // the words after "cd"
 	and  bool        // followed by &&: what comes next runs only when cd succeeds
+	env  bool        // not a cd but the folder of env's -C (--chdir): args holds just it
 }
 
 // simpleCommand splits the simple command of s that starts at byte i into
@@ -309,12 +314,16 @@ func scanWord(s string, i int) (shellWord, int) {
 	var w strings.Builder
 	var raw []int
 	var quotes []byte
+	var esc []bool
 	var quote byte
-	quoted := false // a quote appeared before any '='
+	quoted := false  // a quote appeared before any '='
+	escaped := false // the byte add takes next follows a backslash that escapes it
 	add := func(at int) {
 		w.WriteByte(s[at])
 		raw = append(raw, at)
 		quotes = append(quotes, quote)
+		esc = append(esc, escaped)
+		escaped = false
 	}
 loop:
 	for ; i < len(s); i++ {
@@ -332,6 +341,7 @@ loop:
 				quote = 0
 			case c == '\\' && i+1 < len(s):
 				i++
+				escaped = true
 				add(i)
 			default:
 				add(i)
@@ -345,6 +355,7 @@ loop:
 			// An escape as sh reads it; other backslashes are kept, so a
 			// Windows path still yields its base name.
 			i++
+			escaped = true
 			add(i)
 		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|':
 			break loop
@@ -352,7 +363,7 @@ loop:
 			add(i)
 		}
 	}
-	word := shellWord{text: w.String(), start: start, end: i, raw: raw, quote: quotes}
+	word := shellWord{text: w.String(), start: start, end: i, raw: raw, quote: quotes, esc: esc}
 	if eq := strings.IndexByte(word.text, '='); eq > 0 && !quoted && isName(word.text[:eq]) {
 		word.assignment = true
 	}
@@ -579,7 +590,9 @@ func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
 // the program of planned (a command line of the plan) instead of its own,
 // with everything around the program word as it was: assignments,
 // wrappers, arguments, redirections. command comes back unchanged when it
-// already runs that program, however it is quoted.
+// already runs that program (see sameProgram), however it is written: in
+// quotes, as ~/… or $HOME/…, or by a bare name found on PATH, so a
+// re-install keeps a portable entry the user wrote.
 //
 // Inside a command string for a shell (`sh -c '... /x/vaultctx-userprompt'`)
 // the new path is written for the quoting it lands in: as is when it needs
@@ -590,7 +603,7 @@ func step(src []byte, root *node, plan *Plan, st style) ([]byte, bool, error) {
 func withProgram(command, planned string) string {
 	w, _, ok := ourWord(command)
 	pw, _, pok := ourWord(planned)
-	if !ok || !pok || w.text == pw.text {
+	if !ok || !pok || sameProgram(w, pw.text) {
 		return command
 	}
 	rep := planned[pw.start:pw.end]
@@ -613,6 +626,36 @@ func withProgram(command, planned string) string {
 		}
 	}
 	return command[:w.start] + rep + command[w.end:]
+}
+
+// sameProgram reports whether w, the program word of an entry of ours,
+// runs the file at path: it names path as written, or once a leading ~
+// and $HOME are expanded from this process's HOME (shellWord.expand), a
+// bare name being looked up on this process's PATH (exec.LookPath); the
+// result and path are compared cleaned, else as files (os.SameFile: a
+// symlink to path counts). Claude Code runs hooks with the environment it
+// was started in, normally the one `vaultctx hooks install` runs in.
+func sameProgram(w shellWord, path string) bool {
+	if w.text == path {
+		return true
+	}
+	p, ok := w.expand(os.Getenv("HOME"))
+	if !ok {
+		return false
+	}
+	if !strings.ContainsRune(p, '/') {
+		found, err := exec.LookPath(p)
+		if err != nil {
+			return false
+		}
+		p = found
+	}
+	if filepath.Clean(p) == filepath.Clean(path) {
+		return true
+	}
+	a, errA := os.Stat(p)
+	b, errB := os.Stat(path)
+	return errA == nil && errB == nil && os.SameFile(a, b)
 }
 
 // matcherOf returns a group's matcher, "" when absent or not a string.

@@ -67,56 +67,153 @@ func OurProgram(command string) string {
 // CdDir is a folder a hook command line changes to before it runs our
 // binary (see CdDirs).
 type CdDir struct {
-	Path string // an absolute path, as sh reads it (quotes removed)
+	Path string // an absolute path, as sh reads it (quotes removed, ~ and $HOME expanded)
 	// And is set for a cd followed by &&: when it fails, our binary does
 	// not run and sh exits non-zero (dash: 2). After `cd DIR;` it runs
 	// anyway, in the folder the hook was started in.
 	And bool
+	// Env is set for the folder of env's -C (--chdir) option: when env
+	// cannot change to it, it runs nothing and exits 125. And is set too.
+	Env bool
 }
 
-// CdDirs returns the folders the leading cds of a command line change to
-// before it runs one of Binaries (see Ours), outer ones first, when they
-// name a folder as written: an absolute path without expansions ($VAR,
-// `...`, a leading ~, a glob), quotes removed. What the others name is
-// known only when Claude Code runs the hook ($CLAUDE_PROJECT_DIR, a path
-// relative to the project), a bare `cd` goes home and `cd -` back. It
-// returns none for a command that runs none of Binaries.
-func CdDirs(command string) []CdDir {
+// CdDirs returns the folders that command changes to before it runs one
+// of Binaries (see Ours), outer ones first: those of its leading cds and
+// of env's -C DIR (--chdir=DIR) in front of our binary, when they name a
+// folder that can be known before the hook runs: an absolute path once a
+// leading ~ (alone or before /) and $HOME or ${HOME} are expanded from
+// getenv("HOME") as sh expands them (see ExpandPath), quotes removed. What
+// the others name is known only when Claude Code runs the hook
+// ($CLAUDE_PROJECT_DIR, a path relative to the project, ~user, a glob), a
+// bare `cd` goes home and `cd -` back. It returns none for a command that
+// runs none of Binaries.
+func CdDirs(command string, getenv func(string) string) []CdDir {
 	_, cds, ok := ourWord(command)
 	if !ok {
 		return nil
 	}
+	home := getenv("HOME")
 	var out []CdDir
 	for _, cd := range cds {
 		args := cd.args
 		for len(args) > 0 && len(args[0].text) > 1 && args[0].text[0] == '-' && strings.Trim(args[0].text[1:], "LPe@") == "" {
 			args = args[1:] // -L, -P, -e, -@ (bash), and clusters of them
 		}
-		if len(args) > 0 && args[0].text == "--" {
+		if len(args) > 0 && args[0].text == "--" && !cd.env {
 			args = args[1:]
 		}
-		if len(args) == 0 || !strings.HasPrefix(args[0].text, "/") || !args[0].literal() {
+		if len(args) == 0 {
 			continue
 		}
-		out = append(out, CdDir{Path: args[0].text, And: cd.and})
+		p, ok := args[0].expand(home)
+		if !ok || !strings.HasPrefix(p, "/") {
+			continue
+		}
+		out = append(out, CdDir{Path: p, And: cd.and, Env: cd.env})
 	}
 	return out
 }
 
-// literal reports whether sh reads w as its text, with no expansion: no $
-// or ` outside single quotes, and no glob character or leading ~ outside
-// quotes.
-func (w shellWord) literal() bool {
-	for i := 0; i < len(w.text); i++ {
-		c, q := w.text[i], w.quote[i]
+// ExpandPath returns the path the program word of command (one of ours,
+// see OurProgram) names once sh has expanded a leading ~ (alone or before
+// /) and $HOME or ${HOME} (see shellWord.expand), getenv("HOME") giving
+// HOME: "/home/u/.local/bin/vaultctx-userprompt" for
+// `"$HOME/.local/bin/vaultctx-userprompt"` or
+// `~/.local/bin/vaultctx-userprompt`. A bare name comes back as it is, to
+// be looked up on PATH (exec.LookPath). ok is false when the word holds
+// an expansion known only when the hook runs ($CLAUDE_PROJECT_DIR, any
+// other variable, `...`, $(...), ~user, a glob), or needs HOME while it is
+// empty.
+func ExpandPath(command string, getenv func(string) string) (path string, ok bool) {
+	if w, _, ok := ourWord(command); ok {
+		return w.expand(getenv("HOME"))
+	}
+	w, _ := firstCommand(command)
+	if i := programIndex(w); i >= 0 {
+		return w[i].expand(getenv("HOME"))
+	}
+	return "", false
+}
+
+// expand returns the text sh makes of w when the only expansions it holds
+// are a leading unquoted ~ (alone or before an unquoted /) and $HOME or
+// ${HOME} outside single quotes, both replaced by home. ok is false for
+// any other expansion: another variable, ${...}, $(...), `...`, ~user, an
+// unquoted glob character (*, ?, [); for one of ours while home is empty;
+// and for an unquoted $HOME when home holds a blank or glob character,
+// which sh would split or match.
+func (w shellWord) expand(home string) (string, bool) {
+	plain := func(i int) bool { return w.quote[i] == '\'' || w.esc[i] }
+	var b strings.Builder
+	i := 0
+	if len(w.text) > 0 && w.text[0] == '~' && !plain(0) && w.quote[0] == 0 {
+		if len(w.text) > 1 && (w.text[1] != '/' || w.quote[1] != 0 || w.esc[1]) {
+			return "", false // ~user, or a quote in the tilde prefix
+		}
+		if home == "" {
+			return "", false
+		}
+		b.WriteString(home)
+		i = 1
+	}
+	for ; i < len(w.text); i++ {
+		c := w.text[i]
 		switch {
-		case (c == '$' || c == '`') && q != '\'':
-			return false
-		case q == 0 && (strings.IndexByte("*?[", c) >= 0 || i == 0 && c == '~'):
-			return false
+		case plain(i):
+			b.WriteByte(c)
+		case c == '$':
+			n := w.homeRef(i)
+			if n == 0 || home == "" || w.quote[i] == 0 && strings.ContainsAny(home, " \t\n*?[") {
+				return "", false
+			}
+			b.WriteString(home)
+			i += n - 1
+		case c == '`' || w.quote[i] == 0 && strings.IndexByte("*?[", c) >= 0:
+			return "", false
+		default:
+			b.WriteByte(c)
 		}
 	}
-	return true
+	return b.String(), true
+}
+
+// homeRef returns the length of the $HOME (5) or ${HOME} (7) that starts
+// at byte i of w, written in one piece (one quoting, no escape, bytes
+// adjacent in the command line), else 0. $HOME followed in that piece by a
+// name character is another variable ($HOMEDIR).
+func (w shellWord) homeRef(i int) int {
+	piece := func(n int) bool {
+		if i+n > len(w.text) {
+			return false
+		}
+		for j := i + 1; j < i+n; j++ {
+			if w.quote[j] != w.quote[i] || w.esc[j] || w.raw != nil && w.raw[j] != w.raw[i]+j-i {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case strings.HasPrefix(w.text[i:], "${HOME}") && piece(7):
+		return 7
+	case strings.HasPrefix(w.text[i:], "$HOME") && piece(5):
+		if piece(6) && isName("H"+w.text[i+5:i+6]) {
+			return 0
+		}
+		return 5
+	}
+	return 0
+}
+
+// from returns the part of w from byte k of its text on.
+func (w shellWord) from(k int) shellWord {
+	out := w
+	out.text, out.quote, out.esc = w.text[k:], w.quote[k:], w.esc[k:]
+	if w.raw != nil {
+		out.raw = w.raw[k:]
+	}
+	out.assignment = false
+	return out
 }
 
 // baseName returns the last path element of word, without a ".exe"
@@ -161,7 +258,10 @@ func findOurs(s string, nest bool) (shellWord, []cdCommand, bool) {
 		if !ok {
 			break
 		}
-		at, str, ok := wr.command(words, i+1)
+		at, str, dirs, ok := wr.command(words, i+1)
+		for _, d := range dirs {
+			cds = append(cds, cdCommand{args: []shellWord{d}, and: true, env: true})
+		}
 		switch {
 		case !ok:
 		case !str:
@@ -191,6 +291,9 @@ type wrapper struct {
 	// shell is set for a shell: with -c, alone or in a cluster such as
 	// -lc, its first operand is a command string; without, a script.
 	shell bool
+	// chdir is the one-letter option, also spelt --chdir, whose argument
+	// is the folder the command runs in (env -C DIR); 0 for none.
+	chdir byte
 }
 
 // shell is the wrapper entry of sh and its kin.
@@ -200,7 +303,7 @@ var shell = wrapper{args: "oO", long: []string{"rcfile", "init-file"}, shell: tr
 // the command its later words give with the same stdin and stdout, as a
 // hook needs. Other programs' arguments are never ours.
 var wrappers = map[string]wrapper{
-	"env":     {args: "uCS", long: []string{"unset", "chdir", "split-string"}, assign: true},
+	"env":     {args: "uCS", long: []string{"unset", "chdir", "split-string"}, assign: true, chdir: 'C'},
 	"exec":    {args: "a"},
 	"command": {noRun: "vV"},
 	"nice":    {args: "n", long: []string{"adjustment"}},
@@ -216,9 +319,9 @@ var wrappers = map[string]wrapper{
 
 // command reads the arguments of a wrapper that start at words[i] and
 // returns the index of the word it runs: a program (str false) or a
-// command string for sh (str true); ok is false when it runs none that the
-// line shows.
-func (wr wrapper) command(words []shellWord, i int) (at int, str, ok bool) {
+// command string for sh (str true), and the arguments of its chdir option,
+// in order; ok is false when it runs none that the line shows.
+func (wr wrapper) command(words []shellWord, i int) (at int, str bool, dirs []shellWord, ok bool) {
 	c := false
 	for i < len(words) {
 		t := words[i].text
@@ -231,7 +334,14 @@ func (wr wrapper) command(words []shellWord, i int) (at int, str, ok bool) {
 		}
 		i++
 		if strings.HasPrefix(t, "--") {
-			if name, _, val := strings.Cut(t[2:], "="); !val && slices.Contains(wr.long, name) {
+			name, _, val := strings.Cut(t[2:], "=")
+			switch {
+			case wr.chdir != 0 && name == "chdir" && val:
+				dirs = append(dirs, words[i-1].from(len("--chdir=")))
+			case wr.chdir != 0 && name == "chdir" && i < len(words):
+				dirs = append(dirs, words[i])
+			}
+			if !val && slices.Contains(wr.long, name) {
 				i++
 			}
 			continue
@@ -239,10 +349,16 @@ func (wr wrapper) command(words []shellWord, i int) (at int, str, ok bool) {
 		for j := 1; j < len(t); j++ {
 			switch {
 			case strings.IndexByte(wr.noRun, t[j]) >= 0:
-				return 0, false, false
+				return 0, false, nil, false
 			case wr.shell && t[0] == '-' && t[j] == 'c':
 				c = true
 			case strings.IndexByte(wr.args, t[j]) >= 0:
+				switch {
+				case j < len(t)-1 && t[j] == wr.chdir:
+					dirs = append(dirs, words[i-1].from(j+1))
+				case t[j] == wr.chdir && i < len(words):
+					dirs = append(dirs, words[i])
+				}
 				if j == len(t)-1 {
 					i++ // the argument is the next word
 				}
@@ -258,11 +374,11 @@ func (wr wrapper) command(words []shellWord, i int) (at int, str, ok bool) {
 	i += wr.operands
 	switch {
 	case i >= len(words):
-		return 0, false, false
+		return 0, false, nil, false
 	case wr.shell:
-		return i, true, c
+		return i, true, dirs, c
 	case slices.Contains(wr.strFlag, words[i].text):
-		return i + 1, true, i+1 < len(words)
+		return i + 1, true, dirs, i+1 < len(words)
 	}
-	return i, false, true
+	return i, false, dirs, true
 }

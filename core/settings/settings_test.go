@@ -1141,26 +1141,83 @@ func TestLookalikesStayTheUsers(t *testing.T) {
 }
 
 // TestCdDirs: the folders a command of ours changes to before it runs our
-// binary, for the cds that name one literally; none for a command that is
-// not ours.
+// binary, for the cds (and env -C) that name one before the hook runs,
+// with ~ and $HOME expanded as sh does; none for a command that is not
+// ours.
 func TestCdDirs(t *testing.T) {
+	and := func(p string) CdDir { return CdDir{Path: p, And: true} }
+	env := func(p string) CdDir { return CdDir{Path: p, And: true, Env: true} }
 	tests := []struct {
 		command string
 		want    []CdDir
 	}{
 		{"/b/vaultctx-userprompt", nil},
-		{"cd /nonexistent-dir && /b/vaultctx-userprompt", []CdDir{{"/nonexistent-dir", true}}},
-		{"cd '/a b' ; cd -P /c&&VAULTCTX_LOG=/l nice /b/vaultctx-userprompt", []CdDir{{"/a b", false}, {"/c", true}}},
-		{`cd "$CLAUDE_PROJECT_DIR" && cd /x && /b/vaultctx-userprompt`, []CdDir{{"/x", true}}},
-		{`cd '/lit$eral' && /b/vaultctx-userprompt`, []CdDir{{"/lit$eral", true}}},
-		{"cd ~/notes && cd /a* && cd rel && cd && cd - && /b/vaultctx-userprompt", nil},
-		{"cd /p; sh -c 'cd /q && /b/vaultctx-pretooluse'", []CdDir{{"/p", false}, {"/q", true}}},
+		{"cd /nonexistent-dir && /b/vaultctx-userprompt", []CdDir{and("/nonexistent-dir")}},
+		{"cd '/a b' ; cd -P /c&&VAULTCTX_LOG=/l nice /b/vaultctx-userprompt", []CdDir{{Path: "/a b"}, and("/c")}},
+		{`cd "$CLAUDE_PROJECT_DIR" && cd /x && /b/vaultctx-userprompt`, []CdDir{and("/x")}},
+		{`cd '/lit$eral' && /b/vaultctx-userprompt`, []CdDir{and("/lit$eral")}},
+		{"cd ~user/n && cd /a* && cd rel && cd && cd - && cd $HOMEDIR && cd \\$HOME && /b/vaultctx-userprompt", nil},
+		{"cd /p; sh -c 'cd /q && /b/vaultctx-pretooluse'", []CdDir{{Path: "/p"}, and("/q")}},
 		{"cd /p && my-tool /b/vaultctx-userprompt", nil}, // not ours
 		{"cd /p || /b/vaultctx-userprompt", nil},         // not ours either
+		// ~ and $HOME, as sh expands them from HOME.
+		{"cd ~/missing && /b/vaultctx-userprompt", []CdDir{and("/home/u/missing")}},
+		{"cd ~ && /b/vaultctx-userprompt", []CdDir{and("/home/u")}},
+		{`cd $HOME/missing && cd "${HOME}/m 2" && cd "$HOME"/m3 && /b/vaultctx-userprompt`,
+			[]CdDir{and("/home/u/missing"), and("/home/u/m 2"), and("/home/u/m3")}},
+		{`cd '$HOME/x' && cd "~/y" && /b/vaultctx-userprompt`, nil}, // quoted: relative paths, known only at run time
+		{`sh -c 'cd $HOME/in && /b/vaultctx-userprompt'`, []CdDir{and("/home/u/in")}},
+		// env's -C (--chdir) picks the folder too.
+		{"env -C /missing /b/vaultctx-userprompt", []CdDir{env("/missing")}},
+		{"env -C/m1 --chdir=/m2 --chdir $HOME/m3 -iC ~/m4 X=1 /b/vaultctx-userprompt",
+			[]CdDir{env("/m1"), env("/m2"), env("/home/u/m3"), env("/home/u/m4")}},
+	}
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return "/home/u"
+		}
+		return ""
 	}
 	for _, tt := range tests {
-		if got := CdDirs(tt.command); !reflect.DeepEqual(got, tt.want) {
+		if got := CdDirs(tt.command, getenv); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("CdDirs(%q) = %+v, want %+v", tt.command, got, tt.want)
+		}
+	}
+}
+
+// TestExpandPath: the program of an entry of ours with ~ and $HOME
+// expanded as sh does; a bare name as is; not ok for an expansion known
+// only when the hook runs.
+func TestExpandPath(t *testing.T) {
+	for _, tt := range []struct {
+		home, command, want string
+		ok                  bool
+	}{
+		{"/home/u", "$HOME/.local/bin/vaultctx-userprompt", "/home/u/.local/bin/vaultctx-userprompt", true},
+		{"/home/u", `"$HOME/.local/bin/vaultctx-userprompt"`, "/home/u/.local/bin/vaultctx-userprompt", true},
+		{"/home/u", `"${HOME}"/bin/vaultctx-userprompt`, "/home/u/bin/vaultctx-userprompt", true},
+		{"/home/u", "~/.local/bin/vaultctx-userprompt", "/home/u/.local/bin/vaultctx-userprompt", true},
+		{"/home/u", "VAULTCTX_LOG=/l nice ~/b/vaultctx-userprompt", "/home/u/b/vaultctx-userprompt", true},
+		{"/home/u", `sh -c '$HOME/b/vaultctx-userprompt'`, "/home/u/b/vaultctx-userprompt", true},
+		{"/home/u", "vaultctx-userprompt", "vaultctx-userprompt", true},
+		{"/home/u", `'$HOME/b/vaultctx-userprompt'`, "$HOME/b/vaultctx-userprompt", true},
+		{"/home/a b", `"$HOME/b/vaultctx-userprompt"`, "/home/a b/b/vaultctx-userprompt", true},
+		{"/home/a b", `$HOME/b/vaultctx-userprompt`, "", false}, // sh splits it
+		{"", "~/b/vaultctx-userprompt", "", false},
+		{"/home/u", `"$CLAUDE_PROJECT_DIR"/b/vaultctx-userprompt`, "", false},
+		{"/home/u", "$HOMEDIR/b/vaultctx-userprompt", "", false},
+		{"/home/u", "~u/b/vaultctx-userprompt", "", false},
+		{"/home/u", "/b*/vaultctx-userprompt", "", false},
+		{"/home/u", "$(pwd)/vaultctx-userprompt", "", false},
+	} {
+		got, ok := ExpandPath(tt.command, func(k string) string {
+			if k == "HOME" {
+				return tt.home
+			}
+			return ""
+		})
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("HOME=%q ExpandPath(%q) = %q, %v; want %q, %v", tt.home, tt.command, got, ok, tt.want, tt.ok)
 		}
 	}
 }
@@ -1188,6 +1245,58 @@ func TestOursExeNames(t *testing.T) {
 		exeNames = old
 		if ok != tc.ours || bin != tc.named {
 			t.Errorf("exeNames=%v Ours(%q) = %q, %v; want %q, %v", tc.exe, tc.cmd, bin, ok, tc.named, tc.ours)
+		}
+	}
+}
+
+// TestReinstallKeepsPortablePath: an entry that runs our binary from the
+// bin directory being installed, written as sh reaches it from HOME or
+// PATH ($HOME/…, "$HOME/…", ${HOME}, ~/…, a bare name on PATH, a symlink
+// to it), is left as the user wrote it; one that runs another copy is
+// updated.
+func TestReinstallKeepsPortablePath(t *testing.T) {
+	home := t.TempDir()
+	bin := filepath.Join(home, ".local", "bin")
+	other := filepath.Join(home, "other")
+	for _, d := range []string{bin, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, UserPromptBinary), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(bin, filepath.Join(home, "link")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+"/usr/bin:/bin")
+	plan := promptOnly(t, bin)
+	for _, tc := range []struct {
+		command string
+		kept    bool
+	}{
+		{"$HOME/.local/bin/vaultctx-userprompt", true},
+		{`"$HOME/.local/bin/vaultctx-userprompt"`, true},
+		{`${HOME}/.local/bin//vaultctx-userprompt`, true},
+		{"~/.local/bin/vaultctx-userprompt", true},
+		{"VAULTCTX_LOG=/tmp/l vaultctx-userprompt", true},
+		{"~/link/vaultctx-userprompt", true}, // a symlink to the bin directory
+		{"$HOME/other/vaultctx-userprompt", false},
+		{"~/missing/vaultctx-userprompt", false},
+		{`"$CLAUDE_PROJECT_DIR"/bin/vaultctx-userprompt`, false},
+	} {
+		src := []byte(`{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": ` + string(mustJSON(t, tc.command)) + `}]}]}}`)
+		out, err := Merge(src, plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ours(t, out)["UserPromptSubmit"]
+		switch {
+		case tc.kept && (len(got) != 1 || got[0] != tc.command):
+			t.Errorf("re-install of %q: %q, want it kept", tc.command, got)
+		case !tc.kept && (len(got) != 1 || OurProgram(got[0]) != filepath.Join(bin, UserPromptBinary)):
+			t.Errorf("re-install of %q: %q, want it pointed at %s", tc.command, got, bin)
 		}
 	}
 }
