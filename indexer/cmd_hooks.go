@@ -250,7 +250,7 @@ func (c *hooksStatusCmd) Run(g *globals) error {
 		return fmt.Errorf("hooks status: %w", err)
 	}
 	cfg, cfgErr := loadConfig(g)
-	wired, err := doctor.HookWiring(install.SettingsTemplate, rep.Entries, cfg.Hooks)
+	wired, err := doctor.HookWiring(install.SettingsTemplate, rep.Entries, cfg.Hooks, os.Getenv)
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func TestHooksInstallStatusUninstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wired, err := doctor.HookWiring(install.SettingsTemplate, entries, config.Hooks{})
+	wired, err := doctor.HookWiring(install.SettingsTemplate, entries, config.Hooks{}, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -310,7 +310,7 @@ func (d *doctor) checkPath(ctx context.Context) Finding {
 		switch p := wired[b]; {
 		case b == "vaultctx" && d.opt.BinDir != "" && allIn(d.opt.BinDir, []string{b}):
 		case p == "" && byPath && d.opt.BinDir != "" && allIn(d.opt.BinDir, []string{b}):
-		case p != "" && filepath.IsAbs(p) && checkExecutable(settings.ShellQuote(p)) == "":
+		case p != "" && filepath.IsAbs(p) && okExecutable(settings.ShellQuote(p), d.opt.Getenv):
 			where = filepath.Dir(p)
 		default:
 			reachable = false
@@ -645,7 +645,7 @@ func (d *doctor) checkHooks(ctx context.Context) Finding {
 		if err != nil {
 			return nil, nil, false, err.Error()
 		}
-		w, err := HookWiring(d.opt.SettingsTemplate, rep.Entries, d.hooksConfig())
+		w, err := HookWiring(d.opt.SettingsTemplate, rep.Entries, d.hooksConfig(), d.opt.Getenv)
 		if err != nil {
 			return nil, nil, false, err.Error()
 		}
@@ -680,6 +680,9 @@ func (d *doctor) checkHooks(ctx context.Context) Finding {
 		switch x.State {
 		case Wired:
 			parts = append(parts, x.Event+" wired")
+			if x.Unchecked != "" {
+				parts[len(parts)-1] += " (" + x.Unchecked + ")"
+			}
 		case Off:
 			parts = append(parts, fmt.Sprintf("%s off (hooks.%s = false)", x.Event, x.Name))
 		case NotWired:

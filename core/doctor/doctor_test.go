@@ -545,7 +545,7 @@ func TestHookWiringThroughWrappers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := HookWiring(install.SettingsTemplate, entries, config.Hooks{})
+	w, err := HookWiring(install.SettingsTemplate, entries, config.Hooks{}, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,7 +555,7 @@ func TestHookWiringThroughWrappers(t *testing.T) {
 		}
 	}
 	os.Remove(filepath.Join(dir, settings.PreToolUseBinary))
-	w, _ = HookWiring(install.SettingsTemplate, entries, config.Hooks{})
+	w, _ = HookWiring(install.SettingsTemplate, entries, config.Hooks{}, os.Getenv)
 	for _, x := range w {
 		if x.Event == "PreToolUse" && (x.State != Broken || !strings.Contains(x.Problem, "does not exist")) {
 			t.Errorf("a wrapped binary gone: %+v", x)
@@ -596,7 +596,7 @@ func TestHookWiringCdToMissingFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := HookWiring(install.SettingsTemplate, entries, config.Hooks{})
+	w, err := HookWiring(install.SettingsTemplate, entries, config.Hooks{}, os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -635,5 +635,105 @@ func TestHookWiringCdToMissingFolder(t *testing.T) {
 	os.Remove(filepath.Join(dir, settings.PostToolUseBinary))
 	if f := (&doctor{opt: testOptions()}).checkHooks(context.Background()); f.Status != Fail || f.Hint != HintInstallHooks {
 		t.Errorf("checkHooks with a binary gone too = %+v, want HintInstallHooks", f)
+	}
+}
+
+// TestHookWiringPortablePaths: an entry naming our binary as sh finds it
+// from HOME or PATH ($HOME/…, "$HOME/…", ~/…, a bare name on PATH) is
+// wired, not "does not exist", and the hooks check passes; a path with an
+// expansion known only when the hook runs is not called missing; and a
+// cd or env -C to a missing folder under ~ or $HOME is found broken,
+// whose hook sh never runs.
+func TestHookWiringPortablePaths(t *testing.T) {
+	path := hooktest.FreshClaude(t)
+	home := os.Getenv("HOME")
+	bin := filepath.Join(home, ".local", "bin")
+	os.MkdirAll(bin, 0o755)
+	for _, b := range settings.Binaries {
+		hookScript(t, bin, b, `cat >/dev/null`)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	wiring := func(t *testing.T, cmds ...any) (string, []Wiring) {
+		t.Helper()
+		src := fmt.Sprintf(`{"hooks":{
+"UserPromptSubmit":[{"hooks":[{"type":"command","command":%q}]}],
+"SessionStart":[{"hooks":[{"type":"command","command":%q}]}],
+"SubagentStart":[{"hooks":[{"type":"command","command":%q}]}],
+"PreToolUse":[{"hooks":[{"type":"command","command":%q}]}],
+"PostToolUse":[{"hooks":[{"type":"command","command":%q}]}]}}`, cmds...)
+		entries, err := settings.Inspect([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := HookWiring(install.SettingsTemplate, entries, config.Hooks{}, os.Getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return src, w
+	}
+
+	src, w := wiring(t,
+		"$HOME/.local/bin/vaultctx-userprompt",
+		`"$HOME/.local/bin/vaultctx-userprompt"`,
+		"~/.local/bin/vaultctx-userprompt",
+		"vaultctx-pretooluse",
+		`"$CLAUDE_PROJECT_DIR"/bin/vaultctx-posttooluse`)
+	for _, x := range w {
+		if x.State != Wired || x.Problem != "" || (x.Event == "PostToolUse") != (x.Unchecked != "") {
+			t.Errorf("%s: %+v, want wired (unchecked only for PostToolUse)", x.Event, x)
+		}
+		// The premise: sh runs each of them (but the last, whose folder
+		// Claude Code sets).
+		if x.Event != "PostToolUse" {
+			cmd := exec.Command("sh", "-c", x.Commands[0])
+			cmd.Stdin = strings.NewReader("{}")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("sh -c %s: %v %s", x.Commands[0], err, out)
+			}
+		}
+	}
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if f := (&doctor{opt: testOptions()}).checkHooks(context.Background()); f.Status != OK || !strings.Contains(f.Message, "not checked") {
+		t.Errorf("checkHooks = %+v, want passed, saying what it could not check", f)
+	}
+
+	missing := filepath.Join(home, "missing")
+	_, w = wiring(t,
+		"cd ~/missing && $HOME/.local/bin/vaultctx-userprompt",
+		"cd $HOME/missing && vaultctx-userprompt",
+		"env -C ${HOME}/missing vaultctx-userprompt",
+		"~/gone/vaultctx-pretooluse",
+		"vaultctx-posttooluse-gone; vaultctx-posttooluse")
+	want := map[string]string{
+		"UserPromptSubmit": "cd " + missing + " fails (no such folder), so the hook never runs",
+		"SessionStart":     "cd " + missing + " fails (no such folder), so the hook never runs",
+		"SubagentStart":    "env -C " + missing + " fails (no such folder), so the hook never runs: env exits 125",
+		"PreToolUse":       filepath.Join(home, "gone", settings.PreToolUseBinary) + " does not exist",
+	}
+	for _, x := range w {
+		if x.Event == "PostToolUse" {
+			continue // not ours: the first command is another program
+		}
+		if x.State != Broken || !strings.Contains(x.Problem, want[x.Event]) {
+			t.Errorf("%s: %+v, want broken: %s", x.Event, x, want[x.Event])
+		}
+		if strings.HasPrefix(x.Commands[0], "cd") || strings.HasPrefix(x.Commands[0], "env") {
+			if x.Dir != missing {
+				t.Errorf("%s: Dir %q, want %q", x.Event, x.Dir, missing)
+			}
+			if err := exec.Command("sh", "-c", x.Commands[0]).Run(); err == nil {
+				t.Errorf("sh -c %s ran past the missing folder", x.Commands[0])
+			}
+		}
+	}
+	t.Setenv("PATH", "/usr/bin:/bin")
+	_, w = wiring(t, "vaultctx-userprompt", "vaultctx-userprompt", "vaultctx-userprompt", "vaultctx-pretooluse", "vaultctx-posttooluse")
+	for _, x := range w {
+		if x.State != Broken || !strings.Contains(x.Problem, "is not on PATH") {
+			t.Errorf("off PATH: %s: %+v, want broken: not on PATH", x.Event, x)
+		}
 	}
 }
