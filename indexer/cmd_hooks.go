@@ -45,6 +45,19 @@ func (t hooksTarget) path() (string, error) {
 	}
 }
 
+// flags returns the flags that select the same settings file, to carry
+// into advice the user types: " --settings FILE" (FILE quoted for sh),
+// " --project", or "" for the default file.
+func (t hooksTarget) flags() string {
+	switch {
+	case t.Settings != "":
+		return " --settings " + settings.ShellQuote(t.Settings)
+	case t.Project:
+		return " --project"
+	}
+	return ""
+}
+
 // hooksInstallCmd is `vaultctx hooks install`.
 type hooksInstallCmd struct {
 	hooksTarget `embed:""`
@@ -240,6 +253,11 @@ type hooksStatusCmd struct {
 // the event, and the commands whose output passes through. Like doctor, it
 // returns an error (exit 1) when any line it printed is marked ✗; a caveat
 // (!) passes.
+//
+// With --project it reads the project's file, and for an event that file
+// does not wire, the user settings and the project's
+// .claude/settings.local.json too: Claude Code runs the hooks of all
+// three, so a hook wired there is wired for the project.
 func (c *hooksStatusCmd) Run(g *globals) error {
 	path, err := c.path()
 	if err != nil {
@@ -254,7 +272,37 @@ func (c *hooksStatusCmd) Run(g *globals) error {
 	if err != nil {
 		return err
 	}
-	failed := writeWiring(os.Stdout, path, wired, rep.Entries)
+	rows := make([]wiringRow, len(wired))
+	for i, x := range wired {
+		rows[i] = wiringRow{Wiring: x}
+	}
+	if c.Project {
+		var others []string
+		if p, err := settings.UserPath(os.Getenv); err == nil {
+			others = append(others, p)
+		}
+		others = append(others, filepath.Join(filepath.Dir(path), "settings.local.json"))
+		for _, p := range others {
+			orep, err := settings.Status(g.Ctx, p)
+			if err != nil || orep.Disabled {
+				continue
+			}
+			ow, err := doctor.HookWiring(install.SettingsTemplate, orep.Entries, cfg.Hooks, os.Getenv)
+			if err != nil {
+				return err
+			}
+			for i, x := range ow {
+				switch {
+				case len(x.Commands) == 0:
+				case len(rows[i].Commands) == 0 && rows[i].in == "":
+					rows[i] = wiringRow{Wiring: x, in: p}
+				case !slices.Equal(rows[i].Commands, x.Commands):
+					rows[i].also = append(rows[i].also, p)
+				}
+			}
+		}
+	}
+	failed := writeWiring(os.Stdout, path, "vaultctx hooks install"+c.flags(), rows, rep.Entries)
 	if rep.Disabled {
 		fmt.Fprintf(os.Stdout, "  ✗ \"disableAllHooks\": true in this file: Claude Code runs no hooks; set it to false\n")
 		failed++
@@ -271,14 +319,23 @@ func (c *hooksStatusCmd) Run(g *globals) error {
 	return nil
 }
 
-// writeWiring prints the status listing: one line per event, marked ✓
-// (on and wired), – (off and not wired), ! (on but not wired while other
-// hooks are, or off but still wired) or ✗ (broken, such as a cd to a
-// missing folder before our binary, or nothing wired), and returns how
-// many it marked ✗.
-func writeWiring(w io.Writer, path string, wired []doctor.Wiring, entries []settings.Entry) (failed int) {
+// wiringRow is one line of the status listing: how an event is wired.
+type wiringRow struct {
+	doctor.Wiring
+	in   string   // the other settings file that wires it (--project: the user or local settings), "" for the file shown
+	also []string // other settings files that wire it too, with other commands: Claude Code runs each
+}
+
+// writeWiring prints the status listing of the settings file at path: one
+// line per event, marked ✓ (on and wired), – (off and not wired), ! (on
+// but not wired while other hooks are, off but still wired, wired by a
+// path that only the hook's shell can resolve, or wired in a second file
+// too) or ✗ (broken, such as a cd to a missing folder before our binary,
+// or nothing wired), and returns how many it marked ✗. install is the
+// command that wires the hooks into that file, for advice.
+func writeWiring(w io.Writer, path, install string, wired []wiringRow, entries []settings.Entry) (failed int) {
 	fmt.Fprintln(w, path)
-	anyWired := slices.ContainsFunc(wired, func(x doctor.Wiring) bool { return len(x.Commands) > 0 })
+	anyWired := slices.ContainsFunc(wired, func(x wiringRow) bool { return len(x.Commands) > 0 })
 	for _, x := range wired {
 		others := 0
 		for _, e := range entries {
@@ -287,19 +344,28 @@ func writeWiring(w io.Writer, path string, wired []doctor.Wiring, entries []sett
 			}
 		}
 		cmds := strings.Join(x.Commands, ", ")
+		if x.in != "" {
+			cmds = "in " + x.in + ": " + cmds
+		}
 		var mark, what string
 		switch x.State {
 		case doctor.Wired:
 			mark, what = "✓", "on, wired: "+cmds
+			if x.Unchecked != "" {
+				mark, what = "!", what+" ("+x.Unchecked+")"
+			}
 		case doctor.Off:
 			mark, what = "–", fmt.Sprintf("off (hooks.%s = false), not wired", x.Name)
 		case doctor.NotWired:
-			mark, what = "!", "on, but not wired: `vaultctx hooks install` wires it"
+			mark, what = "!", "on, but not wired: `"+install+"` wires it"
 			if !anyWired {
 				mark = "✗"
 			}
 		case doctor.WiredOff:
-			mark, what = "!", fmt.Sprintf("off (hooks.%s = false), but wired: %s answers nothing; `vaultctx hooks install` takes it out", x.Name, cmds)
+			mark, what = "!", fmt.Sprintf("off (hooks.%s = false), but wired: %s answers nothing; `%s` takes it out", x.Name, cmds, install)
+			if x.in != "" {
+				what = fmt.Sprintf("off (hooks.%s = false), but wired %s: it answers nothing; `vaultctx hooks install --settings %s` takes it out", x.Name, cmds, settings.ShellQuote(x.in))
+			}
 		default:
 			mark, what = "✗", x.Problem
 			if cmds != "" {
@@ -309,6 +375,12 @@ func writeWiring(w io.Writer, path string, wired []doctor.Wiring, entries []sett
 				// A re-install keeps the cd: only the user can fix it.
 				what += fmt.Sprintf("; fix: create %s, or take the cd out of the entry", x.Dir)
 			}
+		}
+		for _, a := range x.also {
+			if mark == "✓" {
+				mark = "!"
+			}
+			what += "; wired in " + a + " as well: Claude Code runs both"
 		}
 		if mark == "✗" {
 			failed++

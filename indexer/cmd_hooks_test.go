@@ -606,3 +606,130 @@ func TestHooksStatusCdToMissingFolder(t *testing.T) {
 		t.Errorf("doctor once the folder exists:\n%s", out)
 	}
 }
+
+// TestHooksStatusPortablePaths: entries naming our binaries as sh finds
+// them from HOME or PATH ($HOME/…, "$HOME/…", ~/…, a bare name on PATH)
+// work, so status passes (exit 0), doctor's hooks check passes, and a
+// re-install from that bin directory leaves what the user wrote; a cd to
+// a missing folder under ~ or $HOME in front of them fails every time, so
+// status marks it ✗.
+func TestHooksStatusPortablePaths(t *testing.T) {
+	isolateCLI(t)
+	path := hooktest.FreshClaude(t)
+	home := os.Getenv("HOME")
+	bin := filepath.Join(home, ".local", "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range settings.Binaries {
+		if err := os.WriteFile(filepath.Join(bin, b), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	installed, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewrite := func(t *testing.T, form func(b string) string) string {
+		t.Helper()
+		src := string(installed)
+		for _, b := range settings.Binaries {
+			src = strings.ReplaceAll(src, jsonString(t, filepath.Join(bin, b)), jsonString(t, form(b)))
+		}
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return src
+	}
+	for _, tc := range []struct {
+		name string
+		form func(b string) string
+	}{
+		{"$HOME", func(b string) string { return "$HOME/.local/bin/" + b }},
+		{"quoted $HOME", func(b string) string { return `"$HOME/.local/bin/` + b + `"` }},
+		{"${HOME}", func(b string) string { return "${HOME}/.local/bin/" + b }},
+		{"tilde", func(b string) string { return "~/.local/bin/" + b }},
+		{"on PATH", func(b string) string { return b }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := rewrite(t, tc.form)
+			up := tc.form(settings.UserPromptBinary)
+			if err := exec.Command("sh", "-c", up+" </dev/null").Run(); err != nil {
+				t.Fatalf("premise: sh -c %s: %v", up, err)
+			}
+			code, out := runCaptured(t, "hooks", "status")
+			if code != 0 || strings.Contains(out, "✗") || !strings.Contains(out, "✓ UserPromptSubmit  on, wired: "+up+"\n") {
+				t.Errorf("status: exit %d\n%s", code, out)
+			}
+			if _, out := runCaptured(t, "doctor"); !strings.HasPrefix(doctorLines(out, "hooks wired"), "✓ hooks wired: ") {
+				t.Errorf("doctor's hooks check:\n%s", doctorLines(out, "hooks wired"))
+			}
+			if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 {
+				t.Fatalf("re-install: exit %d\n%s", code, out)
+			}
+			if got, _ := os.ReadFile(path); string(got) != src {
+				t.Errorf("re-install rewrote the entries:\n%s\nwant\n%s", got, src)
+			}
+
+			for _, cd := range []string{"cd ~/missing && ", "cd $HOME/missing && ", "env -C ~/missing "} {
+				cmd := cd + up
+				if err := exec.Command("sh", "-c", cmd+" </dev/null").Run(); err == nil {
+					t.Fatalf("premise: sh -c %s succeeded", cmd)
+				}
+				edited := strings.Replace(src, jsonString(t, up), jsonString(t, cmd), 1) // UserPromptSubmit
+				if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				code, out := runCaptured(t, "hooks", "status")
+				if want := "  ✗ UserPromptSubmit  " + cmd + ": "; code != 1 || !strings.Contains(out, want) || !strings.Contains(out, filepath.Join(home, "missing")+" fails (no such folder)") {
+					t.Errorf("status with %q: exit %d, want 1 and %q\n%s", cmd, code, want, out)
+				}
+			}
+		})
+	}
+}
+
+// TestHooksStatusAdviceKeepsTarget: the install advice of `hooks status
+// --settings FILE` and `--project` carries that flag, so typed as shown it
+// edits the file status looked at; and with --project, hooks the user
+// settings wire count as wired (Claude Code runs the hooks of both files).
+func TestHooksStatusAdviceKeepsTarget(t *testing.T) {
+	isolateCLI(t)
+	userPath := hooktest.FreshClaude(t)
+	bin := hooktest.FakeBinDir(t)
+	proj := t.TempDir()
+	t.Chdir(proj)
+	other := filepath.Join(proj, "other settings.json")
+	if code, out := runCaptured(t, "hooks", "install", "--settings", other, "--bin-dir", bin, "--only", "posttooluse"); code != 0 {
+		t.Fatalf("install --settings: exit %d\n%s", code, out)
+	}
+	code, out := runCaptured(t, "hooks", "status", "--settings", other)
+	if want := "`vaultctx hooks install --settings " + settings.ShellQuote(other) + "` wires it"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("status --settings: exit %d, want the advice %s\n%s", code, want, out)
+	}
+
+	code, out = runCaptured(t, "hooks", "status", "--project")
+	if want := "✗ UserPromptSubmit  on, but not wired: `vaultctx hooks install --project` wires it"; code != 1 || !strings.Contains(out, want) {
+		t.Errorf("status --project with nothing wired: exit %d, want %s\n%s", code, want, out)
+	}
+
+	if code, out := runCaptured(t, "hooks", "install", "--bin-dir", bin); code != 0 {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	code, out = runCaptured(t, "hooks", "status", "--project")
+	if want := "✓ UserPromptSubmit  on, wired: in " + userPath + ": "; code != 0 || strings.Contains(out, "not wired") || !strings.Contains(out, want) {
+		t.Errorf("status --project with the user settings wired: exit %d, want %s\n%s", code, want, out)
+	}
+	// Wired in both files, to other binaries: both run.
+	if code, out := runCaptured(t, "hooks", "install", "--project", "--bin-dir", hooktest.FakeBinDir(t)); code != 0 {
+		t.Fatalf("install --project: exit %d\n%s", code, out)
+	}
+	code, out = runCaptured(t, "hooks", "status", "--project")
+	if want := "wired in " + userPath + " as well: Claude Code runs both"; code != 0 || !strings.Contains(out, "! UserPromptSubmit") || !strings.Contains(out, want) {
+		t.Errorf("status --project with both files wired: exit %d, want %s\n%s", code, want, out)
+	}
+}
