@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/engine"
+	"github.com/vaultctx/vaultctx/core/index"
 	"github.com/vaultctx/vaultctx/core/recall"
 	"github.com/vaultctx/vaultctx/core/refresh"
 	"github.com/vaultctx/vaultctx/core/retrieve"
@@ -187,7 +188,10 @@ func (c *statusCmd) Run(g *globals) error {
 	case r.IndexerPID != 0:
 		fmt.Printf("refresh         an indexer is running (pid %d)\n", r.IndexerPID)
 	case r.Changed.Files > 0:
-		fmt.Printf("refresh         not running: the next session start refreshes, or run `vaultctx index`\n")
+		// The run it names must read this index: advice adds --db (and
+		// the vault flag when no run would find the vault by itself).
+		_, known := index.KnownVault(g.Ctx, cfg.Vault, db)
+		fmt.Printf("refresh         not running: %s\n", advice(refreshFix, "", !known, c.DB))
 	default:
 		fmt.Printf("refresh         not running\n")
 	}
@@ -260,6 +264,9 @@ func (c *statusCmd) Run(g *globals) error {
 	}
 	return nil
 }
+
+// refreshFix is what status says of changes no refresh is picking up.
+const refreshFix = "the next session start refreshes, or run `vaultctx index`"
 
 // ago says how long before now an RFC 3339 time was, as " (3 min ago)";
 // "" when t does not parse.
