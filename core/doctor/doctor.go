@@ -377,12 +377,19 @@ func (d *doctor) checkConfig(ctx context.Context) Finding {
 	case d.cfg.Vault == "":
 		// A set-up without a config file: the index names its vault, and
 		// the hooks refresh that one (refresh.AtSessionStart).
-		v, ok := index.KnownVault(ctx, "", d.cfg.DB)
+		v, err := index.ReadVault(ctx, d.cfg.DB)
 		if v == "" {
+			if store.IsLocked(err) {
+				// The index that names the vault could not be read:
+				// the lock is the problem, not the config.
+				f := d.lockedFinding()
+				f.Message = "no vault configured, and the index that records one could not be read: " + f.Message
+				return f
+			}
 			return failed(HintSetVault, d.configPath(), "no vault configured")
 		}
 		d.cfg.Vault, d.cfg.All.Vault = v, v
-		if !ok {
+		if _, ok := index.KnownVault(ctx, v, d.cfg.DB); !ok {
 			return failed(HintVaultDir, "", "vault %s (recorded by the index; none configured) is not a directory", v)
 		}
 		d.vaultOK = true
