@@ -182,11 +182,15 @@ func (c *statusCmd) Run(g *globals) error {
 		fmt.Printf("changed since   %s (%d new, %d modified, %d deleted): %s%s\n", files(r.Changed.Files), r.Changed.New, r.Changed.Modified, r.Changed.Deleted,
 			strings.Join(r.Changed.Examples, ", "), more(r.Changed.Files, len(r.Changed.Examples)))
 	}
+	readOnly := index.Writable(db)
 	switch {
 	case r.RefreshPID != 0:
 		fmt.Printf("refresh         running in the background (pid %d, log %s)\n", r.RefreshPID, r.RefreshLog)
 	case r.IndexerPID != 0:
 		fmt.Printf("refresh         an indexer is running (pid %d)\n", r.IndexerPID)
+	case r.Changed.Files > 0 && readOnly != nil:
+		// No run of this user can take the lock: promise no refresh.
+		fmt.Printf("refresh         not running: %v, so neither an index run nor a session start of yours refreshes; %s\n", readOnly, advice(readOnlyFix, "", false, c.DB))
 	case r.Changed.Files > 0:
 		// The run it names must read this index: advice adds --db (and
 		// the vault flag when no run would find the vault by itself).

@@ -53,6 +53,11 @@ const lockedFix = "wait for the other process that holds it (a sqlite3 shell, a 
 // and status's warning, and doctor's fix.
 const walUnreadFix = "make the folder writable for you, or have its owner run `vaultctx index`, which moves the WAL's changes into the file"
 
+// readOnlyFix is what to do about an index whose folder is read-only to
+// this user (index.ErrReadOnly): the hint of an index run, status's
+// refresh line, and doctor's fix. main adds the --db the user gave.
+const readOnlyFix = "have the index's owner run `vaultctx index`, or make its folder writable for you and run it yourself"
+
 // hints are the next steps printed under a core error, by sentinel. Core
 // errors say what went wrong; only the CLI knows its commands and flags.
 var hints = []struct {
@@ -78,6 +83,7 @@ var hints = []struct {
 	{index.ErrNotAnIndex, "remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
 	{index.ErrVaultEmptied, "check that the vault is mounted and synced; if you emptied it on purpose, run `vaultctx index --full`"},
 	{index.ErrOtherVault, otherVaultFix},
+	{index.ErrReadOnly, readOnlyFix},
 }
 
 // exitCode maps a command's error to the process exit status and the hint

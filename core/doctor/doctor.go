@@ -134,6 +134,12 @@ const (
 	// folder that does not exist; create it or take the cd out of the
 	// entry (a re-install keeps what the user wrote around our binary).
 	HintFixHookDir
+	// HintOwnerIndex: a Warn finding; the index lags behind the vault, and
+	// its folder is read-only to this user (index.ErrReadOnly), so neither
+	// an index run of theirs nor the refresh at their session start can
+	// update it. Its owner must run the index, or the folder be made
+	// writable for this user.
+	HintOwnerIndex
 )
 
 // lockWait is how long doctor waits for another process's lock on the
@@ -573,6 +579,10 @@ func (d *doctor) checkFresh(ctx context.Context) Finding {
 		n, last, r.Changes.New, r.Changes.Modified, r.Changes.Deleted, strings.Join(r.Changes.Examples, ", "), running)
 	if r.Refreshing() {
 		return passed("%s", msg)
+	}
+	if err := index.Writable(d.cfg.DB); err != nil {
+		// No run of this user can take the lock: promise no refresh.
+		return Finding{Status: Warn, Hint: HintOwnerIndex, Message: fmt.Sprintf("%s; %v, so neither an index run nor a session start of this user refreshes them", msg, err)}
 	}
 	return Finding{Status: Warn, Hint: HintIndex, Message: msg + "; the next session start refreshes them"}
 }
