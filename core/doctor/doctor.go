@@ -140,6 +140,13 @@ const (
 	// update it. Its owner must run the index, or the folder be made
 	// writable for this user.
 	HintOwnerIndex
+	// HintNotAnIndex: the file at vaultctx's own default index path is
+	// not a vaultctx index (store.ErrNotAnIndex: its first page is not
+	// SQLite's, or it is another database), which no index run replaces;
+	// remove it, then rebuild, or point db at another file. At a path
+	// the user chose, HintIndexPath applies instead (the file may be
+	// another program's).
+	HintNotAnIndex
 )
 
 // lockWait is how long doctor waits for another process's lock on the
@@ -444,6 +451,9 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 		return nil, d.lockedFinding(), false
 	case errors.Is(err, store.ErrNotIndexed):
 		return nil, failed(HintIndex, "", "no index at %s", d.cfg.DB), false
+	case errors.Is(err, store.ErrNotAnIndex) && samePath(d.cfg.DB, config.DefaultDB(d.opt.Getenv)):
+		// vaultctx's own path: no other program's file, so it may go.
+		return nil, failed(HintNotAnIndex, "", "%v", err), false
 	case errors.Is(err, store.ErrIsDir), errors.Is(err, store.ErrNotAnIndex):
 		// A full run would refuse it too (core/index never replaces it).
 		return nil, failed(HintIndexPath, "", "%v", err), false
@@ -466,6 +476,19 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 		return nil, failed(HintIndexUnreadable, "", "%v", err), false
 	}
 	return st, Finding{}, true
+}
+
+// samePath reports whether the paths a and b name the same file: equal
+// once absolute and cleaned, or the same file on disk.
+func samePath(a, b string) bool {
+	aa, errA := filepath.Abs(a)
+	bb, errB := filepath.Abs(b)
+	if errA == nil && errB == nil && aa == bb {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // lockedFinding is the failing finding of an index another process holds
