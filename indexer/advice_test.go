@@ -282,3 +282,55 @@ func TestEmptyDBFlag(t *testing.T) {
 		t.Errorf("index --vault \"\": exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestNotAnIndexAtDefaultPath: the file at vaultctx's own default index
+// path has its first page destroyed, so it is no longer an SQLite file
+// and is refused as "not a vaultctx index". search advised removing it
+// or choosing another --db, while doctor only said to point db at a file
+// of its own. doctor now gives search's advice, in the same words, with
+// the rebuild to run once the file is gone; typed as shown (the vault
+// filled in), it brings search back.
+func TestNotAnIndexAtDefaultPath(t *testing.T) {
+	vaultctx := hooktest.BuildAs(t, t.TempDir(), "vaultctx", ".") // before isolateCLI moves Go's build cache
+	dir := isolateCLI(t)
+	hooktest.FreshClaude(t)
+	vault := filepath.Join(dir, "vault")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	if code, out := runCaptured(t, "index", "--vault", vault, "--no-model"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, out)
+	}
+	db := config.DefaultDB(os.Getenv)
+	f, err := os.OpenFile(db, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := make([]byte, 4096)
+	for i := range page {
+		page[i] = byte(i*7 + 1)
+	}
+	if _, err := f.WriteAt(page, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	code, _, stderr := runStderr(t, "search", "tasks")
+	hint := hintLine(stderr)
+	if code != 1 || !strings.Contains(stderr, "not a vaultctx index") || !strings.HasPrefix(hint, "remove it, then run `vaultctx index --full") {
+		t.Fatalf("search on the destroyed index: exit %d, stderr:\n%s\nwant exit 1 and the advice to remove it and rebuild", code, stderr)
+	}
+	_, out := runCaptured(t, "doctor")
+	got := doctorLines(out, "index integrity")
+	if !strings.HasPrefix(got, "✗ ") || !strings.Contains(got, "fix: "+hint) {
+		t.Fatalf("doctor on the destroyed index:\n%s\nwant ✗ and search's advice %q", got, hint)
+	}
+	if err := os.Remove(db); err != nil {
+		t.Fatal(err)
+	}
+	typed := strings.Replace(advisedCommand(t, hint), "<your vault>", settings.ShellQuote(vault), 1) + " --no-model"
+	if code, out := runAdvice(t, vaultctx, typed); code != 0 {
+		t.Fatalf("the advised %q: exit %d\n%s", typed, code, out)
+	}
+	if code, out := runCaptured(t, "search", "tasks"); code != 0 || !strings.Contains(out, ".md") {
+		t.Errorf("search after the advised rebuild: exit %d\n%s", code, out)
+	}
+}

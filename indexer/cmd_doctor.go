@@ -129,6 +129,10 @@ func doctorFix(f doctor.Finding) string {
 		return lockedFix
 	case doctor.HintWALUnread:
 		return walUnreadFix
+	case doctor.HintOwnerIndex:
+		return readOnlyFix
+	case doctor.HintNotAnIndex:
+		return notAnIndexFix
 	case doctor.HintIndexUnreadable:
 		return "fix what the message names (the file's permissions, its folder, the disk), or point db in the config (or VAULTCTX_DB, or --db) at a file of its own"
 	}

@@ -43,7 +43,15 @@ func (c *indexCmd) Run(g *globals) error {
 	if vault == "" {
 		// No config (the set-up without the installer): the vault the
 		// index was built from, as for the model.
-		vault = index.RecordedVault(g.Ctx, orDefault(c.DB, cfg.DB))
+		var err error
+		vault, err = index.ReadVault(g.Ctx, orDefault(c.DB, cfg.DB))
+		if vault == "" && store.IsLocked(err) {
+			// Not "no vault": the index that names it could not be read.
+			if !errors.Is(err, store.ErrLocked) {
+				err = fmt.Errorf("%w: %w", store.ErrLocked, err)
+			}
+			return fmt.Errorf("read the vault the index records: %w", err)
+		}
 	}
 	if vault == "" {
 		return usageError{"no vault to index: pass --vault DIR, or set vault = \"...\" in " + configHint(g)}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vaultctx/vaultctx/core/engine"
+	"github.com/vaultctx/vaultctx/core/index"
 	"github.com/vaultctx/vaultctx/core/recall"
 	"github.com/vaultctx/vaultctx/core/refresh"
 	"github.com/vaultctx/vaultctx/core/retrieve"
@@ -181,13 +182,20 @@ func (c *statusCmd) Run(g *globals) error {
 		fmt.Printf("changed since   %s (%d new, %d modified, %d deleted): %s%s\n", files(r.Changed.Files), r.Changed.New, r.Changed.Modified, r.Changed.Deleted,
 			strings.Join(r.Changed.Examples, ", "), more(r.Changed.Files, len(r.Changed.Examples)))
 	}
+	readOnly := index.Writable(db)
 	switch {
 	case r.RefreshPID != 0:
 		fmt.Printf("refresh         running in the background (pid %d, log %s)\n", r.RefreshPID, r.RefreshLog)
 	case r.IndexerPID != 0:
 		fmt.Printf("refresh         an indexer is running (pid %d)\n", r.IndexerPID)
+	case r.Changed.Files > 0 && readOnly != nil:
+		// No run of this user can take the lock: promise no refresh.
+		fmt.Printf("refresh         not running: %v, so neither an index run nor a session start of yours refreshes; %s\n", readOnly, advice(readOnlyFix, "", false, c.DB))
 	case r.Changed.Files > 0:
-		fmt.Printf("refresh         not running: the next session start refreshes, or run `vaultctx index`\n")
+		// The run it names must read this index: advice adds --db (and
+		// the vault flag when no run would find the vault by itself).
+		_, known := index.KnownVault(g.Ctx, cfg.Vault, db)
+		fmt.Printf("refresh         not running: %s\n", advice(refreshFix, "", !known, c.DB))
 	default:
 		fmt.Printf("refresh         not running\n")
 	}
@@ -260,6 +268,9 @@ func (c *statusCmd) Run(g *globals) error {
 	}
 	return nil
 }
+
+// refreshFix is what status says of changes no refresh is picking up.
+const refreshFix = "the next session start refreshes, or run `vaultctx index`"
 
 // ago says how long before now an RFC 3339 time was, as " (3 min ago)";
 // "" when t does not parse.

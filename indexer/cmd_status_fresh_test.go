@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/hooktest"
 	"github.com/vaultctx/vaultctx/internal/testkit"
+
+	"github.com/vaultctx/vaultctx/core/settings"
 )
 
 // TestStatusFreshness: status reports the files changed since the last
@@ -48,5 +51,40 @@ func TestStatusFreshness(t *testing.T) {
 	_, out := runCaptured(t, "status", "--db", db)
 	if !strings.Contains(out, "changed since   1 file (1 new, 0 modified, 0 deleted): garden.md\n") || !strings.Contains(out, "refresh         not running: ") {
 		t.Errorf("status text:\n%s", out)
+	}
+}
+
+// TestStatusRefreshAdviceNamesDB: status --db F with changes pending said
+// "or run `vaultctx index`", which, typed as shown, indexes the default
+// index, not F. The advised run names --db F, and typed as shown it
+// brings F up to date.
+func TestStatusRefreshAdviceNamesDB(t *testing.T) {
+	vaultctx := hooktest.BuildAs(t, t.TempDir(), "vaultctx", ".") // before isolateCLI moves Go's build cache
+	dir := isolateCLI(t)
+	vault := filepath.Join(dir, "vault")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	db := filepath.Join(dir, "other place", "notes.db")
+	if code, out := runCaptured(t, "index", "--vault", vault, "--db", db, "--no-model"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, out)
+	}
+	if err := os.WriteFile(filepath.Join(vault, "garden.md"), []byte("# Garden\n\nTomatoes.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out := runCaptured(t, "status", "--db", db)
+	line := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "refresh ") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "`vaultctx index --db "+settings.ShellQuote(db)+"`") {
+		t.Fatalf("status --db with a change pending: %q; want the index run to name --db", line)
+	}
+	typed := advisedCommand(t, line) + " --no-model"
+	if code, out := runAdvice(t, vaultctx, typed); code != 0 {
+		t.Fatalf("the advised %q: exit %d\n%s", typed, code, out)
+	}
+	if _, out := runCaptured(t, "status", "--db", db); !strings.Contains(out, "changed since   nothing") {
+		t.Errorf("status --db after the advised run:\n%s", out)
 	}
 }

@@ -53,6 +53,18 @@ const lockedFix = "wait for the other process that holds it (a sqlite3 shell, a 
 // and status's warning, and doctor's fix.
 const walUnreadFix = "make the folder writable for you, or have its owner run `vaultctx index`, which moves the WAL's changes into the file"
 
+// readOnlyFix is what to do about an index whose folder is read-only to
+// this user (index.ErrReadOnly): the hint of an index run, status's
+// refresh line, and doctor's fix. main adds the --db the user gave.
+const readOnlyFix = "have the index's owner run `vaultctx index`, or make its folder writable for you and run it yourself"
+
+// notAnIndexFix is what to do about a file at the index path that is not
+// a vaultctx index (store.ErrNotAnIndex, index.ErrNotAnIndex), which no
+// index run replaces: the hint of every command, and doctor's fix when
+// the file is at vaultctx's own default path. main adds the --db (and the
+// vault flag) the user gave to the index run it names.
+const notAnIndexFix = "remove it, then run `vaultctx index --full`, or choose another --db (or db in the config, or VAULTCTX_DB)"
+
 // hints are the next steps printed under a core error, by sentinel. Core
 // errors say what went wrong; only the CLI knows its commands and flags.
 var hints = []struct {
@@ -67,7 +79,7 @@ var hints = []struct {
 	{store.ErrLocked, lockedFix},
 	{store.ErrNoFTS5, "build with `go build -tags sqlite_fts5`"},
 	{store.ErrNotIndexed, "run `vaultctx index`"},
-	{store.ErrNotAnIndex, "remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
+	{store.ErrNotAnIndex, notAnIndexFix},
 	{store.ErrSymlinkLoop, "remove or fix the link, or choose another --db (or db in the config, or VAULTCTX_DB)"},
 	{retrieve.ErrNoVectors, "index with a model (--model DIR) for vector search"},
 	{engine.ErrModelMismatch, "run `vaultctx index --full` to re-embed with this model, or set model in the config (or VAULTCTX_MODEL) to the one the index was built with"},
@@ -75,9 +87,10 @@ var hints = []struct {
 	{index.ErrNoVault, "pass --vault DIR or set vault in the config"},
 	{index.ErrNoDB, "pass --db FILE or set db in the config"},
 	{index.ErrDBIsDir, "pass a file path with --db (or set db in the config, or VAULTCTX_DB)"},
-	{index.ErrNotAnIndex, "remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
+	{index.ErrNotAnIndex, notAnIndexFix},
 	{index.ErrVaultEmptied, "check that the vault is mounted and synced; if you emptied it on purpose, run `vaultctx index --full`"},
 	{index.ErrOtherVault, otherVaultFix},
+	{index.ErrReadOnly, readOnlyFix},
 }
 
 // exitCode maps a command's error to the process exit status and the hint

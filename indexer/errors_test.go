@@ -29,8 +29,7 @@ func TestExitCode(t *testing.T) {
 		// 00 00 00 09 at offset 44, the schema format number.
 		{"damaged file", fmt.Errorf("open x.db: %w: %w", store.ErrDamaged, errors.New("unsupported file format")), 1,
 			"run `vaultctx index --full`, which builds a new index and replaces the damaged file"},
-		{"foreign file", fmt.Errorf("open x.db: %w: it does not start as an SQLite file", store.ErrNotAnIndex), 1,
-			"remove it or choose another --db (or db in the config, or VAULTCTX_DB)"},
+		{"foreign file", fmt.Errorf("open x.db: %w: it does not start as an SQLite file", store.ErrNotAnIndex), 1, notAnIndexFix},
 		{"other vault", fmt.Errorf("x.db holds the index of /a, not /b: %w", index.ErrOtherVault), 1, otherVaultFix},
 		{"locked", fmt.Errorf("open x.db: %w: %w", store.ErrLocked, errors.New("database is locked")), 1, lockedFix},
 		{"symlink loop", fmt.Errorf("index file x.db: %w", store.ErrSymlinkLoop), 1,

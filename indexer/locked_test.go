@@ -11,6 +11,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vaultctx/vaultctx/internal/hooktest"
+	"github.com/vaultctx/vaultctx/internal/testkit"
 )
 
 // envHoldLock makes the test binary (TestMain) hold the index it names
@@ -114,5 +117,40 @@ func TestLockedIndex(t *testing.T) {
 	}
 	if _, out := runCaptured(t, "doctor"); !strings.HasPrefix(doctorLines(out, "index integrity"), "✓ ") {
 		t.Errorf("doctor once the other process is gone:\n%s", doctorLines(out, "index integrity"))
+	}
+}
+
+// TestLockedIndexNoConfig: with no config file the vault is the one the
+// index records, which a locked index does not give up. `vaultctx index`
+// waited a second and exited 2 with "no vault to index: pass --vault
+// DIR", and doctor marked "✗ config parses: no vault configured": both
+// sent the user to a config that was never the problem. They say the
+// index is locked, and what to do; once the lock is gone the index run
+// finds the vault again.
+func TestLockedIndexNoConfig(t *testing.T) {
+	dir := isolateCLI(t)
+	hooktest.FreshClaude(t)
+	vault := filepath.Join(dir, "vault")
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	db := filepath.Join(dir, "index.db")
+	if code, out := runCaptured(t, "index", "--vault", vault, "--db", db, "--no-model"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, out)
+	}
+	release := holdLock(t, db)
+	const says = "locked by another process"
+
+	code, _, stderr := runStderr(t, "index", "--db", db, "--no-model")
+	if hint := hintLine(stderr); code != 1 || !strings.Contains(stderr, says) || !strings.Contains(hint, "wait for the other process") ||
+		strings.Contains(stderr, "no vault") {
+		t.Errorf("index on a locked index, no config: exit %d, stderr:\n%s\nwant exit 1, %q and the advice to wait for or close the other process", code, stderr, says)
+	}
+	_, out := runWithin(t, 10*time.Second, "doctor", "--db", db)
+	if got := doctorLines(out, "config parses"); !strings.HasPrefix(got, "✗ ") || !strings.Contains(got, says) || !strings.Contains(got, "fix: wait for the other process") {
+		t.Errorf("doctor on a locked index, no config:\n%s\nwant ✗ saying %q, and the advice to wait for the other process", got, says)
+	}
+
+	release()
+	if code, out := runCaptured(t, "index", "--db", db, "--no-model"); code != 0 {
+		t.Errorf("index once the other process is gone: exit %d: %s", code, out)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/vaultctx/vaultctx/internal/hooktest"
 	"github.com/vaultctx/vaultctx/internal/testkit"
 
+	"github.com/vaultctx/vaultctx/core/settings"
 	"github.com/vaultctx/vaultctx/core/store"
 )
 
@@ -111,5 +112,101 @@ func TestReadOnlyFolderPendingWAL(t *testing.T) {
 	code, out, stderr = runStderr(t, "search", "--db", db, "--mode", "bm25", "zqwalonly")
 	if code != 0 || !strings.Contains(out, "late.md") || stderr != "" {
 		t.Errorf("search once the folder is writable: exit %d, stdout %q, stderr %q; want the WAL's note and no warning", code, out, stderr)
+	}
+}
+
+// TestReadOnlyFolderAdvice: an index in a folder this user cannot write
+// (chmod 555, or another user's), with a leftover WAL and changes in the
+// vault. doctor advised `run: vaultctx index --db F` and promised the
+// next session start would refresh; typed as that user the run failed
+// with "lock F.lock: open ...: permission denied" and no advice, and
+// status advised `vaultctx index` too. No run of this user can take the
+// index's lock: doctor, status and the index run say the folder is
+// read-only to this user and that its owner must run the index (or the
+// folder be made writable), and promise no session-start refresh. Done as
+// advised (the folder made writable), the advised run works. Under root
+// the test re-runs itself as nobody.
+func TestReadOnlyFolderAdvice(t *testing.T) {
+	if os.Geteuid() == 0 {
+		testkit.RunAsNobody(t, "TestReadOnlyFolderAdvice")
+		return
+	}
+	ctx := context.Background()
+	dir := isolateCLI(t)
+	hooktest.FreshClaude(t)
+	vault := filepath.Join(dir, "vault")
+	if err := os.MkdirAll(vault, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(vault, "tasks.md"), []byte("# Tasks\n\nRecurring tasks.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	built := filepath.Join(dir, "built", "index.db")
+	if code, out := runCaptured(t, "index", "--vault", vault, "--db", built, "--no-model"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, out)
+	}
+	// A copy taken while a writer is open keeps its WAL.
+	w, err := store.Open(ctx, built, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := w.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.ReplaceFile(ctx, store.File{Path: "late.md", MtimeNS: 1, Size: 1, Hash: "h"},
+		[]store.Chunk{{Text: "committed to the WAL", Hash: []byte("h")}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	ro := filepath.Join(dir, "shared")
+	if err := os.Mkdir(ro, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(ro, "index.db")
+	copyFile(t, built, db)
+	copyFile(t, built+"-wal", db+"-wal")
+	w.Close()
+	if err := os.Chmod(ro, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(ro, 0o755) })
+	if err := os.WriteFile(filepath.Join(vault, "garden.md"), []byte("# Garden\n\nTomatoes.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const says = "read-only to this user"
+	owner := "have the index's owner run `vaultctx index --db " + settings.ShellQuote(db) + "`"
+
+	_, out := runCaptured(t, "doctor", "--db", db)
+	if got := doctorLines(out, "index freshness"); !strings.HasPrefix(got, "! ") || !strings.Contains(got, says) || !strings.Contains(got, "fix: "+owner) ||
+		strings.Contains(got, "session start refreshes") {
+		t.Errorf("doctor in the read-only folder:\n%s\nwant ! saying %s, the owner's run, and no promise of a refresh", got, says)
+	}
+	_, out = runCaptured(t, "status", "--db", db)
+	line := ""
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "refresh ") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, says) || !strings.Contains(line, owner) || strings.Contains(line, "session start refreshes") {
+		t.Errorf("status in the read-only folder: %q; want it to say %s, the owner's run, and no promise of a refresh", line, says)
+	}
+	code, _, stderr := runStderr(t, "index", "--db", db, "--no-model")
+	if hint := hintLine(stderr); code != 1 || !strings.Contains(stderr, says) || !strings.Contains(hint, owner) || strings.Contains(stderr, "permission denied") {
+		t.Errorf("index in the read-only folder: exit %d, stderr:\n%s\nwant exit 1, %q and the owner's run, not a raw lock-file error", code, stderr, says)
+	}
+
+	// As advised: the folder made writable, the advised run works.
+	if err := os.Chmod(ro, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := runCaptured(t, "index", "--db", db, "--no-model"); code != 0 {
+		t.Errorf("index once the folder is writable: exit %d: %s", code, out)
+	}
+	if _, out := runCaptured(t, "status", "--db", db); !strings.Contains(out, "changed since   nothing") {
+		t.Errorf("status after the run:\n%s", out)
 	}
 }

@@ -134,6 +134,19 @@ const (
 	// folder that does not exist; create it or take the cd out of the
 	// entry (a re-install keeps what the user wrote around our binary).
 	HintFixHookDir
+	// HintOwnerIndex: a Warn finding; the index lags behind the vault, and
+	// its folder is read-only to this user (index.ErrReadOnly), so neither
+	// an index run of theirs nor the refresh at their session start can
+	// update it. Its owner must run the index, or the folder be made
+	// writable for this user.
+	HintOwnerIndex
+	// HintNotAnIndex: the file at vaultctx's own default index path is
+	// not a vaultctx index (store.ErrNotAnIndex: its first page is not
+	// SQLite's, or it is another database), which no index run replaces;
+	// remove it, then rebuild, or point db at another file. At a path
+	// the user chose, HintIndexPath applies instead (the file may be
+	// another program's).
+	HintNotAnIndex
 )
 
 // lockWait is how long doctor waits for another process's lock on the
@@ -377,12 +390,19 @@ func (d *doctor) checkConfig(ctx context.Context) Finding {
 	case d.cfg.Vault == "":
 		// A set-up without a config file: the index names its vault, and
 		// the hooks refresh that one (refresh.AtSessionStart).
-		v, ok := index.KnownVault(ctx, "", d.cfg.DB)
+		v, err := index.ReadVault(ctx, d.cfg.DB)
 		if v == "" {
+			if store.IsLocked(err) {
+				// The index that names the vault could not be read:
+				// the lock is the problem, not the config.
+				f := d.lockedFinding()
+				f.Message = "no vault configured, and the index that records one could not be read: " + f.Message
+				return f
+			}
 			return failed(HintSetVault, d.configPath(), "no vault configured")
 		}
 		d.cfg.Vault, d.cfg.All.Vault = v, v
-		if !ok {
+		if _, ok := index.KnownVault(ctx, v, d.cfg.DB); !ok {
 			return failed(HintVaultDir, "", "vault %s (recorded by the index; none configured) is not a directory", v)
 		}
 		d.vaultOK = true
@@ -431,6 +451,9 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 		return nil, d.lockedFinding(), false
 	case errors.Is(err, store.ErrNotIndexed):
 		return nil, failed(HintIndex, "", "no index at %s", d.cfg.DB), false
+	case errors.Is(err, store.ErrNotAnIndex) && samePath(d.cfg.DB, config.DefaultDB(d.opt.Getenv)):
+		// vaultctx's own path: no other program's file, so it may go.
+		return nil, failed(HintNotAnIndex, "", "%v", err), false
 	case errors.Is(err, store.ErrIsDir), errors.Is(err, store.ErrNotAnIndex):
 		// A full run would refuse it too (core/index never replaces it).
 		return nil, failed(HintIndexPath, "", "%v", err), false
@@ -453,6 +476,19 @@ func (d *doctor) openIndex(ctx context.Context) (*store.Store, Finding, bool) {
 		return nil, failed(HintIndexUnreadable, "", "%v", err), false
 	}
 	return st, Finding{}, true
+}
+
+// samePath reports whether the paths a and b name the same file: equal
+// once absolute and cleaned, or the same file on disk.
+func samePath(a, b string) bool {
+	aa, errA := filepath.Abs(a)
+	bb, errB := filepath.Abs(b)
+	if errA == nil && errB == nil && aa == bb {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // lockedFinding is the failing finding of an index another process holds
@@ -566,6 +602,10 @@ func (d *doctor) checkFresh(ctx context.Context) Finding {
 		n, last, r.Changes.New, r.Changes.Modified, r.Changes.Deleted, strings.Join(r.Changes.Examples, ", "), running)
 	if r.Refreshing() {
 		return passed("%s", msg)
+	}
+	if err := index.Writable(d.cfg.DB); err != nil {
+		// No run of this user can take the lock: promise no refresh.
+		return Finding{Status: Warn, Hint: HintOwnerIndex, Message: fmt.Sprintf("%s; %v, so neither an index run nor a session start of this user refreshes them", msg, err)}
 	}
 	return Finding{Status: Warn, Hint: HintIndex, Message: msg + "; the next session start refreshes them"}
 }

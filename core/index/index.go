@@ -316,19 +316,34 @@ func KnownVault(ctx context.Context, vault, db string) (v string, ok bool) {
 // caller that needs the index itself waits again and reports the lock.
 const recordedWait = time.Second
 
+// ReadVault is RecordedVault with the reason a vault could not be read:
+// nil with "" when there is no file at db, else the error of opening or
+// reading the index, which wraps store.ErrLocked when another process
+// held it locked past a short wait (one second). A caller that finds no
+// vault tells "the index is locked" from "no vault configured" by it.
+func ReadVault(ctx context.Context, db string) (string, error) {
+	return recordedErr(ctx, db, store.MetaVault)
+}
+
 // recorded returns the meta value key of the index at db, "" when there
 // is no readable index.
 func recorded(ctx context.Context, db, key string) string {
+	v, _ := recordedErr(ctx, db, key)
+	return v
+}
+
+// recordedErr returns the meta value key of the index at db, and the
+// error that kept it from being read (nil with "" when there is no file).
+func recordedErr(ctx context.Context, db, key string) (string, error) {
 	if _, err := os.Stat(db); err != nil {
-		return ""
+		return "", nil
 	}
 	st, err := store.Open(ctx, db, store.Options{ReadOnly: true, BusyTimeout: recordedWait})
 	if err != nil {
-		return ""
+		return "", err
 	}
 	defer st.Close()
-	v, _ := st.Meta(ctx, key)
-	return v
+	return st.Meta(ctx, key)
 }
 
 // ErrNoVault is returned by Run when Options.Vault is "".

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
@@ -40,12 +42,56 @@ func Lock(db string) (release func(), err error) { return lock(resolve(db)) }
 
 // lock takes an exclusive flock on dbPath+".lock" and writes our pid into
 // it. The kernel releases the lock when the process dies, even on kill -9.
+// A lock file this user may not create is reported as ErrReadOnly when
+// the folder is read-only to them (Writable), not as a raw open error.
 func lock(dbPath string) (release func(), err error) {
 	release, pid, err := pidLock(dbPath + ".lock")
 	if errors.Is(err, errHeld) {
 		return nil, &LockedError{PID: pid}
 	}
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		if werr := Writable(dbPath); werr != nil {
+			return nil, fmt.Errorf("lock %s.lock: %w", dbPath, werr)
+		}
+	}
 	return release, err
+}
+
+// ErrReadOnly is returned (wrapped) by Run, Lock and Writable when this
+// user cannot write the folder of the index, where an index run creates
+// its lock file, the WAL and a full run's new file: no index run of this
+// user, and so no refresh the hooks start for them, can update the
+// index. Its owner can, or this user once the folder is writable for
+// them.
+var ErrReadOnly = errors.New("the index's folder is read-only to this user")
+
+// wOK is access(2)'s W_OK: may the caller write (create files in a
+// folder).
+const wOK = 0x2
+
+// Writable returns nil when this user may create files in the folder of
+// the index at db (resolved as Run resolves it), or, when that folder
+// does not exist yet, in its nearest existing parent, where Run creates
+// it; else an error wrapping ErrReadOnly that names the folder. It asks
+// the kernel (access(2) with W_OK, for the real user id) and writes
+// nothing, so read-only commands (doctor, status) may call it. Errors
+// other than a denied permission or a read-only file system are left to
+// the index run to meet: Writable returns nil for them.
+func Writable(db string) error {
+	dir := filepath.Dir(resolve(db))
+	for {
+		err := syscall.Access(dir, wOK)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, fs.ErrNotExist) && filepath.Dir(dir) != dir:
+			dir = filepath.Dir(dir)
+			continue
+		case errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS):
+			return fmt.Errorf("%w (%s)", ErrReadOnly, dir)
+		}
+		return nil
+	}
 }
 
 // WatchedError is returned by LockWatch when another process watches the

@@ -4,6 +4,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -97,4 +98,40 @@ func TestUnreadableKeepsLastVersion(t *testing.T) {
 	if s := mustRun(t, opts(v, db)); s.FilesDeleted != 1 {
 		t.Errorf("note replaced by a FIFO: %+v, want it deleted", s)
 	}
+}
+
+// TestRunReadOnlyFolder: an index whose folder is read-only to this user
+// (chmod 555). Writable says so, and Run fails with ErrReadOnly naming
+// the folder, not with the raw error of creating its lock file; once the
+// folder is writable both pass. Under root the test re-runs itself as
+// nobody.
+func TestRunReadOnlyFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		testkit.RunAsNobody(t, "TestRunReadOnlyFolder")
+		return
+	}
+	v, db := smallVault(t, map[string]string{"a.md": "# A\n\nThe word zqa.\n"})
+	mustRun(t, opts(v, db))
+	os.Remove(db + ".lock") // as a copy of the index has none
+	dir := filepath.Dir(db)
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	if err := Writable(db); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("Writable in a read-only folder: %v, want ErrReadOnly", err)
+	}
+	if _, err := Run(context.Background(), opts(v, db)); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("Run in a read-only folder: %v, want ErrReadOnly", err)
+	}
+	if err := Writable(filepath.Join(dir, "new", "deeper", "index.db")); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("Writable of an index to be made under the read-only folder: %v, want ErrReadOnly", err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := Writable(db); err != nil {
+		t.Errorf("Writable once the folder is writable: %v", err)
+	}
+	mustRun(t, opts(v, db))
 }
