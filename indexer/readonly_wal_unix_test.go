@@ -32,7 +32,6 @@ func TestReadOnlyFolderPendingWAL(t *testing.T) {
 		testkit.RunAsNobody(t, "TestReadOnlyFolderPendingWAL")
 		return
 	}
-	ctx := context.Background()
 	dir := isolateCLI(t)
 	hooktest.FreshClaude(t)
 	vault := filepath.Join(dir, "vault")
@@ -47,39 +46,7 @@ func TestReadOnlyFolderPendingWAL(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	built := filepath.Join(dir, "built", "index.db")
-	if code, out := runCaptured(t, "index", "--vault", vault, "--db", built, "--no-model"); code != 0 {
-		t.Fatalf("index: exit %d: %s", code, out)
-	}
-	// One more note committed by a writer still open: a copy of the file
-	// and its WAL taken now has the note in the WAL only.
-	w, err := store.Open(ctx, built, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := w.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.ReplaceFile(ctx, store.File{Path: "late.md", MtimeNS: 1, Size: 1, Hash: "h"},
-		[]store.Chunk{{Text: "the zqwalonly word was committed to the WAL", Hash: []byte("h")}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	ro := filepath.Join(dir, "shared")
-	if err := os.Mkdir(ro, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(ro, "index.db")
-	copyFile(t, built, db)
-	copyFile(t, built+"-wal", db+"-wal")
-	w.Close()
-	if err := os.Chmod(ro, 0o555); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.Chmod(ro, 0o755) })
+	db, ro := readOnlyIndexWithWAL(t, dir, vault, "the zqwalonly word was committed to the WAL")
 	const says = "its WAL holds changes"
 
 	code, out, stderr := runStderr(t, "search", "--db", db, "--mode", "bm25", "zqfile")
@@ -131,7 +98,6 @@ func TestReadOnlyFolderAdvice(t *testing.T) {
 		testkit.RunAsNobody(t, "TestReadOnlyFolderAdvice")
 		return
 	}
-	ctx := context.Background()
 	dir := isolateCLI(t)
 	hooktest.FreshClaude(t)
 	vault := filepath.Join(dir, "vault")
@@ -141,38 +107,7 @@ func TestReadOnlyFolderAdvice(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(vault, "tasks.md"), []byte("# Tasks\n\nRecurring tasks.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	built := filepath.Join(dir, "built", "index.db")
-	if code, out := runCaptured(t, "index", "--vault", vault, "--db", built, "--no-model"); code != 0 {
-		t.Fatalf("index: exit %d: %s", code, out)
-	}
-	// A copy taken while a writer is open keeps its WAL.
-	w, err := store.Open(ctx, built, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx, err := w.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.ReplaceFile(ctx, store.File{Path: "late.md", MtimeNS: 1, Size: 1, Hash: "h"},
-		[]store.Chunk{{Text: "committed to the WAL", Hash: []byte("h")}}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	ro := filepath.Join(dir, "shared")
-	if err := os.Mkdir(ro, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(ro, "index.db")
-	copyFile(t, built, db)
-	copyFile(t, built+"-wal", db+"-wal")
-	w.Close()
-	if err := os.Chmod(ro, 0o555); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.Chmod(ro, 0o755) })
+	db, ro := readOnlyIndexWithWAL(t, dir, vault, "committed to the WAL")
 	if err := os.WriteFile(filepath.Join(vault, "garden.md"), []byte("# Garden\n\nTomatoes.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -209,4 +144,47 @@ func TestReadOnlyFolderAdvice(t *testing.T) {
 	if _, out := runCaptured(t, "status", "--db", db); !strings.Contains(out, "changed since   nothing") {
 		t.Errorf("status after the run:\n%s", out)
 	}
+}
+
+// readOnlyIndexWithWAL indexes vault, commits one more note (late.md,
+// holding walText) through a writer that is still open, and copies the
+// file and its WAL into dir/shared, which it makes read-only (chmod 555,
+// undone at cleanup): an index whose WAL holds committed changes, in a
+// folder this user cannot write. It returns the copy's path and folder.
+func readOnlyIndexWithWAL(t *testing.T, dir, vault, walText string) (db, ro string) {
+	t.Helper()
+	ctx := context.Background()
+	built := filepath.Join(dir, "built", "index.db")
+	if code, out := runCaptured(t, "index", "--vault", vault, "--db", built, "--no-model"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, out)
+	}
+	w, err := store.Open(ctx, built, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	tx, err := w.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.ReplaceFile(ctx, store.File{Path: "late.md", MtimeNS: 1, Size: 1, Hash: "h"},
+		[]store.Chunk{{Text: walText, Hash: []byte("h")}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	// Copied while the writer is open, the WAL is not yet checkpointed.
+	ro = filepath.Join(dir, "shared")
+	if err := os.Mkdir(ro, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db = filepath.Join(ro, "index.db")
+	copyFile(t, built, db)
+	copyFile(t, built+"-wal", db+"-wal")
+	if err := os.Chmod(ro, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(ro, 0o755) })
+	return db, ro
 }
