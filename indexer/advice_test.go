@@ -55,10 +55,7 @@ func advisedCommand(t *testing.T, hint string) string {
 // filled in, rebuilds the index. The same holds for an index that is not
 // there yet.
 func TestAdviceWithoutVault(t *testing.T) {
-	vaultctx := hooktest.BuildAs(t, t.TempDir(), "vaultctx", ".") // before isolateCLI moves Go's build cache
-	dir := isolateCLI(t)
-	vault := filepath.Join(dir, "vault")
-	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	vaultctx, dir, vault := cliWithDemoVault(t, "vault")
 	const placeholder = "<your vault>"
 	fill := func(cmd string) string {
 		return strings.Replace(cmd, placeholder, settings.ShellQuote(vault), 1) + " --no-model"
@@ -291,11 +288,8 @@ func TestEmptyDBFlag(t *testing.T) {
 // the rebuild to run once the file is gone; typed as shown (the vault
 // filled in), it brings search back.
 func TestNotAnIndexAtDefaultPath(t *testing.T) {
-	vaultctx := hooktest.BuildAs(t, t.TempDir(), "vaultctx", ".") // before isolateCLI moves Go's build cache
-	dir := isolateCLI(t)
+	vaultctx, _, vault := cliWithDemoVault(t, "vault")
 	hooktest.FreshClaude(t)
-	vault := filepath.Join(dir, "vault")
-	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
 	if code, out := runCaptured(t, "index", "--vault", vault, "--no-model"); code != 0 {
 		t.Fatalf("index: exit %d: %s", code, out)
 	}

@@ -338,11 +338,8 @@ func runAdvice(t *testing.T, vaultctx, command string) (int, string) {
 // prints name it, so that the advised rebuild repairs that file. Its help
 // lists the flag, which its advice for a folder given as the index names.
 func TestDoctorDB(t *testing.T) {
-	vaultctx := hooktest.BuildAs(t, t.TempDir(), "vaultctx", ".") // before isolateCLI moves Go's build cache
-	dir := isolateCLI(t)
+	vaultctx, dir, vault := cliWithDemoVault(t, "vault")
 	hooktest.FreshClaude(t)
-	vault := filepath.Join(dir, "vault")
-	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
 	// A config that names the vault but not the index: the default index
 	// is another file.
 	if err := os.MkdirAll(filepath.Dir(configPath()), 0o700); err != nil {
@@ -418,11 +415,8 @@ func TestDoctorDB(t *testing.T) {
 // the vault, and every index run it advises names the flag the user must
 // fill in; that command, so filled in, works.
 func TestDoctorAdviceWithoutVault(t *testing.T) {
-	vaultctx := hooktest.BuildAs(t, t.TempDir(), "vaultctx", ".") // before isolateCLI moves Go's build cache
-	dir := isolateCLI(t)
+	vaultctx, _, vault := cliWithDemoVault(t, "vault")
 	hooktest.FreshClaude(t)
-	vault := filepath.Join(dir, "vault")
-	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
 	db := config.DefaultDB(os.Getenv)
 	const placeholder = "--vault <your vault>"
 
@@ -485,11 +479,8 @@ func TestDoctorAdviceWithoutVault(t *testing.T) {
 // gives the same fix, which works as printed. An index run given --vault
 // names it in that fix.
 func TestDoctorAndIndexAgreeOnOtherVault(t *testing.T) {
-	vaultctx := hooktest.BuildAs(t, t.TempDir(), "vaultctx", ".") // before isolateCLI moves Go's build cache
-	dir := isolateCLI(t)
+	vaultctx, dir, held := cliWithDemoVault(t, "held")
 	hooktest.FreshClaude(t)
-	held := filepath.Join(dir, "held")
-	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), held)
 	set := filepath.Join(dir, "set")
 	if err := os.MkdirAll(set, 0o755); err != nil {
 		t.Fatal(err)

@@ -8,12 +8,26 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vaultctx/vaultctx/internal/hooktest"
 	"github.com/vaultctx/vaultctx/internal/testkit"
 
 	"github.com/vaultctx/vaultctx/core/store"
 )
 
 // isolateCLI points every config, data and cache directory into a temp dir.
+// cliWithDemoVault builds the vaultctx binary (before isolateCLI moves
+// Go's build cache), isolates the CLI in a fresh folder (isolateCLI) and
+// copies the tasks demo vault of ../shared into its subfolder name. It
+// returns the binary, the folder and the vault.
+func cliWithDemoVault(t *testing.T, name string) (vaultctx, dir, vault string) {
+	t.Helper()
+	vaultctx = hooktest.BuildAs(t, t.TempDir(), "vaultctx", ".")
+	dir = isolateCLI(t)
+	vault = filepath.Join(dir, name)
+	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	return vaultctx, dir, vault
+}
+
 func isolateCLI(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vaultctx/vaultctx/internal/hooktest"
 	"github.com/vaultctx/vaultctx/internal/testkit"
 
 	"github.com/vaultctx/vaultctx/core/settings"
@@ -59,10 +58,7 @@ func TestStatusFreshness(t *testing.T) {
 // index, not F. The advised run names --db F, and typed as shown it
 // brings F up to date.
 func TestStatusRefreshAdviceNamesDB(t *testing.T) {
-	vaultctx := hooktest.BuildAs(t, t.TempDir(), "vaultctx", ".") // before isolateCLI moves Go's build cache
-	dir := isolateCLI(t)
-	vault := filepath.Join(dir, "vault")
-	testkit.CopyTree(t, testkit.Shared(t, "corpora/obsidian/tasks-demo-vault"), vault)
+	vaultctx, dir, vault := cliWithDemoVault(t, "vault")
 	db := filepath.Join(dir, "other place", "notes.db")
 	if code, out := runCaptured(t, "index", "--vault", vault, "--db", db, "--no-model"); code != 0 {
 		t.Fatalf("index: exit %d: %s", code, out)
