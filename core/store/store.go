@@ -258,24 +258,19 @@ var registerDriver sync.Once
 
 func register() {
 	registerDriver.Do(func() {
-		sql.Register(driverName, &sqlite3.SQLiteDriver{
-			ConnectHook: func(c *sqlite3.SQLiteConn) error {
-				_, err := c.Exec("PRAGMA cache_size=-32000; PRAGMA temp_store=MEMORY; PRAGMA mmap_size="+strconv.Itoa(readerMmap), nil)
-				return err
-			},
-		})
-		sql.Register(driverNoMmap, &sqlite3.SQLiteDriver{
-			ConnectHook: func(c *sqlite3.SQLiteConn) error {
-				_, err := c.Exec("PRAGMA cache_size=-32000; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=0", nil)
-				return err
-			},
-		})
-		sql.Register(driverOneQuery, &sqlite3.SQLiteDriver{
-			ConnectHook: func(c *sqlite3.SQLiteConn) error {
-				_, err := c.Exec("PRAGMA cache_size="+strconv.Itoa(OneQueryCachePages)+"; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=0", nil)
-				return err
-			},
-		})
+		for name, pragmas := range map[string]struct{ cache, mmap int }{
+			driverName:     {-32000, readerMmap},
+			driverNoMmap:   {-32000, 0},
+			driverOneQuery: {OneQueryCachePages, 0},
+		} {
+			set := fmt.Sprintf("PRAGMA cache_size=%d; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=%d", pragmas.cache, pragmas.mmap)
+			sql.Register(name, &sqlite3.SQLiteDriver{
+				ConnectHook: func(c *sqlite3.SQLiteConn) error {
+					_, err := c.Exec(set, nil)
+					return err
+				},
+			})
+		}
 	})
 }
 
